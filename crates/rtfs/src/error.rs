@@ -1,0 +1,280 @@
+//! Errors and source locations.
+//!
+//! Every error the language produces is an [`RtfsError`]: a kind, a message,
+//! an optional byte [`Span`] into the source and an optional help line. It
+//! implements [`miette::Diagnostic`], so a front end can render it with the
+//! offending source underlined; [`RtfsError::with_source`] attaches the text.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::value::Value;
+
+/// A half-open byte range `start..end` into the source text.
+///
+/// Spans are bytes, not characters, so slicing the source with them is
+/// cheap; [`line_col`] turns an offset into a 1-based line and column for
+/// messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Span {
+    /// First byte of the range.
+    pub start: usize,
+    /// One past the last byte of the range.
+    pub end: usize,
+}
+
+impl Span {
+    /// A span from `start` to `end` (byte offsets).
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+
+    /// The smallest span covering both `self` and `other`.
+    pub fn join(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+
+    /// Length in bytes.
+    pub fn len(&self) -> usize {
+        self.end.saturating_sub(self.start)
+    }
+
+    /// True when the span covers no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl From<Span> for miette::SourceSpan {
+    fn from(s: Span) -> Self {
+        miette::SourceSpan::new(s.start.into(), s.len())
+    }
+}
+
+/// 1-based line and column (in characters) of byte `offset` in `src`.
+///
+/// Offsets past the end map to the end of the text; an offset inside a
+/// multi-byte character is treated as that character's start.
+pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(src.len());
+    while !src.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &src[..offset];
+    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let col = src[line_start..offset].chars().count() + 1;
+    (line, col)
+}
+
+/// What went wrong, in machine-readable form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ErrorKind {
+    /// The source text is not well-formed RTFS.
+    Syntax,
+    /// A special form was used with the wrong shape (`(let [x] ...)`).
+    BadForm,
+    /// A symbol has no binding.
+    Unbound,
+    /// A value has the wrong type for an operation.
+    Type,
+    /// A function got the wrong number of arguments.
+    Arity,
+    /// Integer overflow.
+    Overflow,
+    /// Division (or `mod`) by zero.
+    DivisionByZero,
+    /// An index or key out of range (`nth` past the end).
+    Index,
+    /// No `match` clause matched the value.
+    NoMatch,
+    /// A value could not be parsed (`parse-int "x"`).
+    Parse,
+    /// An evaluation limit (steps, depth, collection size, iterations) was hit.
+    Limit,
+    /// The host refused or failed a `call`.
+    Host,
+    /// A program raised a value with `throw`.
+    Thrown,
+}
+
+impl ErrorKind {
+    /// A short stable code for the kind, e.g. `rtfs::unbound`.
+    pub fn code(self) -> &'static str {
+        match self {
+            ErrorKind::Syntax => "rtfs::syntax",
+            ErrorKind::BadForm => "rtfs::bad_form",
+            ErrorKind::Unbound => "rtfs::unbound",
+            ErrorKind::Type => "rtfs::type",
+            ErrorKind::Arity => "rtfs::arity",
+            ErrorKind::Overflow => "rtfs::overflow",
+            ErrorKind::DivisionByZero => "rtfs::division_by_zero",
+            ErrorKind::Index => "rtfs::index",
+            ErrorKind::NoMatch => "rtfs::no_match",
+            ErrorKind::Parse => "rtfs::parse",
+            ErrorKind::Limit => "rtfs::limit",
+            ErrorKind::Host => "rtfs::host",
+            ErrorKind::Thrown => "rtfs::thrown",
+        }
+    }
+
+    /// The keyword name used for this kind inside RTFS (`:type`, `:host`, ...),
+    /// as seen by a `catch` handler in the error map's `:kind`.
+    pub fn name(self) -> &'static str {
+        self.code().trim_start_matches("rtfs::")
+    }
+}
+
+/// An error from parsing or evaluating RTFS.
+#[derive(Debug, Clone)]
+pub struct RtfsError {
+    /// What went wrong, machine-readable.
+    pub kind: ErrorKind,
+    /// One-line human message.
+    pub message: String,
+    /// Where in the source, when known.
+    pub span: Option<Span>,
+    /// A hint on how to fix it.
+    pub help: Option<String>,
+    /// For [`ErrorKind::Thrown`]: the value the program threw.
+    pub thrown: Option<Value>,
+    /// A secondary location (e.g. the opener of an unbalanced delimiter).
+    pub related: Option<(Span, String)>,
+    source_code: Option<Arc<miette::NamedSource<String>>>,
+}
+
+impl RtfsError {
+    /// A new error of `kind` with `message` and no location.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        RtfsError {
+            kind,
+            message: message.into(),
+            span: None,
+            help: None,
+            thrown: None,
+            related: None,
+            source_code: None,
+        }
+    }
+
+    /// Sets the location unless one is already set (the innermost wins).
+    pub fn at(mut self, span: Span) -> Self {
+        if self.span.is_none() {
+            self.span = Some(span);
+        }
+        self
+    }
+
+    /// Adds a help line.
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Adds a secondary labelled location.
+    pub fn with_related(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.related = Some((span, label.into()));
+        self
+    }
+
+    /// Attaches the source text (and its name, e.g. a file path) so the
+    /// diagnostic renders with the offending code underlined.
+    pub fn with_source(mut self, name: impl AsRef<str>, src: impl Into<String>) -> Self {
+        self.source_code = Some(Arc::new(miette::NamedSource::new(name, src.into())));
+        self
+    }
+
+    /// `message` prefixed with `line:col` when a location and source exist.
+    pub fn located_message(&self, src: &str) -> String {
+        match self.span {
+            Some(s) => {
+                let (l, c) = line_col(src, s.start);
+                format!("{l}:{c}: {}", self.message)
+            }
+            None => self.message.clone(),
+        }
+    }
+
+    /// The error as an RTFS map, as bound by `catch`:
+    /// `{:kind :type :message "..."}` plus `:value` for thrown values.
+    pub fn to_value(&self) -> Value {
+        if let (ErrorKind::Thrown, Some(v)) = (self.kind, &self.thrown) {
+            if matches!(v, Value::Map(_)) {
+                return v.clone();
+            }
+        }
+        let mut m = std::collections::BTreeMap::new();
+        m.insert(Value::keyword("kind"), Value::keyword(self.kind.name()));
+        m.insert(Value::keyword("message"), Value::string(&self.message));
+        if let Some(v) = &self.thrown {
+            m.insert(Value::keyword("value"), v.clone());
+        }
+        Value::Map(Arc::new(m))
+    }
+}
+
+impl fmt::Display for RtfsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for RtfsError {}
+
+impl miette::Diagnostic for RtfsError {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.kind.code()))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.source_code
+            .as_deref()
+            .map(|s| s as &dyn miette::SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        let span = self.span?;
+        let mut labels = vec![miette::LabeledSpan::new_primary_with_span(
+            Some("here".to_string()),
+            span,
+        )];
+        if let Some((s, label)) = &self.related {
+            labels.push(miette::LabeledSpan::new_with_span(Some(label.clone()), *s));
+        }
+        Some(Box::new(labels.into_iter()))
+    }
+}
+
+/// Shorthand for results in this crate.
+pub type Result<T, E = RtfsError> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_lines_and_chars() {
+        let src = "ab\ncdé\nf";
+        assert_eq!(line_col(src, 0), (1, 1));
+        assert_eq!(line_col(src, 3), (2, 1));
+        assert_eq!(line_col(src, 7), (2, 4));
+        assert_eq!(line_col(src, 8), (3, 1));
+        assert_eq!(line_col(src, 100), (3, 2));
+        // inside the two-byte 'é'
+        assert_eq!(line_col(src, 6), (2, 3));
+    }
+
+    #[test]
+    fn innermost_span_wins() {
+        let e = RtfsError::new(ErrorKind::Type, "x")
+            .at(Span::new(1, 2))
+            .at(Span::new(0, 10));
+        assert_eq!(e.span, Some(Span::new(1, 2)));
+    }
+}

@@ -1,0 +1,1217 @@
+//! The evaluator: walks [`Expr`] trees and produces [`Value`]s.
+//!
+//! It performs no I/O: `(call ...)` and step notifications go to the
+//! [`Host`]. Evaluation is bounded by [`Limits`] (steps, nesting depth,
+//! collection size, loop iterations); hitting one is an [`ErrorKind::Limit`]
+//! error that `try`/`catch` cannot swallow, so a runaway program always comes
+//! back as an error. Deep recursion runs on a growable stack (`stacker`), so
+//! the depth limit, not the machine stack, is what stops it.
+//!
+//! Order of evaluation is fixed: function arguments left to right, `let`
+//! bindings in order, map literal keys in source order and then values in
+//! the map's key order (the order the canonical printer uses, so formatting a
+//! program never changes which of its calls runs first).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
+
+use crate::builtins::{self, Builtin};
+use crate::error::{ErrorKind, Result, RtfsError, Span};
+use crate::host::{Branch, CallRequest, Host, PureHost, StepEvent, StepKind, StepPhase};
+use crate::syntax::{Expr, ExprKind};
+use crate::value::{Arity, Closure, Function, Map, Value};
+
+/// Bounds on evaluation. Defaults suit plans; tighten them for untrusted code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Maximum number of expression evaluations for one run.
+    pub max_steps: u64,
+    /// Maximum nesting of evaluations (recursion depth).
+    pub max_depth: usize,
+    /// Maximum number of elements in a collection built at run time (and
+    /// characters in a string built by `str`/`join`).
+    pub max_collection_size: usize,
+    /// Maximum iterations of one `step-loop`.
+    pub max_loop_iterations: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_steps: 10_000_000,
+            max_depth: 10_000,
+            max_collection_size: 1_000_000,
+            max_loop_iterations: 10_000,
+        }
+    }
+}
+
+/// An immutable chain of local bindings.
+#[derive(Clone, Default)]
+pub(crate) struct Env(Option<Arc<Frame>>);
+
+struct Frame {
+    name: Arc<str>,
+    value: Value,
+    parent: Env,
+}
+
+impl Env {
+    pub(crate) fn bind(&self, name: Arc<str>, value: Value) -> Env {
+        Env(Some(Arc::new(Frame {
+            name,
+            value,
+            parent: self.clone(),
+        })))
+    }
+
+    fn lookup(&self, name: &str) -> Option<&Value> {
+        let mut cur = self.0.as_deref();
+        while let Some(f) = cur {
+            if &*f.name == name {
+                return Some(&f.value);
+            }
+            cur = f.parent.0.as_deref();
+        }
+        None
+    }
+}
+
+/// Where in the step tree evaluation is, for deterministic step paths.
+pub(crate) struct Scope {
+    path: String,
+    name: Option<String>,
+    next_child: AtomicU32,
+}
+
+impl Scope {
+    fn root() -> Scope {
+        Scope {
+            path: String::new(),
+            name: None,
+            next_child: AtomicU32::new(1),
+        }
+    }
+
+    fn child(&self, name: Option<String>) -> Scope {
+        let n = self.next_child.fetch_add(1, Ordering::Relaxed);
+        let path = if self.path.is_empty() {
+            n.to_string()
+        } else {
+            format!("{}.{n}", self.path)
+        };
+        Scope {
+            path,
+            name: name.or_else(|| self.name.clone()),
+            next_child: AtomicU32::new(1),
+        }
+    }
+}
+
+/// Per-evaluation context passed down the recursion.
+#[derive(Clone, Copy)]
+pub(crate) struct Cx<'s> {
+    pub(crate) depth: usize,
+    scope: &'s Scope,
+}
+
+impl<'s> Cx<'s> {
+    fn deeper(self) -> Cx<'s> {
+        Cx {
+            depth: self.depth + 1,
+            scope: self.scope,
+        }
+    }
+}
+
+const SPECIAL_FORMS: &[&str] = &[
+    "quote",
+    "do",
+    "let",
+    "if",
+    "when",
+    "cond",
+    "and",
+    "or",
+    "fn",
+    "defn",
+    "def",
+    "match",
+    "try",
+    "throw",
+    "step",
+    "step-parallel",
+    "step-loop",
+    "call",
+];
+
+/// True when `name` is a special form rather than a function.
+pub fn is_special_form(name: &str) -> bool {
+    SPECIAL_FORMS.contains(&name)
+}
+
+/// Evaluates RTFS programs against a [`Host`].
+///
+/// One evaluator holds one program's global definitions (`def`, `defn`) and
+/// its step counter; create a new one per run.
+pub struct Evaluator<'h> {
+    host: &'h dyn Host,
+    limits: Limits,
+    globals: RwLock<HashMap<Arc<str>, Value>>,
+    steps: AtomicU64,
+}
+
+/// Evaluates `src` with no host (every `call` fails) and default limits.
+pub fn eval_str(src: &str) -> Result<Value> {
+    Evaluator::new(&PureHost).eval_str(src)
+}
+
+impl<'h> Evaluator<'h> {
+    /// An evaluator whose calls and step events go to `host`.
+    pub fn new(host: &'h dyn Host) -> Self {
+        Evaluator {
+            host,
+            limits: Limits::default(),
+            globals: RwLock::new(HashMap::new()),
+            steps: AtomicU64::new(0),
+        }
+    }
+
+    /// Replaces the limits.
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Binds a global name before evaluation (e.g. `context` for a planner
+    /// template, or `input_var`).
+    pub fn define(&self, name: &str, value: Value) {
+        self.globals_write().insert(Arc::from(name), value);
+    }
+
+    /// Number of evaluation steps taken so far.
+    pub fn steps_taken(&self) -> u64 {
+        self.steps.load(Ordering::Relaxed)
+    }
+
+    /// Parses and evaluates `src`; the value of the last top-level form.
+    pub fn eval_str(&self, src: &str) -> Result<Value> {
+        let forms = crate::parser::parse(src)?;
+        self.eval_program(&forms)
+    }
+
+    /// Evaluates top-level forms in order; the value of the last (nil when
+    /// there are none).
+    pub fn eval_program(&self, forms: &[Expr]) -> Result<Value> {
+        let scope = Scope::root();
+        let cx = Cx {
+            depth: 0,
+            scope: &scope,
+        };
+        let mut last = Value::Nil;
+        for f in forms {
+            last = self.eval(f, &Env::default(), cx)?;
+        }
+        Ok(last)
+    }
+
+    fn globals_read(&self) -> std::sync::RwLockReadGuard<'_, HashMap<Arc<str>, Value>> {
+        self.globals.read().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn globals_write(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<Arc<str>, Value>> {
+        self.globals.write().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Checks a collection size against the limit.
+    pub(crate) fn check_size(&self, n: usize, span: Span) -> Result<()> {
+        if n > self.limits.max_collection_size {
+            return Err(RtfsError::new(
+                ErrorKind::Limit,
+                format!(
+                    "collection size limit exceeded ({n} > {})",
+                    self.limits.max_collection_size
+                ),
+            )
+            .at(span));
+        }
+        Ok(())
+    }
+
+    fn tick(&self, span: Span, cx: Cx<'_>) -> Result<()> {
+        let n = self.steps.fetch_add(1, Ordering::Relaxed) + 1;
+        if n > self.limits.max_steps {
+            return Err(RtfsError::new(
+                ErrorKind::Limit,
+                format!("evaluation step limit of {} exceeded", self.limits.max_steps),
+            )
+            .at(span)
+            .with_help("the program may loop forever; raise the limit only if it is expected to do this much work"));
+        }
+        if cx.depth > self.limits.max_depth {
+            return Err(RtfsError::new(
+                ErrorKind::Limit,
+                format!(
+                    "recursion depth limit of {} exceeded",
+                    self.limits.max_depth
+                ),
+            )
+            .at(span)
+            .with_help("check that recursive functions reach their base case"));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn eval(&self, e: &Expr, env: &Env, cx: Cx<'_>) -> Result<Value> {
+        self.tick(e.span, cx)?;
+        stacker::maybe_grow(128 * 1024, 2 * 1024 * 1024, || {
+            self.eval_inner(e, env, cx.deeper())
+        })
+    }
+
+    fn eval_inner(&self, e: &Expr, env: &Env, cx: Cx<'_>) -> Result<Value> {
+        match &e.kind {
+            ExprKind::Nil => Ok(Value::Nil),
+            ExprKind::Bool(b) => Ok(Value::Bool(*b)),
+            ExprKind::Int(i) => Ok(Value::Int(*i)),
+            ExprKind::Float(f) => Ok(Value::Float(*f)),
+            ExprKind::Str(s) => Ok(Value::Str(s.clone())),
+            ExprKind::Keyword(k) => Ok(Value::Keyword(k.clone())),
+            ExprKind::Symbol(s) => self.lookup(s, env, e.span),
+            ExprKind::Vector(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for i in items {
+                    out.push(self.eval(i, env, cx)?);
+                }
+                Ok(Value::vector(out))
+            }
+            ExprKind::Map(entries) => {
+                let mut keyed = Vec::with_capacity(entries.len());
+                for (k, v) in entries {
+                    keyed.push((self.eval(k, env, cx)?, v));
+                }
+                keyed.sort_by(|a, b| a.0.cmp(&b.0));
+                let mut m = Map::new();
+                for (k, v) in keyed {
+                    let val = self.eval(v, env, cx)?;
+                    m.insert(k, val);
+                }
+                Ok(Value::Map(Arc::new(m)))
+            }
+            ExprKind::List(items) => {
+                let Some(head) = items.first() else {
+                    return Ok(Value::list(vec![]));
+                };
+                if let ExprKind::Symbol(s) = &head.kind {
+                    if is_special_form(s) {
+                        return self.special_form(s, e, &items[1..], env, cx);
+                    }
+                }
+                let f = self.eval(head, env, cx)?;
+                let mut args = Vec::with_capacity(items.len() - 1);
+                for a in &items[1..] {
+                    args.push(self.eval(a, env, cx)?);
+                }
+                self.apply(&f, args, e.span, cx)
+            }
+        }
+    }
+
+    fn lookup(&self, name: &str, env: &Env, span: Span) -> Result<Value> {
+        if let Some(v) = env.lookup(name) {
+            return Ok(v.clone());
+        }
+        if let Some(v) = self.globals_read().get(name) {
+            return Ok(v.clone());
+        }
+        if let Some(b) = Builtin::from_name(name) {
+            return Ok(Value::Function(Function::Builtin(b)));
+        }
+        let mut err =
+            RtfsError::new(ErrorKind::Unbound, format!("unbound symbol `{name}`")).at(span);
+        if is_special_form(name) {
+            err = err.with_help(format!(
+                "`{name}` is a special form; use it at the head of a list: ({name} ...)"
+            ));
+        } else if let Some(close) = builtins::closest_name(name) {
+            err = err.with_help(format!("did you mean `{close}`?"));
+        }
+        Err(err)
+    }
+
+    /// Applies a function value to evaluated arguments.
+    pub(crate) fn apply(
+        &self,
+        f: &Value,
+        args: Vec<Value>,
+        span: Span,
+        cx: Cx<'_>,
+    ) -> Result<Value> {
+        match f {
+            Value::Function(Function::Builtin(b)) => builtins::call(self, *b, args, span, cx),
+            Value::Function(Function::Closure(c)) => self.apply_closure(c, args, span, cx),
+            Value::Keyword(_) | Value::Map(_) => {
+                // (:k m) and ({...} :k): lookup with optional default.
+                let (coll, key) = match f {
+                    Value::Keyword(_) => (args.first().cloned().unwrap_or(Value::Nil), f.clone()),
+                    _ => (f.clone(), args.first().cloned().unwrap_or(Value::Nil)),
+                };
+                if args.is_empty() || args.len() > 2 {
+                    return Err(RtfsError::new(
+                        ErrorKind::Arity,
+                        format!(
+                            "{} used as a function expects 1 or 2 arguments, got {}",
+                            f,
+                            args.len()
+                        ),
+                    )
+                    .at(span));
+                }
+                let default = args.get(1).cloned().unwrap_or(Value::Nil);
+                Ok(builtins::get(&coll, &key).unwrap_or(default))
+            }
+            other => Err(RtfsError::new(
+                ErrorKind::Type,
+                format!(
+                    "{} is not a function ({})",
+                    truncate(&other.to_string()),
+                    other.type_name()
+                ),
+            )
+            .at(span)),
+        }
+    }
+
+    fn apply_closure(
+        &self,
+        c: &Arc<Closure>,
+        args: Vec<Value>,
+        span: Span,
+        cx: Cx<'_>,
+    ) -> Result<Value> {
+        let arity = c
+            .arities
+            .iter()
+            .find(|a| a.params.len() == args.len() && a.rest.is_none())
+            .or_else(|| {
+                c.arities
+                    .iter()
+                    .find(|a| a.rest.is_some() && args.len() >= a.params.len())
+            });
+        let Some(arity) = arity else {
+            let expected: Vec<String> = c
+                .arities
+                .iter()
+                .map(|a| {
+                    if a.rest.is_some() {
+                        format!("{}+", a.params.len())
+                    } else {
+                        a.params.len().to_string()
+                    }
+                })
+                .collect();
+            return Err(RtfsError::new(
+                ErrorKind::Arity,
+                format!(
+                    "{} expects {} argument(s), got {}",
+                    c.name.as_deref().unwrap_or("fn"),
+                    expected.join(" or "),
+                    args.len()
+                ),
+            )
+            .at(span));
+        };
+        let mut env = c.env.clone();
+        let mut args = args.into_iter();
+        for p in &arity.params {
+            let v = args.next().unwrap_or(Value::Nil);
+            env = self.bind_pattern(p, v, env)?;
+        }
+        if let Some(rest) = &arity.rest {
+            let remaining: Vec<Value> = args.collect();
+            env = self.bind_pattern(rest, Value::list(remaining), env)?;
+        }
+        self.eval_body(&arity.body, &env, cx.deeper())
+    }
+
+    fn eval_body(&self, body: &[Expr], env: &Env, cx: Cx<'_>) -> Result<Value> {
+        let mut last = Value::Nil;
+        for e in body {
+            last = self.eval(e, env, cx)?;
+        }
+        Ok(last)
+    }
+
+    fn special_form(
+        &self,
+        name: &str,
+        form: &Expr,
+        args: &[Expr],
+        env: &Env,
+        cx: Cx<'_>,
+    ) -> Result<Value> {
+        let span = form.span;
+        match name {
+            "quote" => {
+                expect_args(name, args, 1, Some(1), span)?;
+                Ok(args[0].to_value())
+            }
+            "do" => self.eval_body(args, env, cx),
+            "let" => {
+                let Some(bindings) = args.first() else {
+                    return Err(bad_form("let", "a binding vector", span));
+                };
+                let ExprKind::Vector(pairs) = &bindings.kind else {
+                    return Err(bad_form(
+                        "let",
+                        "a binding vector `[name value ...]`",
+                        bindings.span,
+                    ));
+                };
+                if pairs.len() % 2 != 0 {
+                    return Err(RtfsError::new(
+                        ErrorKind::BadForm,
+                        "let bindings need an even number of forms (name value ...)",
+                    )
+                    .at(bindings.span)
+                    .with_help("write `(let [x 1 y 2] body)`"));
+                }
+                let mut env = env.clone();
+                for pair in pairs.chunks(2) {
+                    let v = self.eval(&pair[1], &env, cx)?;
+                    env = self.bind_pattern(&pair[0], v, env)?;
+                }
+                self.eval_body(&args[1..], &env, cx)
+            }
+            "if" => {
+                expect_args(name, args, 2, Some(3), span)?;
+                if self.eval(&args[0], env, cx)?.is_truthy() {
+                    self.eval(&args[1], env, cx)
+                } else if let Some(e) = args.get(2) {
+                    self.eval(e, env, cx)
+                } else {
+                    Ok(Value::Nil)
+                }
+            }
+            "when" => {
+                expect_args(name, args, 1, None, span)?;
+                if self.eval(&args[0], env, cx)?.is_truthy() {
+                    self.eval_body(&args[1..], env, cx)
+                } else {
+                    Ok(Value::Nil)
+                }
+            }
+            "cond" => {
+                if args.len() % 2 != 0 {
+                    return Err(RtfsError::new(
+                        ErrorKind::BadForm,
+                        "cond needs test/expression pairs",
+                    )
+                    .at(span)
+                    .with_help("write `(cond test1 expr1 test2 expr2 :else default)`"));
+                }
+                for pair in args.chunks(2) {
+                    if self.eval(&pair[0], env, cx)?.is_truthy() {
+                        return self.eval(&pair[1], env, cx);
+                    }
+                }
+                Ok(Value::Nil)
+            }
+            "and" => {
+                let mut last = Value::Bool(true);
+                for a in args {
+                    last = self.eval(a, env, cx)?;
+                    if !last.is_truthy() {
+                        return Ok(last);
+                    }
+                }
+                Ok(last)
+            }
+            "or" => {
+                let mut last = Value::Nil;
+                for a in args {
+                    last = self.eval(a, env, cx)?;
+                    if last.is_truthy() {
+                        return Ok(last);
+                    }
+                }
+                Ok(last)
+            }
+            "fn" => self.make_closure(None, args, env, span),
+            "defn" => {
+                let Some(name_expr) = args.first() else {
+                    return Err(bad_form("defn", "a name", span));
+                };
+                let Some(fname) = name_expr.as_symbol() else {
+                    return Err(bad_form("defn", "a symbol as its name", name_expr.span));
+                };
+                let mut rest = &args[1..];
+                if matches!(rest.first().map(|e| &e.kind), Some(ExprKind::Str(_))) && rest.len() > 1
+                {
+                    rest = &rest[1..]; // docstring
+                }
+                let f = self.make_closure(Some(Arc::from(fname)), rest, env, span)?;
+                self.globals_write().insert(Arc::from(fname), f.clone());
+                Ok(f)
+            }
+            "def" => {
+                expect_args(name, args, 2, Some(2), span)?;
+                let Some(dname) = args[0].as_symbol() else {
+                    return Err(bad_form("def", "a symbol as its name", args[0].span));
+                };
+                let v = self.eval(&args[1], env, cx)?;
+                self.globals_write().insert(Arc::from(dname), v.clone());
+                Ok(v)
+            }
+            "match" => {
+                expect_args(name, args, 1, None, span)?;
+                let v = self.eval(&args[0], env, cx)?;
+                let clauses = &args[1..];
+                if clauses.len() % 2 != 0 {
+                    return Err(RtfsError::new(
+                        ErrorKind::BadForm,
+                        "match needs pattern/expression pairs",
+                    )
+                    .at(span)
+                    .with_help("write `(match value pattern1 expr1 pattern2 expr2 _ default)`"));
+                }
+                for pair in clauses.chunks(2) {
+                    if let Some(bound) = self.match_pattern(&pair[0], &v, env.clone())? {
+                        return self.eval(&pair[1], &bound, cx);
+                    }
+                }
+                Err(RtfsError::new(
+                    ErrorKind::NoMatch,
+                    format!("no match clause matched {}", truncate(&v.to_string())),
+                )
+                .at(span)
+                .with_help("add a final `_` clause to handle every other value"))
+            }
+            "try" => self.eval_try(args, env, cx),
+            "throw" => {
+                expect_args(name, args, 1, Some(1), span)?;
+                let v = self.eval(&args[0], env, cx)?;
+                let message = match &v {
+                    Value::Str(s) => s.to_string(),
+                    Value::Map(m) => m
+                        .get(&Value::keyword("message"))
+                        .and_then(|m| m.as_str().map(str::to_string))
+                        .unwrap_or_else(|| format!("thrown: {}", truncate(&v.to_string()))),
+                    other => format!("thrown: {}", truncate(&other.to_string())),
+                };
+                let mut err = RtfsError::new(ErrorKind::Thrown, message).at(span);
+                err.thrown = Some(v);
+                Err(err)
+            }
+            "step" => {
+                let Some(name_expr) = args.first() else {
+                    return Err(bad_form("step", "a name string", span));
+                };
+                let ExprKind::Str(step_name) = &name_expr.kind else {
+                    return Err(bad_form(
+                        "step",
+                        "a name string as its first argument",
+                        name_expr.span,
+                    ));
+                };
+                self.run_step(step_name, StepKind::Step, span, cx, |cx| {
+                    self.eval_body(&args[1..], env, cx)
+                })
+            }
+            "step-parallel" => self.eval_parallel(args, env, cx, span),
+            "step-loop" => self.eval_loop(args, env, cx, span),
+            "call" => self.eval_call(args, env, cx, span),
+            _ => Err(
+                RtfsError::new(ErrorKind::BadForm, format!("unknown special form {name}")).at(span),
+            ),
+        }
+    }
+
+    fn run_step(
+        &self,
+        name: &str,
+        kind: StepKind,
+        span: Span,
+        cx: Cx<'_>,
+        body: impl FnOnce(Cx<'_>) -> Result<Value>,
+    ) -> Result<Value> {
+        let scope = cx.scope.child(Some(name.to_string()));
+        self.run_in_scope(&scope, name, kind, span, cx.depth, body)
+    }
+
+    fn run_in_scope(
+        &self,
+        scope: &Scope,
+        name: &str,
+        kind: StepKind,
+        span: Span,
+        depth: usize,
+        body: impl FnOnce(Cx<'_>) -> Result<Value>,
+    ) -> Result<Value> {
+        let event = |phase| StepEvent {
+            path: &scope.path,
+            name,
+            kind,
+            phase,
+            span,
+        };
+        self.host.step_event(&event(StepPhase::Started));
+        let result = body(Cx { depth, scope });
+        match &result {
+            Ok(v) => self.host.step_event(&event(StepPhase::Succeeded(v))),
+            Err(e) => self.host.step_event(&event(StepPhase::Failed(e))),
+        }
+        result
+    }
+
+    fn eval_parallel(&self, args: &[Expr], env: &Env, cx: Cx<'_>, span: Span) -> Result<Value> {
+        self.run_step("parallel", StepKind::Parallel, span, cx, |cx| {
+            let scopes: Vec<(Scope, String)> = (0..args.len())
+                .map(|i| {
+                    let name = format!("branch {}", i + 1);
+                    (cx.scope.child(None), name)
+                })
+                .collect();
+            let branches: Vec<Branch<'_>> = args
+                .iter()
+                .zip(scopes)
+                .map(|(e, (scope, name))| {
+                    let env = env.clone();
+                    let depth = cx.depth;
+                    Box::new(move || {
+                        self.run_in_scope(&scope, &name, StepKind::Branch, e.span, depth, |bcx| {
+                            self.eval(e, &env, bcx)
+                        })
+                    }) as Branch<'_>
+                })
+                .collect();
+            let results = self.host.run_parallel(branches);
+            if results.len() != args.len() {
+                return Err(RtfsError::new(
+                    ErrorKind::Host,
+                    format!(
+                        "host returned {} results for {} parallel branches",
+                        results.len(),
+                        args.len()
+                    ),
+                )
+                .at(span));
+            }
+            let mut out = Vec::with_capacity(results.len());
+            for r in results {
+                out.push(r?);
+            }
+            Ok(Value::vector(out))
+        })
+    }
+
+    fn eval_loop(&self, args: &[Expr], env: &Env, cx: Cx<'_>, span: Span) -> Result<Value> {
+        let (loop_name, args) = match args.first().map(|e| &e.kind) {
+            Some(ExprKind::Str(s)) => (s.to_string(), &args[1..]),
+            _ => ("loop".to_string(), args),
+        };
+        let Some(head) = args.first() else {
+            return Err(bad_form(
+                "step-loop",
+                "a binding `[x coll]` or a condition, then a body",
+                span,
+            ));
+        };
+        let body = &args[1..];
+        let max = self.limits.max_loop_iterations;
+        let over_limit = || {
+            RtfsError::new(
+                ErrorKind::Limit,
+                format!("step-loop iteration limit of {max} exceeded"),
+            )
+            .at(span)
+        };
+        self.run_step(&loop_name, StepKind::Loop, span, cx, |cx| {
+            let mut results = Vec::new();
+            match &head.kind {
+                ExprKind::Vector(binding) if binding.len() == 2 => {
+                    let coll = self.eval(&binding[1], env, cx)?;
+                    let items: Vec<Value> = match &coll {
+                        Value::Nil => vec![],
+                        Value::List(v) | Value::Vector(v) => v.to_vec(),
+                        Value::Map(m) => m
+                            .iter()
+                            .map(|(k, v)| Value::vector(vec![k.clone(), v.clone()]))
+                            .collect(),
+                        Value::Str(s) => s.chars().map(|c| Value::string(&c.to_string())).collect(),
+                        other => {
+                            return Err(RtfsError::new(
+                                ErrorKind::Type,
+                                format!(
+                                    "step-loop needs a collection to iterate, got {}",
+                                    other.type_name()
+                                ),
+                            )
+                            .at(binding[1].span));
+                        }
+                    };
+                    if items.len() > max {
+                        return Err(over_limit());
+                    }
+                    for (i, item) in items.into_iter().enumerate() {
+                        let env = self.bind_pattern(&binding[0], item, env.clone())?;
+                        let v = self.run_step(
+                            &format!("{loop_name}[{i}]"),
+                            StepKind::Iteration,
+                            span,
+                            cx,
+                            |cx| self.eval_body(body, &env, cx),
+                        )?;
+                        results.push(v);
+                    }
+                }
+                _ => {
+                    let mut i = 0usize;
+                    while self.eval(head, env, cx)?.is_truthy() {
+                        if i >= max {
+                            return Err(over_limit());
+                        }
+                        let v = self.run_step(
+                            &format!("{loop_name}[{i}]"),
+                            StepKind::Iteration,
+                            span,
+                            cx,
+                            |cx| self.eval_body(body, env, cx),
+                        )?;
+                        results.push(v);
+                        i += 1;
+                    }
+                }
+            }
+            Ok(Value::vector(results))
+        })
+    }
+
+    fn eval_call(&self, args: &[Expr], env: &Env, cx: Cx<'_>, span: Span) -> Result<Value> {
+        let Some(id_expr) = args.first() else {
+            return Err(bad_form("call", "a capability id such as :ccos.echo", span));
+        };
+        let id: Arc<str> = match &id_expr.kind {
+            ExprKind::Keyword(k) => k.clone(),
+            ExprKind::Str(s) => s.clone(),
+            _ => match self.eval(id_expr, env, cx)? {
+                Value::Keyword(k) | Value::Str(k) => k,
+                other => {
+                    return Err(RtfsError::new(
+                        ErrorKind::Type,
+                        format!(
+                            "call needs a capability id (keyword or string), got {}",
+                            other.type_name()
+                        ),
+                    )
+                    .at(id_expr.span));
+                }
+            },
+        };
+        if id.is_empty() {
+            return Err(
+                RtfsError::new(ErrorKind::BadForm, "call needs a non-empty capability id")
+                    .at(id_expr.span),
+            );
+        }
+        let mut values = Vec::with_capacity(args.len() - 1);
+        for a in &args[1..] {
+            values.push(self.eval(a, env, cx)?);
+        }
+        self.host
+            .call(CallRequest {
+                capability: &id,
+                args: values,
+                span,
+                step_path: &cx.scope.path,
+                step_name: cx.scope.name.as_deref(),
+            })
+            .map_err(|e| e.at(span))
+    }
+
+    fn eval_try(&self, args: &[Expr], env: &Env, cx: Cx<'_>) -> Result<Value> {
+        let is_clause = |e: &Expr, head: &str| {
+            e.as_list()
+                .and_then(|l| l.first())
+                .and_then(Expr::as_symbol)
+                == Some(head)
+        };
+        let mut body_end = args.len();
+        let mut catch: Option<&Expr> = None;
+        let mut finally: Option<&Expr> = None;
+        for (i, a) in args.iter().enumerate() {
+            if is_clause(a, "catch") || is_clause(a, "finally") {
+                body_end = body_end.min(i);
+                if is_clause(a, "catch") {
+                    if catch.is_some() || finally.is_some() {
+                        return Err(RtfsError::new(
+                            ErrorKind::BadForm,
+                            "try takes one catch, before any finally",
+                        )
+                        .at(a.span));
+                    }
+                    catch = Some(a);
+                } else {
+                    if finally.is_some() {
+                        return Err(
+                            RtfsError::new(ErrorKind::BadForm, "try takes one finally").at(a.span)
+                        );
+                    }
+                    finally = Some(a);
+                }
+            } else if i > body_end {
+                return Err(RtfsError::new(
+                    ErrorKind::BadForm,
+                    "catch and finally must come last in try",
+                )
+                .at(a.span));
+            }
+        }
+        // Validate the catch clause before running anything, so a malformed
+        // handler is reported even when the body succeeds.
+        let handler = match catch {
+            None => None,
+            Some(c) => {
+                let parts = c.as_list().unwrap_or_default();
+                // (catch e body...) or (catch Filter e body...)
+                Some(match parts.get(1..3) {
+                    Some([f, b])
+                        if b.as_symbol().is_some()
+                            && (f.as_keyword().is_some()
+                                || (f.as_symbol().is_some() && parts.len() > 3)) =>
+                    {
+                        (Some(f), b, &parts[3..])
+                    }
+                    _ => match parts.get(1) {
+                        Some(b) if b.as_symbol().is_some() => (None, b, &parts[2..]),
+                        _ => {
+                            return Err(bad_form(
+                                "catch",
+                                "a symbol to bind the error: (catch e ...)",
+                                c.span,
+                            ));
+                        }
+                    },
+                })
+            }
+        };
+        let mut result = self.eval_body(&args[..body_end], env, cx);
+        if let (Err(err), Some((filter, binding, body))) = (&result, handler) {
+            let matches = err.kind != ErrorKind::Limit
+                && match filter.map(|f| &f.kind) {
+                    None => true,
+                    Some(ExprKind::Keyword(k)) => &**k == err.kind.name(),
+                    Some(_) => true, // Exception, Error, Throwable: catch everything
+                };
+            if matches {
+                let bound = self.bind_pattern(binding, err.to_value(), env.clone())?;
+                result = self.eval_body(body, &bound, cx);
+            }
+        }
+        if let Some(f) = finally {
+            let body = f.as_list().map(|l| &l[1..]).unwrap_or_default();
+            self.eval_body(body, env, cx)?;
+        }
+        result
+    }
+
+    fn make_closure(
+        &self,
+        name: Option<Arc<str>>,
+        args: &[Expr],
+        env: &Env,
+        span: Span,
+    ) -> Result<Value> {
+        let (name, args) = match (name, args.first()) {
+            (
+                None,
+                Some(Expr {
+                    kind: ExprKind::Symbol(s),
+                    ..
+                }),
+            ) => (Some(s.clone()), &args[1..]),
+            (n, _) => (n, args),
+        };
+        let what = name.as_deref().unwrap_or("fn").to_string();
+        let Some(first) = args.first() else {
+            return Err(bad_form(&what, "a parameter vector", span));
+        };
+        let mut arities = Vec::new();
+        match &first.kind {
+            ExprKind::Vector(_) => arities.push(make_arity(&what, first, &args[1..])?),
+            ExprKind::List(_) => {
+                for a in args {
+                    let Some(parts) = a.as_list() else {
+                        return Err(bad_form(&what, "arity forms ([params] body...)", a.span));
+                    };
+                    let Some(params) = parts.first() else {
+                        return Err(bad_form(&what, "a parameter vector in each arity", a.span));
+                    };
+                    arities.push(make_arity(&what, params, &parts[1..])?);
+                }
+            }
+            _ => return Err(bad_form(&what, "a parameter vector", first.span)),
+        }
+        Ok(Value::Function(Function::Closure(Arc::new(Closure {
+            name,
+            arities,
+            env: env.clone(),
+        }))))
+    }
+
+    /// Binds a destructuring pattern to a value (let, fn parameters, loops).
+    pub(crate) fn bind_pattern(&self, pat: &Expr, v: Value, env: Env) -> Result<Env> {
+        match &pat.kind {
+            ExprKind::Symbol(s) if &**s == "_" => Ok(env),
+            ExprKind::Symbol(s) => Ok(env.bind(s.clone(), v)),
+            ExprKind::Vector(items) => {
+                let seq: &[Value] = match &v {
+                    Value::Nil => &[],
+                    Value::List(x) | Value::Vector(x) => x,
+                    other => {
+                        return Err(RtfsError::new(
+                            ErrorKind::Type,
+                            format!(
+                                "cannot destructure {} with a vector pattern",
+                                other.type_name()
+                            ),
+                        )
+                        .at(pat.span));
+                    }
+                };
+                let mut env = env;
+                let mut i = 0;
+                let mut idx = 0;
+                while i < items.len() {
+                    let p = &items[i];
+                    if p.as_symbol() == Some("&") {
+                        let Some(rest_pat) = items.get(i + 1) else {
+                            return Err(bad_form("destructuring", "a pattern after `&`", p.span));
+                        };
+                        let rest = seq.get(idx..).map(<[Value]>::to_vec).unwrap_or_default();
+                        env = self.bind_pattern(rest_pat, Value::list(rest), env)?;
+                        i += 2;
+                        continue;
+                    }
+                    if p.as_keyword() == Some("as") {
+                        let Some(as_pat) = items.get(i + 1) else {
+                            return Err(bad_form("destructuring", "a name after `:as`", p.span));
+                        };
+                        env = self.bind_pattern(as_pat, v.clone(), env)?;
+                        i += 2;
+                        continue;
+                    }
+                    env = self.bind_pattern(p, seq.get(idx).cloned().unwrap_or(Value::Nil), env)?;
+                    idx += 1;
+                    i += 1;
+                }
+                Ok(env)
+            }
+            ExprKind::Map(entries) => {
+                let empty = Map::new();
+                let m: &Map = match &v {
+                    Value::Nil => &empty,
+                    Value::Map(m) => m,
+                    other => {
+                        return Err(RtfsError::new(
+                            ErrorKind::Type,
+                            format!(
+                                "cannot destructure {} with a map pattern",
+                                other.type_name()
+                            ),
+                        )
+                        .at(pat.span));
+                    }
+                };
+                let defaults: Option<&Vec<(Expr, Expr)>> =
+                    entries.iter().find_map(|(k, d)| match (&k.kind, &d.kind) {
+                        (ExprKind::Keyword(kw), ExprKind::Map(d)) if &**kw == "or" => Some(d),
+                        _ => None,
+                    });
+                let default_for = |name: &str| -> Option<Value> {
+                    defaults?
+                        .iter()
+                        .find(|(k, _)| k.as_symbol() == Some(name))
+                        .map(|(_, d)| d.to_value())
+                };
+                let mut env = env;
+                for (k, target) in entries {
+                    match (&k.kind, &target.kind) {
+                        (ExprKind::Keyword(kw), ExprKind::Vector(names)) if &**kw == "keys" => {
+                            for n in names {
+                                let Some(sym) = n.as_symbol() else {
+                                    return Err(bad_form(":keys", "symbols", n.span));
+                                };
+                                let val = m
+                                    .get(&Value::keyword(sym))
+                                    .cloned()
+                                    .or_else(|| default_for(sym))
+                                    .unwrap_or(Value::Nil);
+                                env = env.bind(Arc::from(sym), val);
+                            }
+                        }
+                        (ExprKind::Keyword(kw), _) if &**kw == "as" => {
+                            env = self.bind_pattern(target, v.clone(), env)?;
+                        }
+                        (ExprKind::Keyword(kw), _) if &**kw == "or" => {}
+                        _ => {
+                            // {name :key} binds name to (get m :key)
+                            let key = target.to_value();
+                            let val = m
+                                .get(&key)
+                                .cloned()
+                                .or_else(|| k.as_symbol().and_then(default_for))
+                                .unwrap_or(Value::Nil);
+                            env = self.bind_pattern(k, val, env)?;
+                        }
+                    }
+                }
+                Ok(env)
+            }
+            _ => Err(RtfsError::new(
+                ErrorKind::BadForm,
+                format!(
+                    "`{}` cannot be used as a binding pattern",
+                    crate::printer::print_expr(pat)
+                ),
+            )
+            .at(pat.span)
+            .with_help(
+                "bind with a symbol, a vector pattern [a b & rest] or a map pattern {:keys [a b]}",
+            )),
+        }
+    }
+
+    /// Matches a `match` pattern; `Some(env)` with the new bindings when it matches.
+    fn match_pattern(&self, pat: &Expr, v: &Value, env: Env) -> Result<Option<Env>> {
+        match &pat.kind {
+            ExprKind::Symbol(s) if &**s == "_" => Ok(Some(env)),
+            ExprKind::Symbol(s) => Ok(Some(env.bind(s.clone(), v.clone()))),
+            ExprKind::Vector(items) => {
+                let Some(seq) = v.as_seq() else {
+                    return Ok(None);
+                };
+                let rest_at = items.iter().position(|p| p.as_symbol() == Some("&"));
+                let fixed = &items[..rest_at.unwrap_or(items.len())];
+                if rest_at.is_none() && seq.len() != fixed.len() || seq.len() < fixed.len() {
+                    return Ok(None);
+                }
+                let mut env = env;
+                for (p, x) in fixed.iter().zip(seq) {
+                    match self.match_pattern(p, x, env)? {
+                        Some(e) => env = e,
+                        None => return Ok(None),
+                    }
+                }
+                if let Some(r) = rest_at {
+                    let Some(rest_pat) = items.get(r + 1) else {
+                        return Err(bad_form("match", "a pattern after `&`", items[r].span));
+                    };
+                    let rest = Value::list(seq[fixed.len()..].to_vec());
+                    return self.match_pattern(rest_pat, &rest, env);
+                }
+                Ok(Some(env))
+            }
+            ExprKind::Map(entries) => {
+                let Some(m) = v.as_map() else { return Ok(None) };
+                let mut env = env;
+                for (k, p) in entries {
+                    if !k.is_constant() {
+                        return Err(bad_form("match", "literal keys in map patterns", k.span));
+                    }
+                    let Some(x) = m.get(&k.to_value()) else {
+                        return Ok(None);
+                    };
+                    match self.match_pattern(p, x, env)? {
+                        Some(e) => env = e,
+                        None => return Ok(None),
+                    }
+                }
+                Ok(Some(env))
+            }
+            ExprKind::List(_) => Err(RtfsError::new(
+                ErrorKind::BadForm,
+                "list patterns are not supported in match",
+            )
+            .at(pat.span)
+            .with_help("match literals, `_`, symbols, vectors or maps")),
+            _ => Ok((pat.to_value() == *v).then_some(env)),
+        }
+    }
+}
+
+fn make_arity(what: &str, params: &Expr, body: &[Expr]) -> Result<Arity> {
+    let ExprKind::Vector(ps) = &params.kind else {
+        return Err(bad_form(what, "a parameter vector", params.span));
+    };
+    let mut fixed = Vec::new();
+    let mut rest = None;
+    let mut i = 0;
+    while i < ps.len() {
+        if ps[i].as_symbol() == Some("&") {
+            let Some(r) = ps.get(i + 1) else {
+                return Err(bad_form(what, "a parameter after `&`", ps[i].span));
+            };
+            if ps.len() > i + 2 {
+                return Err(bad_form(
+                    what,
+                    "exactly one parameter after `&`",
+                    ps[i + 2].span,
+                ));
+            }
+            rest = Some(r.clone());
+            break;
+        }
+        fixed.push(ps[i].clone());
+        i += 1;
+    }
+    Ok(Arity {
+        params: fixed,
+        rest,
+        body: body.to_vec(),
+    })
+}
+
+fn expect_args(
+    name: &str,
+    args: &[Expr],
+    min: usize,
+    max: Option<usize>,
+    span: Span,
+) -> Result<()> {
+    let n = args.len();
+    if n < min || max.is_some_and(|m| n > m) {
+        let expected = match max {
+            Some(m) if m == min => format!("{min}"),
+            Some(m) => format!("{min} to {m}"),
+            None => format!("at least {min}"),
+        };
+        return Err(RtfsError::new(
+            ErrorKind::BadForm,
+            format!("{name} takes {expected} argument(s), got {n}"),
+        )
+        .at(span));
+    }
+    Ok(())
+}
+
+fn bad_form(form: &str, expected: &str, span: Span) -> RtfsError {
+    RtfsError::new(ErrorKind::BadForm, format!("{form} expects {expected}")).at(span)
+}
+
+/// Shortens a printed value for messages.
+pub(crate) fn truncate(s: &str) -> String {
+    const MAX: usize = 80;
+    if s.chars().count() <= MAX {
+        s.to_string()
+    } else {
+        let cut: String = s.chars().take(MAX).collect();
+        format!("{cut}…")
+    }
+}

@@ -1,0 +1,127 @@
+//! The host contract: the evaluator's only door to the world.
+//!
+//! The evaluator itself performs no I/O and knows nothing of threads or async
+//! runtimes. Everything observable goes through a [`Host`]:
+//!
+//! * [`Host::call`] performs `(call :capability.id args...)`;
+//! * [`Host::step_event`] is told when a `step`, `step-parallel` group or
+//!   branch, or `step-loop` iteration starts and ends;
+//! * [`Host::run_parallel`] receives the branches of a `step-parallel` as
+//!   independent closures and decides how to run them. The default runs them
+//!   one after another; an orchestrator runs them on separate threads so
+//!   their calls proceed concurrently. Branches share nothing mutable but
+//!   the global definitions (behind a lock) and the step counter (atomic).
+//!
+//! Step paths make events deterministic even when branches run
+//! concurrently: every step gets a dotted path (`"2"`, `"2.1"`, `"2.1.3"`)
+//! assigned by position within its parent, so the same program with the same
+//! host answers yields the same set of `(path, event)` pairs; sorting by path
+//! gives one canonical order.
+
+use crate::error::{ErrorKind, Result, RtfsError, Span};
+use crate::value::Value;
+
+/// A request to perform a capability call.
+#[derive(Debug, Clone)]
+pub struct CallRequest<'a> {
+    /// The capability id, without a leading colon (`ccos.echo`).
+    pub capability: &'a str,
+    /// Evaluated arguments in order: `(call :x {:a 1})` has one map argument,
+    /// `(call :ccos.math.add 2 3)` has two.
+    pub args: Vec<Value>,
+    /// The span of the `(call ...)` form.
+    pub span: Span,
+    /// Path of the innermost enclosing step (`""` at top level).
+    pub step_path: &'a str,
+    /// Name of the innermost enclosing step, if any.
+    pub step_name: Option<&'a str>,
+}
+
+/// What kind of step an event is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StepKind {
+    /// `(step "name" ...)`
+    Step,
+    /// A `(step-parallel ...)` group.
+    Parallel,
+    /// One branch of a `step-parallel`.
+    Branch,
+    /// A `(step-loop ...)` as a whole.
+    Loop,
+    /// One iteration of a `step-loop`.
+    Iteration,
+}
+
+impl StepKind {
+    /// Lower-case name for records (`step`, `parallel`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StepKind::Step => "step",
+            StepKind::Parallel => "parallel",
+            StepKind::Branch => "branch",
+            StepKind::Loop => "loop",
+            StepKind::Iteration => "iteration",
+        }
+    }
+}
+
+/// Whether a step is starting or how it ended.
+#[derive(Debug, Clone, Copy)]
+pub enum StepPhase<'a> {
+    /// The step is about to evaluate its body.
+    Started,
+    /// The step's body produced this value.
+    Succeeded(&'a Value),
+    /// The step's body failed with this error.
+    Failed(&'a RtfsError),
+}
+
+/// A step event.
+#[derive(Debug, Clone, Copy)]
+pub struct StepEvent<'a> {
+    /// Dotted position path, unique within one evaluation.
+    pub path: &'a str,
+    /// Step name (`step`), or a generated one (`loop`, `loop[2]`, `parallel`, `branch 1`).
+    pub name: &'a str,
+    /// The kind of step.
+    pub kind: StepKind,
+    /// Start or end.
+    pub phase: StepPhase<'a>,
+    /// Where the step is in the source.
+    pub span: Span,
+}
+
+/// One `step-parallel` branch, ready to evaluate.
+pub type Branch<'a> = Box<dyn FnOnce() -> Result<Value> + Send + 'a>;
+
+/// The environment a program runs in. See the module docs.
+pub trait Host: Sync {
+    /// Performs a capability call and returns its result.
+    fn call(&self, request: CallRequest<'_>) -> Result<Value>;
+
+    /// Observes a step starting or ending. The default ignores it.
+    fn step_event(&self, _event: &StepEvent<'_>) {}
+
+    /// Runs the branches of a `step-parallel` and returns their results in
+    /// branch order. The default runs them sequentially; override to run
+    /// them concurrently.
+    fn run_parallel<'a>(&self, branches: Vec<Branch<'a>>) -> Vec<Result<Value>> {
+        branches.into_iter().map(|b| b()).collect()
+    }
+}
+
+/// A host with no capabilities: every `call` fails with a clear error. The
+/// default for pure evaluation (`ccos rtfs eval`).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct PureHost;
+
+impl Host for PureHost {
+    fn call(&self, request: CallRequest<'_>) -> Result<Value> {
+        Err(RtfsError::new(
+            ErrorKind::Host,
+            format!("no host for call to {}", request.capability),
+        )
+        .at(request.span)
+        .with_help("pure evaluation has no capabilities; run the plan with `ccos run --plan`"))
+    }
+}

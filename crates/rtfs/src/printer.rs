@@ -1,0 +1,256 @@
+//! The canonical printer.
+//!
+//! [`print_value`] writes a value on one line in its one canonical form:
+//! maps in key order (the [`Value`] total order), no commas, floats in their
+//! shortest round-tripping form, strings with the escapes the lexer reads.
+//! For every printable value `parse(print(v)) == v` (property-tested), and
+//! printing is stable: `print(parse(print(v))) == print(v)`.
+//!
+//! [`pretty`] lays the same form out over several lines for people (used by
+//! `ccos rtfs fmt` and for plans); it depends only on the datum, so it is as
+//! deterministic as the one-line form.
+//!
+//! Functions print as `#<fn name>`, which does not read back: they are not
+//! data.
+
+use std::fmt::Write;
+
+use crate::syntax::Expr;
+use crate::value::{Function, Value};
+
+/// The canonical one-line form of `v`.
+pub fn print_value(v: &Value) -> String {
+    let mut out = String::new();
+    write_value(&mut out, v);
+    out
+}
+
+/// The canonical one-line form of a syntax tree (comments are not kept).
+pub fn print_expr(e: &Expr) -> String {
+    print_value(&e.to_value())
+}
+
+/// Canonical form of a float: shortest round-trip digits, always with a `.`
+/// or exponent so it reads back as a float.
+pub fn format_float(f: f64) -> String {
+    if f.is_nan() {
+        "##NaN".into()
+    } else if f.is_infinite() {
+        if f > 0.0 {
+            "##Inf".into()
+        } else {
+            "##-Inf".into()
+        }
+    } else {
+        let s = format!("{f:?}");
+        if s.contains(['.', 'e', 'E']) {
+            s
+        } else {
+            format!("{s}.0")
+        }
+    }
+}
+
+/// Writes `s` as an RTFS string literal.
+pub fn write_string_literal(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn write_value(out: &mut String, v: &Value) {
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, || match v {
+        Value::Nil => out.push_str("nil"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Int(i) => {
+            let _ = write!(out, "{i}");
+        }
+        Value::Float(f) => out.push_str(&format_float(*f)),
+        Value::Str(s) => write_string_literal(out, s),
+        Value::Keyword(k) => {
+            out.push(':');
+            out.push_str(k);
+        }
+        Value::Symbol(s) => out.push_str(s),
+        Value::List(items) => write_seq(out, '(', ')', items),
+        Value::Vector(items) => write_seq(out, '[', ']', items),
+        Value::Map(m) => {
+            out.push('{');
+            for (i, (k, v)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                write_value(out, k);
+                out.push(' ');
+                write_value(out, v);
+            }
+            out.push('}');
+        }
+        Value::Function(f) => {
+            out.push_str("#<fn ");
+            out.push_str(&match f {
+                Function::Builtin(b) => b.name().to_string(),
+                Function::Closure(c) => c.name.as_deref().unwrap_or("anonymous").to_string(),
+            });
+            out.push('>');
+        }
+    })
+}
+
+fn write_seq(out: &mut String, open: char, close: char, items: &[Value]) {
+    out.push(open);
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        write_value(out, item);
+    }
+    out.push(close);
+}
+
+/// The canonical multi-line layout of `v` for a line width of `width`.
+///
+/// A form that fits on the rest of the line is printed on one line.
+/// Otherwise a list keeps its head (and, for `step`, `let`, `if`, `call`
+/// and friends, its first argument) on the opening line and puts each
+/// further element on its own line indented by two; vectors and maps put
+/// one element (or key/value pair) per line aligned after the opener.
+pub fn pretty(v: &Value, width: usize) -> String {
+    let mut out = String::new();
+    write_pretty(&mut out, v, 0, width);
+    out
+}
+
+fn write_pretty(out: &mut String, v: &Value, indent: usize, width: usize) {
+    let flat = print_value(v);
+    if indent + flat.len() <= width || !is_breakable(v) {
+        out.push_str(&flat);
+        return;
+    }
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, || match v {
+        Value::List(items) => {
+            out.push('(');
+            let head_args = match items.first() {
+                Some(Value::Symbol(s)) => match &**s {
+                    "step" | "call" | "let" | "if" | "when" | "fn" | "step-loop" | "match"
+                    | "def" | "catch" => 1,
+                    "defn" => 2,
+                    _ => 0,
+                },
+                _ => 0,
+            };
+            let inline = (1 + head_args).min(items.len());
+            let mut col = indent + 1;
+            for (i, item) in items[..inline].iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                    col += 1;
+                }
+                let start = out.len();
+                write_pretty(out, item, col, width);
+                col += out.len() - start;
+            }
+            for item in &items[inline..] {
+                out.push('\n');
+                push_indent(out, indent + 2);
+                write_pretty(out, item, indent + 2, width);
+            }
+            out.push(')');
+        }
+        Value::Vector(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push('\n');
+                    push_indent(out, indent + 1);
+                }
+                write_pretty(out, item, indent + 1, width);
+            }
+            out.push(']');
+        }
+        Value::Map(m) => {
+            out.push('{');
+            for (i, (k, val)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push('\n');
+                    push_indent(out, indent + 1);
+                }
+                let key = print_value(k);
+                out.push_str(&key);
+                out.push(' ');
+                write_pretty(out, val, indent + 2 + key.len(), width);
+            }
+            out.push('}');
+        }
+        _ => out.push_str(&flat),
+    })
+}
+
+fn is_breakable(v: &Value) -> bool {
+    matches!(v, Value::List(i) | Value::Vector(i) if !i.is_empty())
+        || matches!(v, Value::Map(m) if !m.is_empty())
+}
+
+fn push_indent(out: &mut String, n: usize) {
+    out.extend(std::iter::repeat_n(' ', n));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parser::parse_one;
+
+    fn canon(src: &str) -> String {
+        print_expr(&parse_one(src).unwrap())
+    }
+
+    #[test]
+    fn maps_print_in_key_order() {
+        assert_eq!(
+            canon("{:b 2, :a 1, \"s\" 0, 3 x}"),
+            "{3 x \"s\" 0 :a 1 :b 2}"
+        );
+    }
+
+    #[test]
+    fn floats_read_back_as_floats() {
+        assert_eq!(format_float(1.0), "1.0");
+        assert_eq!(format_float(-0.0), "-0.0");
+        assert_eq!(format_float(1e300), "1e300");
+        assert_eq!(format_float(f64::NAN), "##NaN");
+        assert_eq!(canon("2.50"), "2.5");
+    }
+
+    #[test]
+    fn strings_escape() {
+        assert_eq!(canon(r#""a\"b\n\u0001""#), r#""a\"b\n\u0001""#);
+    }
+
+    #[test]
+    fn pretty_breaks_long_forms() {
+        let src = "(do (step \"Fetch the issues\" (call :github.issues.list {:owner \"mandubian\" :repo \"ccos\" :state \"all\"})) (step \"Greet\" (call :ccos.echo {:message \"hi\"})))";
+        let v = parse_one(src).unwrap().to_value();
+        let p = pretty(&v, 60);
+        let narrow = pretty(&v, 40);
+        assert!(narrow.contains("{:owner \"mandubian\"\n"), "{narrow}");
+        assert_eq!(
+            p,
+            "(do\n  (step \"Fetch the issues\"\n    (call :github.issues.list\n      {:owner \"mandubian\" :repo \"ccos\" :state \"all\"}))\n  (step \"Greet\" (call :ccos.echo {:message \"hi\"})))"
+        );
+        // stable: pretty of the re-parsed pretty output is identical
+        let again = pretty(&parse_one(&p).unwrap().to_value(), 60);
+        assert_eq!(p, again);
+    }
+}
