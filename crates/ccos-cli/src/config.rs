@@ -1,0 +1,114 @@
+//! `$CCOS_HOME/config.toml`: user configuration.
+//!
+//! Every section is optional; a missing file means defaults. Environment
+//! variables override the file where noted. Unknown keys are rejected so a
+//! typo does not silently fall back to a default.
+//!
+//! ```toml
+//! database_url = "postgres://user@127.0.0.1/ccos"   # or CCOS_DATABASE_URL
+//! policy = "/path/to/policy.toml"                     # default policy file
+//!
+//! [files]
+//! roots = ["."]                # roots the file built-ins may touch
+//!
+//! [http]
+//! allow_hosts = ["api.example.com"]
+//!
+//! [secrets]
+//! env = ["GITHUB_TOKEN"]       # passed to capabilities, never recorded
+//!
+//! [llm]
+//! base_url = "http://127.0.0.1:11434/v1"   # or CCOS_LLM_BASE_URL
+//! model = "llama3.1"                       # or CCOS_LLM_MODEL
+//! api_key = "..."                          # or CCOS_LLM_API_KEY
+//! ```
+
+#![allow(dead_code)]
+
+use serde::Deserialize;
+
+use crate::exit::CliError;
+use crate::home::Home;
+
+/// The parsed configuration file.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Store URL (`sqlite://...` or `postgres://...`); default: SQLite under home.
+    pub database_url: Option<String>,
+    /// Default policy file.
+    pub policy: Option<std::path::PathBuf>,
+    /// File built-ins.
+    #[serde(default)]
+    pub files: FilesConfig,
+    /// HTTP built-ins.
+    #[serde(default)]
+    pub http: HttpConfig,
+    /// Secret environment variables.
+    #[serde(default)]
+    pub secrets: SecretsConfig,
+    /// LLM endpoint.
+    #[serde(default)]
+    pub llm: LlmConfig,
+}
+
+/// `[files]`
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FilesConfig {
+    /// Allowed roots; default: the current directory.
+    pub roots: Option<Vec<std::path::PathBuf>>,
+}
+
+/// `[http]`
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HttpConfig {
+    /// Hosts the HTTP built-ins may reach; default: none.
+    #[serde(default)]
+    pub allow_hosts: Vec<String>,
+}
+
+/// `[secrets]`
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SecretsConfig {
+    /// Names of environment variables whose values are secret.
+    #[serde(default)]
+    pub env: Vec<String>,
+}
+
+/// `[llm]`
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LlmConfig {
+    /// OpenAI-compatible base URL.
+    pub base_url: Option<String>,
+    /// Model name.
+    pub model: Option<String>,
+    /// API key.
+    pub api_key: Option<String>,
+}
+
+impl Config {
+    /// Loads `config.toml` from `home` (defaults when absent); a malformed
+    /// file is an error naming the file and the location of the problem.
+    pub fn load(home: &Home) -> Result<Config, CliError> {
+        let path = home.join("config.toml");
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Config::default()),
+            Err(e) => return Err(CliError::msg(format!("reading {}: {e}", path.display()))),
+        };
+        toml::from_str(&text).map_err(|e| CliError::msg(format!("{}: {e}", path.display())))
+    }
+
+    /// The store URL: `CCOS_DATABASE_URL`, else the file's, else SQLite under home.
+    pub fn database_url(&self, home: &Home) -> String {
+        std::env::var("CCOS_DATABASE_URL")
+            .ok()
+            .filter(|s| !s.is_empty())
+            .or_else(|| self.database_url.clone())
+            .unwrap_or_else(|| format!("sqlite://{}", home.join("ccos.db").display()))
+    }
+}

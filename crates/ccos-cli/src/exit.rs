@@ -1,0 +1,86 @@
+//! Exit codes and the CLI error type.
+
+use std::fmt;
+
+/// Process exit codes, the same for every subcommand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(i32)]
+pub enum Exit {
+    /// Success.
+    Ok = 0,
+    /// An error (bad input, failed step, broken store...).
+    Error = 1,
+    /// Wrong command-line usage (clap also exits 2).
+    #[allow(dead_code)]
+    Usage = 2,
+    /// The security policy denied the plan or a call.
+    #[allow(dead_code)]
+    Denied = 3,
+    /// Nothing can serve the goal: a `requires-agent` result.
+    #[allow(dead_code)]
+    RequiresAgent = 4,
+}
+
+/// An error to report on stderr, with the exit code it maps to.
+pub struct CliError {
+    /// Exit code.
+    pub code: Exit,
+    report: Report,
+}
+
+enum Report {
+    Text(String),
+    Diagnostic(miette::Report),
+    /// Already printed (e.g. findings written to stdout); exit silently.
+    Silent,
+}
+
+impl CliError {
+    /// A plain message with exit code 1.
+    pub fn msg(message: impl fmt::Display) -> Self {
+        CliError {
+            code: Exit::Error,
+            report: Report::Text(message.to_string()),
+        }
+    }
+
+    /// A plain message with a chosen exit code.
+    #[allow(dead_code)]
+    pub fn with_code(code: Exit, message: impl fmt::Display) -> Self {
+        CliError {
+            code,
+            report: Report::Text(message.to_string()),
+        }
+    }
+
+    /// A rendered diagnostic (source underlined) with exit code 1.
+    pub fn diagnostic(d: impl miette::Diagnostic + Send + Sync + 'static) -> Self {
+        CliError {
+            code: Exit::Error,
+            report: Report::Diagnostic(miette::Report::new(d)),
+        }
+    }
+
+    /// Exit with `code` and print nothing more.
+    pub fn silent(code: Exit) -> Self {
+        CliError {
+            code,
+            report: Report::Silent,
+        }
+    }
+
+    /// Writes the error to stderr.
+    pub fn print(&self) {
+        match &self.report {
+            Report::Text(t) => eprintln!("error: {t}"),
+            Report::Diagnostic(d) => eprintln!("{d:?}"),
+            Report::Silent => {}
+        }
+    }
+}
+
+impl From<std::io::Error> for CliError {
+    fn from(e: std::io::Error) -> Self {
+        CliError::msg(e)
+    }
+}

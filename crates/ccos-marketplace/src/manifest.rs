@@ -1,0 +1,371 @@
+//! What a capability is: its manifest.
+//!
+//! Arguments convention: a capability whose input schema is a JSON Schema
+//! `object` takes exactly one map argument (`(call :ccos.echo {:message
+//! "hi"})`); one whose input schema is an `array` (with `prefixItems`) takes
+//! positional arguments validated as that array (`(call :ccos.math.add 2
+//! 3)`). RTFS type expressions such as `[:map [:message :string]]` are
+//! converted to JSON Schema by [`rtfs_type_to_json_schema`].
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value as Json, json};
+
+/// A side effect a capability may have. Governance allows or gates calls by
+/// effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Effect {
+    /// No effect: the result depends only on the arguments.
+    Pure,
+    /// Reads local state (files, clock).
+    Read,
+    /// Changes local state (writes files).
+    Write,
+    /// Talks to the network.
+    Network,
+    /// Interacts with the user (asks a question).
+    User,
+}
+
+impl Effect {
+    /// Every effect, in order.
+    pub const ALL: [Effect; 5] = [
+        Effect::Pure,
+        Effect::Read,
+        Effect::Write,
+        Effect::Network,
+        Effect::User,
+    ];
+
+    /// Lower-case name (`pure`, `read`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Effect::Pure => "pure",
+            Effect::Read => "read",
+            Effect::Write => "write",
+            Effect::Network => "network",
+            Effect::User => "user",
+        }
+    }
+
+    /// Parses a lower-case effect name.
+    pub fn parse(s: &str) -> Option<Effect> {
+        Effect::ALL.into_iter().find(|e| e.as_str() == s)
+    }
+}
+
+/// How much a capability's provider is trusted, from most to least.
+///
+/// The order matters: a policy's `max_trust_tier` admits that tier and every
+/// more trusted one (`System` < `Trusted` < `Community` < `Untrusted`).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum TrustTier {
+    /// Shipped with ccos (built-ins).
+    System,
+    /// Configured and vouched for by the user.
+    Trusted,
+    /// Third-party, not vetted (default for imported and discovered tools).
+    #[default]
+    Community,
+    /// Known to be risky, or synthesised and never run successfully.
+    Untrusted,
+}
+
+impl TrustTier {
+    /// Every tier, most trusted first.
+    pub const ALL: [TrustTier; 4] = [
+        TrustTier::System,
+        TrustTier::Trusted,
+        TrustTier::Community,
+        TrustTier::Untrusted,
+    ];
+
+    /// Lower-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TrustTier::System => "system",
+            TrustTier::Trusted => "trusted",
+            TrustTier::Community => "community",
+            TrustTier::Untrusted => "untrusted",
+        }
+    }
+
+    /// Parses a lower-case tier name.
+    pub fn parse(s: &str) -> Option<TrustTier> {
+        TrustTier::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+}
+
+/// Who executes a capability.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ProviderSpec {
+    /// Implemented in this binary.
+    Builtin,
+    /// A tool of an MCP server (see `ccos-mcp`).
+    Mcp {
+        /// Server name as configured.
+        server: String,
+        /// The tool's original (unsanitised) name.
+        tool: String,
+    },
+    /// An operation of an OpenAPI document.
+    #[serde(rename = "openapi")]
+    OpenApi {
+        /// Base URL requests go to.
+        base_url: String,
+        /// HTTP method, upper case.
+        method: String,
+        /// Path template, e.g. `/movie/{movie_id}`.
+        path: String,
+        /// Where each input property goes: `path`, `query`, `header` or `body`.
+        locations: std::collections::BTreeMap<String, String>,
+    },
+    /// Defined by an RTFS body, evaluated with the input map bound to `input`.
+    Rtfs {
+        /// The RTFS source of the body.
+        body: String,
+    },
+}
+
+impl ProviderSpec {
+    /// Short provider label (`builtin`, `mcp`, `openapi`, `rtfs`).
+    pub fn label(&self) -> &'static str {
+        match self {
+            ProviderSpec::Builtin => "builtin",
+            ProviderSpec::Mcp { .. } => "mcp",
+            ProviderSpec::OpenApi { .. } => "openapi",
+            ProviderSpec::Rtfs { .. } => "rtfs",
+        }
+    }
+}
+
+/// Everything known about one capability.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CapabilityManifest {
+    /// Unique id, `[A-Za-z0-9_.-]+`, e.g. `ccos.math.add`.
+    pub id: String,
+    /// Human name.
+    pub name: String,
+    /// What it does, for people and for search.
+    pub description: String,
+    /// Version string.
+    #[serde(default = "default_version")]
+    pub version: String,
+    /// JSON Schema of the input (an `object` for one map argument, an
+    /// `array` for positional arguments).
+    pub input_schema: Json,
+    /// JSON Schema of the output, when known.
+    #[serde(default)]
+    pub output_schema: Option<Json>,
+    /// Who executes it.
+    pub provider: ProviderSpec,
+    /// How far it is trusted.
+    #[serde(default)]
+    pub trust_tier: TrustTier,
+    /// True when it runs on this machine without the network.
+    #[serde(default)]
+    pub local: bool,
+    /// Its side effects (empty means unknown, treated as `write`).
+    #[serde(default)]
+    pub effects: BTreeSet<Effect>,
+    /// Example calls in RTFS.
+    #[serde(default)]
+    pub examples: Vec<String>,
+}
+
+fn default_version() -> String {
+    "0.1.0".into()
+}
+
+impl CapabilityManifest {
+    /// True when arguments are positional (the input schema is an array).
+    pub fn is_positional(&self) -> bool {
+        self.input_schema.get("type").and_then(Json::as_str) == Some("array")
+    }
+
+    /// Effects, with "unknown" made explicit as `write` (conservative).
+    pub fn effective_effects(&self) -> BTreeSet<Effect> {
+        if self.effects.is_empty() {
+            BTreeSet::from([Effect::Write])
+        } else {
+            self.effects.clone()
+        }
+    }
+
+    /// Names of the input properties, required ones first, each group in
+    /// schema order. These are the context keys the capability expects
+    /// (`expects_context_keys` of spec 026).
+    pub fn expects_context_keys(&self) -> Vec<String> {
+        let required = self.required_keys();
+        let mut keys: Vec<String> = required.clone();
+        for k in self.property_names() {
+            if !required.contains(&k) {
+                keys.push(k);
+            }
+        }
+        keys
+    }
+
+    /// The schema's required property names.
+    pub fn required_keys(&self) -> Vec<String> {
+        self.input_schema
+            .get("required")
+            .and_then(Json::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The schema's property names in schema order.
+    pub fn property_names(&self) -> Vec<String> {
+        self.input_schema
+            .get("properties")
+            .and_then(Json::as_object)
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// The JSON Schema of one input property.
+    pub fn property_schema(&self, name: &str) -> Option<&Json> {
+        self.input_schema.get("properties")?.get(name)
+    }
+}
+
+/// Converts an RTFS type expression to JSON Schema.
+///
+/// Supported: `:string :int :integer :float :number :bool :boolean :nil
+/// :any :keyword`, `[:vector T]`, `[:map [:key T] [:key {:optional true} T]...]`,
+/// `[:enum v...]`, `[:or T...]`, and `[:tuple T...]` / a plain vector of
+/// types (positional arguments).
+pub fn rtfs_type_to_json_schema(ty: &rtfs::Value) -> Result<Json, String> {
+    use rtfs::Value as V;
+    match ty {
+        V::Keyword(k) => Ok(match &**k {
+            "string" | "keyword" => json!({"type": "string"}),
+            "int" | "integer" => json!({"type": "integer"}),
+            "float" | "number" | "double" => json!({"type": "number"}),
+            "bool" | "boolean" => json!({"type": "boolean"}),
+            "nil" => json!({"type": "null"}),
+            "any" => json!({}),
+            "map" => json!({"type": "object"}),
+            "vector" | "list" => json!({"type": "array"}),
+            other => return Err(format!("unknown RTFS type :{other}")),
+        }),
+        V::Vector(items) => {
+            let head = items.first().and_then(|h| match h {
+                V::Keyword(k) => Some(&**k),
+                _ => None,
+            });
+            match head {
+                Some("map") => {
+                    let mut props = serde_json::Map::new();
+                    let mut required = vec![];
+                    for entry in &items[1..] {
+                        let parts = entry.as_seq().ok_or("map entries are [:key type]")?;
+                        let key = match parts.first() {
+                            Some(V::Keyword(k)) => k.to_string(),
+                            _ => return Err("map entry must start with a keyword".into()),
+                        };
+                        let (optional, ty) = match parts.get(1..) {
+                            Some([V::Map(opts), t]) => (
+                                opts.get(&V::keyword("optional")).is_some_and(V::is_truthy),
+                                t,
+                            ),
+                            Some([t]) => (false, t),
+                            _ => return Err(format!("map entry :{key} needs a type")),
+                        };
+                        props.insert(key.clone(), rtfs_type_to_json_schema(ty)?);
+                        if !optional {
+                            required.push(key);
+                        }
+                    }
+                    Ok(json!({"type": "object", "properties": props, "required": required}))
+                }
+                Some("vector") | Some("list") => {
+                    let item = items.get(1).map(rtfs_type_to_json_schema).transpose()?;
+                    Ok(match item {
+                        Some(i) => json!({"type": "array", "items": i}),
+                        None => json!({"type": "array"}),
+                    })
+                }
+                Some("enum") => {
+                    let vals: Result<Vec<Json>, _> = items[1..]
+                        .iter()
+                        .map(|v| rtfs::to_json(v).map_err(|e| e.message))
+                        .collect();
+                    Ok(json!({"enum": vals?}))
+                }
+                Some("or") => {
+                    let alts: Result<Vec<Json>, _> =
+                        items[1..].iter().map(rtfs_type_to_json_schema).collect();
+                    Ok(json!({"anyOf": alts?}))
+                }
+                Some("tuple") => positional(&items[1..]),
+                _ => positional(items),
+            }
+        }
+        other => Err(format!("not an RTFS type expression: {other}")),
+    }
+}
+
+fn positional(items: &[rtfs::Value]) -> Result<Json, String> {
+    let prefix: Result<Vec<Json>, _> = items.iter().map(rtfs_type_to_json_schema).collect();
+    let n = items.len();
+    Ok(json!({"type": "array", "prefixItems": prefix?, "minItems": n, "maxItems": n}))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rtfs_types_convert() {
+        let t =
+            rtfs::eval_str("'[:map [:message :string] [:count {:optional true} :int]]").unwrap();
+        assert_eq!(
+            rtfs_type_to_json_schema(&t).unwrap(),
+            json!({"type":"object","properties":{"message":{"type":"string"},"count":{"type":"integer"}},"required":["message"]})
+        );
+        let t = rtfs::eval_str("'[:number :number]").unwrap();
+        assert_eq!(
+            rtfs_type_to_json_schema(&t).unwrap(),
+            json!({"type":"array","prefixItems":[{"type":"number"},{"type":"number"}],"minItems":2,"maxItems":2})
+        );
+        assert!(rtfs_type_to_json_schema(&rtfs::eval_str(":wat").unwrap()).is_err());
+    }
+
+    #[test]
+    fn context_keys_put_required_first() {
+        let m = CapabilityManifest {
+            id: "x".into(),
+            name: "x".into(),
+            description: String::new(),
+            version: default_version(),
+            input_schema: json!({"type":"object","properties":{"a":{},"b":{},"c":{}},"required":["c"]}),
+            output_schema: None,
+            provider: ProviderSpec::Builtin,
+            trust_tier: TrustTier::System,
+            local: true,
+            effects: BTreeSet::new(),
+            examples: vec![],
+        };
+        assert_eq!(m.expects_context_keys(), ["c", "a", "b"]);
+        assert_eq!(m.effective_effects(), BTreeSet::from([Effect::Write]));
+    }
+
+    #[test]
+    fn tiers_order_from_most_trusted() {
+        assert!(TrustTier::System < TrustTier::Untrusted);
+        assert_eq!(TrustTier::parse("trusted"), Some(TrustTier::Trusted));
+        assert_eq!(Effect::parse("network"), Some(Effect::Network));
+    }
+}
