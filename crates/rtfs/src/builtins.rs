@@ -209,7 +209,7 @@ fn arith(
 fn divide(a: Num, b: Num, span: Span) -> Result<Num> {
     match (a, b) {
         (_, Num::I(0)) => Err(div_zero("/", span)),
-        (_, Num::F(y)) if y == 0.0 => Err(div_zero("/", span)),
+        (_, Num::F(0.0)) => Err(div_zero("/", span)),
         (Num::I(x), Num::I(-1)) => Ok(Num::I(x.checked_neg().ok_or_else(|| overflow("/", span))?)),
         (Num::I(x), Num::I(y)) => {
             if x % y == 0 {
@@ -356,7 +356,7 @@ pub(crate) fn call(
             exactly(2)?;
             match (num(name, &args[0], span)?, num(name, &args[1], span)?) {
                 (_, Num::I(0)) => Err(div_zero(name, span)),
-                (_, Num::F(y)) if y == 0.0 => Err(div_zero(name, span)),
+                (_, Num::F(0.0)) => Err(div_zero(name, span)),
                 (Num::I(x), Num::I(y)) => {
                     let r = x.checked_rem(y).unwrap_or(0);
                     Ok(Value::Int(if r != 0 && ((r < 0) != (y < 0)) {
@@ -504,7 +504,7 @@ pub(crate) fn call(
             Ok(cur.unwrap_or_else(|| args.get(2).cloned().unwrap_or(Value::Nil)))
         }
         Assoc => {
-            if n < 3 || n % 2 == 0 {
+            if n < 3 || n.is_multiple_of(2) {
                 return Err(arity(name, "a collection and key/value pairs", n, span));
             }
             match &args[0] {
@@ -836,7 +836,7 @@ pub(crate) fn call(
         }
         Vector => out_vec(args),
         HashMap => {
-            if n % 2 != 0 {
+            if !n.is_multiple_of(2) {
                 return Err(arity(name, "key/value pairs", n, span));
             }
             Ok(Value::Map(Arc::new(

@@ -139,7 +139,7 @@ pub struct RtfsError {
     /// For [`ErrorKind::Thrown`]: the value the program threw.
     pub thrown: Option<Value>,
     /// A secondary location (e.g. the opener of an unbalanced delimiter).
-    pub related: Option<(Span, String)>,
+    pub related: Option<Box<(Span, String)>>,
     source_code: Option<Arc<miette::NamedSource<String>>>,
 }
 
@@ -173,7 +173,7 @@ impl RtfsError {
 
     /// Adds a secondary labelled location.
     pub fn with_related(mut self, span: Span, label: impl Into<String>) -> Self {
-        self.related = Some((span, label.into()));
+        self.related = Some(Box::new((span, label.into())));
         self
     }
 
@@ -198,10 +198,10 @@ impl RtfsError {
     /// The error as an RTFS map, as bound by `catch`:
     /// `{:kind :type :message "..."}` plus `:value` for thrown values.
     pub fn to_value(&self) -> Value {
-        if let (ErrorKind::Thrown, Some(v)) = (self.kind, &self.thrown) {
-            if matches!(v, Value::Map(_)) {
-                return v.clone();
-            }
+        if let (ErrorKind::Thrown, Some(v)) = (self.kind, &self.thrown)
+            && matches!(v, Value::Map(_))
+        {
+            return v.clone();
         }
         let mut m = std::collections::BTreeMap::new();
         m.insert(Value::keyword("kind"), Value::keyword(self.kind.name()));
@@ -244,7 +244,8 @@ impl miette::Diagnostic for RtfsError {
             Some("here".to_string()),
             span,
         )];
-        if let Some((s, label)) = &self.related {
+        if let Some(rel) = &self.related {
+            let (s, label) = &**rel;
             labels.push(miette::LabeledSpan::new_with_span(Some(label.clone()), *s));
         }
         Some(Box::new(labels.into_iter()))

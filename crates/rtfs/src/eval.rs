@@ -308,10 +308,10 @@ impl<'h> Evaluator<'h> {
                 let Some(head) = items.first() else {
                     return Ok(Value::list(vec![]));
                 };
-                if let ExprKind::Symbol(s) = &head.kind {
-                    if is_special_form(s) {
-                        return self.special_form(s, e, &items[1..], env, cx);
-                    }
+                if let ExprKind::Symbol(s) = &head.kind
+                    && is_special_form(s)
+                {
+                    return self.special_form(s, e, &items[1..], env, cx);
                 }
                 let f = self.eval(head, env, cx)?;
                 let mut args = Vec::with_capacity(items.len() - 1);
@@ -508,7 +508,7 @@ impl<'h> Evaluator<'h> {
                 }
             }
             "cond" => {
-                if args.len() % 2 != 0 {
+                if !args.len().is_multiple_of(2) {
                     return Err(RtfsError::new(
                         ErrorKind::BadForm,
                         "cond needs test/expression pairs",
@@ -573,7 +573,7 @@ impl<'h> Evaluator<'h> {
                 expect_args(name, args, 1, None, span)?;
                 let v = self.eval(&args[0], env, cx)?;
                 let clauses = &args[1..];
-                if clauses.len() % 2 != 0 {
+                if !clauses.len().is_multiple_of(2) {
                     return Err(RtfsError::new(
                         ErrorKind::BadForm,
                         "match needs pattern/expression pairs",

@@ -84,13 +84,12 @@ impl<'a> Lexer<'a> {
                 }
                 _ => {
                     // Unicode whitespace (e.g. NBSP) is whitespace too.
-                    if b >= 0x80 {
-                        if let Some(c) = self.src[self.pos..].chars().next() {
-                            if c.is_whitespace() {
-                                self.pos += c.len_utf8();
-                                continue;
-                            }
-                        }
+                    if b >= 0x80
+                        && let Some(c) = self.src[self.pos..].chars().next()
+                        && c.is_whitespace()
+                    {
+                        self.pos += c.len_utf8();
+                        continue;
                     }
                     break;
                 }

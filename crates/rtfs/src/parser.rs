@@ -105,6 +105,13 @@ impl<'a> Parser<'a> {
                 _ => ExprKind::Symbol(s),
             },
             Token::Quote => {
+                if depth >= MAX_NESTING {
+                    return Err(RtfsError::new(
+                        ErrorKind::Syntax,
+                        format!("nesting deeper than {MAX_NESTING} levels"),
+                    )
+                    .at(span));
+                }
                 let Some(next) = self.next()? else {
                     return Err(RtfsError::new(
                         ErrorKind::Syntax,
@@ -112,7 +119,8 @@ impl<'a> Parser<'a> {
                     )
                     .at(span));
                 };
-                let quoted = self.form(next, depth + 1)?;
+                let quoted =
+                    stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.form(next, depth + 1))?;
                 let full = span.join(quoted.span);
                 return Ok(Expr::new(
                     ExprKind::List(vec![
@@ -189,7 +197,7 @@ impl<'a> Parser<'a> {
 }
 
 fn map_from_items(items: Vec<Expr>, span: Span) -> Result<Expr> {
-    if items.len() % 2 != 0 {
+    if !items.len().is_multiple_of(2) {
         let last = items.last().map(|e| e.span).unwrap_or(span);
         return Err(
             RtfsError::new(ErrorKind::Syntax, "map literal has an odd number of forms")
@@ -282,6 +290,9 @@ mod tests {
         let deep = "(".repeat(MAX_NESTING + 10);
         let e = parse(&deep).unwrap_err();
         assert!(e.message.contains("nesting"));
+        // Quote marks nest too (found by fuzzing).
+        let quotes = format!("{}x", "'".repeat(MAX_NESTING + 10));
+        assert!(parse(&quotes).unwrap_err().message.contains("nesting"));
         let ok = format!("{}{}", "[".repeat(200), "]".repeat(200));
         assert!(parse(&ok).is_ok());
     }

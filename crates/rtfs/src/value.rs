@@ -295,7 +295,7 @@ mod tests {
 
     #[test]
     fn order_is_total_and_typed() {
-        let mut v = vec![
+        let mut v = [
             Value::string("b"),
             Value::Int(2),
             Value::Nil,

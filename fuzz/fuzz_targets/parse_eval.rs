@@ -1,0 +1,38 @@
+//! Fuzz target over parse + eval: any input must come back as a value or an
+//! error — never a panic, a hang or a stack overflow.
+//!
+//! Run (outside CI): `RUSTC_BOOTSTRAP=1 cargo fuzz run parse_eval -- -max_total_time=600`
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(src) = std::str::from_utf8(data) else { return };
+    let Ok(forms) = rtfs::parse(src) else { return };
+    // Tight limits keep each input fast; the limits themselves are under test.
+    let limits = rtfs::Limits {
+        max_steps: 20_000,
+        max_depth: 2_000,
+        max_collection_size: 10_000,
+        max_loop_iterations: 1_000,
+    };
+    let ev = rtfs::Evaluator::new(&rtfs::PureHost).with_limits(limits);
+    if let Ok(v) = ev.eval_program(&forms) {
+        // Printing must not panic, and printable values must read back.
+        let printed = rtfs::print_value(&v);
+        if !printed.contains("#<fn") {
+            match rtfs::parse_one(&printed) {
+                Ok(back) => assert_eq!(back.to_value(), v, "round trip of {printed}"),
+                // Values built at run time may nest deeper than the reader
+                // accepts; that is the only acceptable reason not to read back.
+                Err(e) => assert!(e.message.contains("nesting deeper"), "{printed}: {e}"),
+            }
+        }
+    }
+    // The canonical form of the source is stable.
+    for f in &forms {
+        let once = rtfs::print_expr(f);
+        let again = rtfs::print_expr(&rtfs::parse_one(&once).expect("canonical form parses"));
+        assert_eq!(once, again);
+    }
+});
