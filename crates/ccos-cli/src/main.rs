@@ -34,6 +34,25 @@ enum Command {
     /// Work with RTFS source: evaluate, format, check.
     #[command(subcommand)]
     Rtfs(cmd::rtfs::RtfsCommand),
+    /// MCP servers: add, list, remove, discover their tools, call a tool.
+    #[command(subcommand)]
+    Mcp(cmd::mcp::McpCommand),
+    /// Preflight a plan against the catalog and the security policy, without running it.
+    Check(cmd::check::CheckArgs),
+    /// Run an RTFS plan under the security policy, recording everything.
+    Run(cmd::run::RunArgs),
+    /// The intent graph: show an intent and its sub-intents, list intents.
+    #[command(subcommand)]
+    Graph(cmd::graph::GraphCommand),
+    /// The tamper-evident causal chain: show entries, verify the hash links.
+    #[command(subcommand)]
+    Chain(cmd::chain::ChainCommand),
+    /// The plan archive: list and show generated plans.
+    #[command(subcommand)]
+    Plans(cmd::plans::PlansCommand),
+    /// The capability catalog: list, show, search, import OpenAPI documents.
+    #[command(subcommand)]
+    Caps(cmd::caps::CapsCommand),
 }
 
 fn main() {
@@ -41,6 +60,13 @@ fn main() {
     let home = home::Home::resolve(cli.home.clone());
     let result: Result<(), CliError> = match cli.command {
         Command::Rtfs(c) => cmd::rtfs::run(c, &home),
+        Command::Mcp(c) => cmd::mcp::run(c, &home),
+        Command::Check(c) => cmd::check::run(c, &home),
+        Command::Run(c) => cmd::run::run(c, &home),
+        Command::Graph(c) => cmd::graph::run(c, &home),
+        Command::Chain(c) => cmd::chain::run(c, &home),
+        Command::Plans(c) => cmd::plans::run(c, &home),
+        Command::Caps(c) => cmd::caps::run(c, &home),
     };
     match result {
         Ok(()) => std::process::exit(Exit::Ok as i32),

@@ -123,7 +123,10 @@ pub enum ProviderSpec {
         method: String,
         /// Path template, e.g. `/movie/{movie_id}`.
         path: String,
-        /// Where each input property goes: `path`, `query`, `header` or `body`.
+        /// Where each input property goes: `path`, `query`, `header` or `body`
+        /// (a field of the JSON body object), or `body_whole` (the property is
+        /// the whole JSON body). A `LOC:NAME` value (`query:id`) sends the
+        /// property under wire name NAME (see `crate::openapi`).
         locations: std::collections::BTreeMap<String, String>,
     },
     /// Defined by an RTFS body, evaluated with the input map bound to `input`.

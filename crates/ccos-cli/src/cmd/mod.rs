@@ -1,3 +1,10 @@
 //! One module per subcommand group.
 
+pub mod caps;
+pub mod chain;
+pub mod check;
+pub mod graph;
+pub mod mcp;
+pub mod plans;
 pub mod rtfs;
+pub mod run;

@@ -1,0 +1,13 @@
+//! Integration tests of the `ccos` binary: each module runs the real
+//! executable with `CCOS_HOME` in a temp dir.
+
+#[path = "it/caps.rs"]
+mod caps;
+#[path = "it/check.rs"]
+mod check;
+#[path = "it/run.rs"]
+mod run;
+#[path = "it/store.rs"]
+mod store;
+#[path = "it/support.rs"]
+mod support;

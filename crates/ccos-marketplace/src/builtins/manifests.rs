@@ -1,0 +1,360 @@
+//! The manifests of the built-in capabilities.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Value as Json, json};
+
+use crate::manifest::{CapabilityManifest, Effect, ProviderSpec, TrustTier};
+
+fn cap(
+    id: &str,
+    description: &str,
+    input: Json,
+    output: Json,
+    effects: &[Effect],
+    example: &str,
+) -> CapabilityManifest {
+    let name = id.trim_start_matches("ccos.").replace(['.', '_'], " ");
+    CapabilityManifest {
+        id: id.into(),
+        name,
+        description: description.into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        input_schema: input,
+        output_schema: Some(output),
+        provider: ProviderSpec::Builtin,
+        trust_tier: TrustTier::System,
+        local: true,
+        effects: effects.iter().copied().collect::<BTreeSet<_>>(),
+        examples: vec![example.into()],
+    }
+}
+
+/// An object schema from `(name, schema, required)` triples.
+fn obj(props: &[(&str, Json, bool)]) -> Json {
+    let mut p = serde_json::Map::new();
+    let mut req = vec![];
+    for (name, schema, required) in props {
+        p.insert((*name).into(), schema.clone());
+        if *required {
+            req.push(Json::from(*name));
+        }
+    }
+    json!({"type": "object", "properties": p, "required": req, "additionalProperties": false})
+}
+
+fn s(desc: &str) -> Json {
+    json!({"type": "string", "description": desc})
+}
+
+fn two_numbers() -> Json {
+    json!({"type": "array", "prefixItems": [
+        {"type": "number", "title": "a", "description": "first operand"},
+        {"type": "number", "title": "b", "description": "second operand"}
+    ], "minItems": 2, "maxItems": 2})
+}
+
+/// The manifests of every built-in capability, sorted by id.
+pub fn manifests() -> Vec<CapabilityManifest> {
+    use Effect::*;
+    let num = json!({"type": "number"});
+    let int = json!({"type": "integer"});
+    let text_in = || obj(&[("text", s("the text"), true)]);
+    let items = |d: &str| json!({"type": "array", "description": d});
+    let file_out = json!({"type": "object", "properties": {"path": {"type": "string"}, "bytes": {"type": "integer"}}});
+    let http_out = json!({"type": "object", "properties": {
+        "status": {"type": "integer"}, "headers": {"type": "object"}, "body": {}}});
+    let headers = json!({"type": "object", "description": "request headers, name to value"});
+    let mut v = vec![
+        cap(
+            "ccos.echo",
+            "Echo: returns the given message unchanged.",
+            obj(&[("message", s("the message to return"), true)]),
+            json!({"type": "string"}),
+            &[Pure],
+            r#"(call :ccos.echo {:message "hi"})"#,
+        ),
+        cap(
+            "ccos.math.add",
+            "Add two numbers (sum, plus).",
+            two_numbers(),
+            num.clone(),
+            &[Pure],
+            "(call :ccos.math.add 2 3)",
+        ),
+        cap(
+            "ccos.math.sub",
+            "Subtract the second number from the first (difference, minus).",
+            two_numbers(),
+            num.clone(),
+            &[Pure],
+            "(call :ccos.math.sub 5 3)",
+        ),
+        cap(
+            "ccos.math.mul",
+            "Multiply two numbers (product, times).",
+            two_numbers(),
+            num.clone(),
+            &[Pure],
+            "(call :ccos.math.mul 5 4)",
+        ),
+        cap(
+            "ccos.math.div",
+            "Divide the first number by the second (quotient); division by zero is an error, a non-exact integer division gives a float.",
+            two_numbers(),
+            num,
+            &[Pure],
+            "(call :ccos.math.div 10 4)",
+        ),
+        cap(
+            "ccos.text.count_words",
+            "Count the words (whitespace-separated) in a text.",
+            text_in(),
+            int.clone(),
+            &[Pure],
+            r#"(call :ccos.text.count_words {:text "a b c"})"#,
+        ),
+        cap(
+            "ccos.text.count_lines",
+            "Count the lines in a text.",
+            text_in(),
+            int.clone(),
+            &[Pure],
+            r#"(call :ccos.text.count_lines {:text "a\nb"})"#,
+        ),
+        cap(
+            "ccos.text.count_chars",
+            "Count the characters (Unicode scalar values) in a text.",
+            text_in(),
+            int.clone(),
+            &[Pure],
+            r#"(call :ccos.text.count_chars {:text "abc"})"#,
+        ),
+        cap(
+            "ccos.text.split",
+            "Split a text on a separator into a vector of strings (empty separator: characters).",
+            obj(&[
+                ("text", s("the text"), true),
+                ("separator", s("the separator"), true),
+            ]),
+            json!({"type": "array", "items": {"type": "string"}}),
+            &[Pure],
+            r#"(call :ccos.text.split {:text "a,b" :separator ","})"#,
+        ),
+        cap(
+            "ccos.text.join",
+            "Join items into one string with a separator.",
+            obj(&[
+                ("items", items("the items to join"), true),
+                (
+                    "separator",
+                    s("placed between items (default empty)"),
+                    false,
+                ),
+            ]),
+            json!({"type": "string"}),
+            &[Pure],
+            r#"(call :ccos.text.join {:items ["a" "b"] :separator ", "})"#,
+        ),
+        cap(
+            "ccos.text.upper",
+            "Convert a text to upper case.",
+            text_in(),
+            json!({"type": "string"}),
+            &[Pure],
+            r#"(call :ccos.text.upper {:text "abc"})"#,
+        ),
+        cap(
+            "ccos.text.lower",
+            "Convert a text to lower case.",
+            text_in(),
+            json!({"type": "string"}),
+            &[Pure],
+            r#"(call :ccos.text.lower {:text "ABC"})"#,
+        ),
+        cap(
+            "ccos.text.regex_find",
+            "Find every match of a regular expression in a text (linear-time regex engine).",
+            obj(&[
+                ("text", s("the text to search"), true),
+                ("pattern", s("regular expression"), true),
+            ]),
+            json!({"type": "array", "items": {"type": "string"}}),
+            &[Pure],
+            r#"(call :ccos.text.regex_find {:text "a1b22" :pattern "[0-9]+"})"#,
+        ),
+        cap(
+            "ccos.json.parse",
+            "Parse JSON text into a value.",
+            obj(&[("text", s("JSON text"), true)]),
+            json!({}),
+            &[Pure],
+            r#"(call :ccos.json.parse {:text "{\"a\": 1}"})"#,
+        ),
+        cap(
+            "ccos.json.format",
+            "Format a value as JSON text, optionally pretty-printed.",
+            obj(&[
+                ("value", json!({"description": "the value to format"}), true),
+                (
+                    "pretty",
+                    json!({"type": "boolean", "description": "indent the output"}),
+                    false,
+                ),
+            ]),
+            json!({"type": "string"}),
+            &[Pure],
+            r#"(call :ccos.json.format {:value {:a 1}})"#,
+        ),
+        cap(
+            "ccos.data.filter",
+            "Keep the maps of a list whose key equals a value (or, without :equals, whose key is truthy).",
+            obj(&[
+                (
+                    "items",
+                    json!({"type": "array", "items": {"type": "object"}, "description": "maps to filter"}),
+                    true,
+                ),
+                ("key", s("the key to test"), true),
+                (
+                    "equals",
+                    json!({"description": "the value the key must equal"}),
+                    false,
+                ),
+            ]),
+            json!({"type": "array"}),
+            &[Pure],
+            r#"(call :ccos.data.filter {:items [{:a 1} {:a 2}] :key "a" :equals 2})"#,
+        ),
+        cap(
+            "ccos.data.sort",
+            "Sort a list, by a key of its maps when :key is given, ascending unless :descending.",
+            obj(&[
+                ("items", items("the items to sort"), true),
+                ("key", s("sort by this key of each map"), false),
+                (
+                    "descending",
+                    json!({"type": "boolean", "description": "largest first"}),
+                    false,
+                ),
+            ]),
+            json!({"type": "array"}),
+            &[Pure],
+            r#"(call :ccos.data.sort {:items [{:n 2} {:n 1}] :key "n"})"#,
+        ),
+        cap(
+            "ccos.data.take",
+            "Take the first N items of a list.",
+            obj(&[
+                ("items", items("the list"), true),
+                (
+                    "count",
+                    json!({"type": "integer", "minimum": 0, "description": "how many"}),
+                    true,
+                ),
+            ]),
+            json!({"type": "array"}),
+            &[Pure],
+            r#"(call :ccos.data.take {:items [1 2 3] :count 2})"#,
+        ),
+        cap(
+            "ccos.file.read",
+            "Read a UTF-8 text file (inside the allowed roots, at most 16 MiB).",
+            obj(&[("path", s("file path"), true)]),
+            json!({"type": "string"}),
+            &[Read],
+            r#"(call :ccos.file.read {:path "notes.txt"})"#,
+        ),
+        cap(
+            "ccos.file.list",
+            "List a directory: sorted entries with name, type and size.",
+            obj(&[("path", s("directory path (default .)"), false)]),
+            json!({"type": "array", "items": {"type": "object"}}),
+            &[Read],
+            r#"(call :ccos.file.list {:path "."})"#,
+        ),
+        cap(
+            "ccos.file.write",
+            "Write (create or overwrite) a text file inside the allowed roots.",
+            obj(&[
+                ("path", s("file path"), true),
+                ("content", s("the text to write"), true),
+            ]),
+            file_out.clone(),
+            &[Write],
+            r#"(call :ccos.file.write {:path "out.txt" :content "hi"})"#,
+        ),
+        cap(
+            "ccos.file.append",
+            "Append text to a file (created if missing) inside the allowed roots.",
+            obj(&[
+                ("path", s("file path"), true),
+                ("content", s("the text to append"), true),
+            ]),
+            file_out,
+            &[Write],
+            r#"(call :ccos.file.append {:path "log.txt" :content "line\n"})"#,
+        ),
+        cap(
+            "ccos.file.stat",
+            "File metadata: exists, type, size, modification time.",
+            obj(&[("path", s("file path"), true)]),
+            json!({"type": "object"}),
+            &[Read],
+            r#"(call :ccos.file.stat {:path "notes.txt"})"#,
+        ),
+        cap(
+            "ccos.time.now",
+            "The current date and time (UTC, RFC 3339).",
+            obj(&[]),
+            json!({"type": "string"}),
+            &[Read],
+            "(call :ccos.time.now {})",
+        ),
+        cap(
+            "ccos.time.sleep",
+            "Wait for a number of milliseconds (at most 600000).",
+            obj(&[(
+                "ms",
+                json!({"type": "integer", "minimum": 0, "maximum": super::MAX_SLEEP_MS, "description": "milliseconds"}),
+                true,
+            )]),
+            int,
+            &[Read],
+            "(call :ccos.time.sleep {:ms 100})",
+        ),
+        cap(
+            "ccos.user.ask",
+            "Ask the user a question and return the answer.",
+            obj(&[("prompt", s("the question"), true)]),
+            json!({"type": "string"}),
+            &[User],
+            r#"(call :ccos.user.ask {:prompt "Which city?"})"#,
+        ),
+        cap(
+            "ccos.http.get",
+            "HTTP GET a URL (host must be allow-listed); returns status, headers and body (JSON parsed).",
+            obj(&[
+                ("url", s("the URL"), true),
+                ("headers", headers.clone(), false),
+            ]),
+            http_out.clone(),
+            &[Network],
+            r#"(call :ccos.http.get {:url "https://example.org/"})"#,
+        ),
+        cap(
+            "ccos.http.post",
+            "HTTP POST to a URL (host must be allow-listed): a string body is sent as text, other values as JSON.",
+            obj(&[
+                ("url", s("the URL"), true),
+                ("body", json!({"description": "request body"}), false),
+                ("headers", headers, false),
+            ]),
+            http_out,
+            &[Network],
+            r#"(call :ccos.http.post {:url "https://example.org/" :body {:a 1}})"#,
+        ),
+    ];
+    v.sort_by(|a, b| a.id.cmp(&b.id));
+    v
+}

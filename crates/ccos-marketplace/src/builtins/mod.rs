@@ -1,0 +1,499 @@
+//! The built-in capabilities (`ccos.*`): arithmetic, text and data
+//! helpers, confined file access, time, asking the user, and allow-listed
+//! HTTP. All are provider `builtin`, trust `system`, local.
+//!
+//! [`manifests`] describes them; [`BuiltinExecutor`] runs them under a
+//! [`BuiltinConfig`]; [`install`] registers both in a marketplace. They are
+//! registered in code at every start and never persisted.
+
+mod files;
+mod manifests;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rtfs::Value;
+
+use crate::executor::{BoxFuture, CallError, CapabilityExecutor};
+use crate::manifest::CapabilityManifest;
+use crate::marketplace::{Marketplace, MarketplaceError};
+use crate::prompt::{PromptError, TerminalPrompter, UserPrompter};
+
+pub use manifests::manifests;
+
+/// Longest `ccos.time.sleep` (10 minutes).
+pub const MAX_SLEEP_MS: i64 = 600_000;
+/// Largest file `ccos.file.read` returns (16 MiB).
+pub const MAX_READ_BYTES: u64 = 16 * 1024 * 1024;
+
+/// What the built-ins may touch.
+#[derive(Clone)]
+pub struct BuiltinConfig {
+    /// Directories file capabilities are confined to (default: the current
+    /// directory). Relative paths resolve against the first root.
+    pub file_roots: Vec<PathBuf>,
+    /// Hosts `ccos.http.*` may contact (`host` or `host:port`; default:
+    /// none, so every request is refused).
+    pub http_allow_hosts: Vec<String>,
+    /// Who answers `ccos.user.ask`.
+    pub prompter: Arc<dyn UserPrompter>,
+    /// Total timeout of one HTTP request.
+    pub http_timeout: Duration,
+}
+
+impl Default for BuiltinConfig {
+    fn default() -> Self {
+        BuiltinConfig {
+            file_roots: vec![PathBuf::from(".")],
+            http_allow_hosts: vec![],
+            prompter: Arc::new(TerminalPrompter),
+            http_timeout: crate::http::DEFAULT_TIMEOUT,
+        }
+    }
+}
+
+/// Registers the built-in manifests (replacing older versions) and a
+/// [`BuiltinExecutor`] with `config`.
+pub fn install(mp: &Marketplace, config: BuiltinConfig) -> Result<(), MarketplaceError> {
+    mp.replace_all(manifests())?;
+    mp.register_executor(Arc::new(BuiltinExecutor::new(config)));
+    Ok(())
+}
+
+/// Runs the `ccos.*` built-ins.
+pub struct BuiltinExecutor {
+    config: BuiltinConfig,
+}
+
+impl BuiltinExecutor {
+    /// An executor with `config`.
+    pub fn new(config: BuiltinConfig) -> BuiltinExecutor {
+        BuiltinExecutor { config }
+    }
+
+    /// The configuration in force.
+    pub fn config(&self) -> &BuiltinConfig {
+        &self.config
+    }
+}
+
+impl CapabilityExecutor for BuiltinExecutor {
+    fn provider(&self) -> &'static str {
+        "builtin"
+    }
+
+    fn call<'a>(
+        &'a self,
+        manifest: &'a CapabilityManifest,
+        args: Vec<Value>,
+    ) -> BoxFuture<'a, Result<Value, CallError>> {
+        Box::pin(async move { self.dispatch(&manifest.id, args).await })
+    }
+}
+
+impl BuiltinExecutor {
+    async fn dispatch(&self, id: &str, args: Vec<Value>) -> Result<Value, CallError> {
+        match id {
+            "ccos.math.add" | "ccos.math.sub" | "ccos.math.mul" | "ccos.math.div" => {
+                math(id, &args)
+            }
+            "ccos.echo" => {
+                let a = Args::one_map(id, &args)?;
+                Ok(Value::string(a.str("message")?))
+            }
+            "ccos.text.count_words" => {
+                let t = Args::one_map(id, &args)?
+                    .str("text")?
+                    .split_whitespace()
+                    .count();
+                Ok(int(t))
+            }
+            "ccos.text.count_lines" => {
+                Ok(int(Args::one_map(id, &args)?.str("text")?.lines().count()))
+            }
+            "ccos.text.count_chars" => {
+                Ok(int(Args::one_map(id, &args)?.str("text")?.chars().count()))
+            }
+            "ccos.text.upper" => Ok(Value::string(
+                &Args::one_map(id, &args)?.str("text")?.to_uppercase(),
+            )),
+            "ccos.text.lower" => Ok(Value::string(
+                &Args::one_map(id, &args)?.str("text")?.to_lowercase(),
+            )),
+            "ccos.text.split" => {
+                let a = Args::one_map(id, &args)?;
+                let text = a.str("text")?;
+                let sep = a.str("separator")?;
+                let parts: Vec<Value> = if sep.is_empty() {
+                    text.chars()
+                        .map(|c| Value::string(&c.to_string()))
+                        .collect()
+                } else {
+                    text.split(sep).map(Value::string).collect()
+                };
+                Ok(Value::vector(parts))
+            }
+            "ccos.text.join" => {
+                let a = Args::one_map(id, &args)?;
+                let items = a.seq("items")?;
+                let sep = a.opt_str("separator")?.unwrap_or("");
+                let parts: Vec<String> = items
+                    .iter()
+                    .map(|v| match v {
+                        Value::Str(s) => s.to_string(),
+                        other => other.to_string(),
+                    })
+                    .collect();
+                Ok(Value::string(&parts.join(sep)))
+            }
+            "ccos.text.regex_find" => {
+                let a = Args::one_map(id, &args)?;
+                let text = a.str("text")?;
+                let pattern = a.str("pattern")?;
+                let re = regex::RegexBuilder::new(pattern)
+                    .size_limit(10 * 1024 * 1024)
+                    .build()
+                    .map_err(|e| {
+                        CallError::invalid(id, format!("invalid regex {pattern:?}: {e}"))
+                    })?;
+                Ok(Value::vector(
+                    re.find_iter(text)
+                        .map(|m| Value::string(m.as_str()))
+                        .collect(),
+                ))
+            }
+            "ccos.json.parse" => {
+                let text = Args::one_map(id, &args)?.str("text")?;
+                rtfs::parse_json_str(text).map_err(|e| CallError::invalid(id, e.message))
+            }
+            "ccos.json.format" => {
+                let a = Args::one_map(id, &args)?;
+                let v = a.value("value")?;
+                let pretty = a.opt_bool("pretty")?.unwrap_or(false);
+                let j = rtfs::to_json(v).map_err(|e| CallError::invalid(id, e.message))?;
+                let s = if pretty {
+                    serde_json::to_string_pretty(&j)
+                } else {
+                    serde_json::to_string(&j)
+                }
+                .map_err(|e| CallError::failed(id, e.to_string()))?;
+                Ok(Value::string(&s))
+            }
+            "ccos.data.filter" => data_filter(id, &Args::one_map(id, &args)?),
+            "ccos.data.sort" => data_sort(id, &Args::one_map(id, &args)?),
+            "ccos.data.take" => {
+                let a = Args::one_map(id, &args)?;
+                let items = a.seq("items")?;
+                let n = a.int("count")?;
+                if n < 0 {
+                    return Err(CallError::invalid(id, ":count must be 0 or more"));
+                }
+                let n = usize::try_from(n).unwrap_or(usize::MAX);
+                Ok(Value::vector(items.iter().take(n).cloned().collect()))
+            }
+            "ccos.file.read" | "ccos.file.list" | "ccos.file.write" | "ccos.file.append"
+            | "ccos.file.stat" => files::call(&self.config, id, &Args::one_map(id, &args)?),
+            "ccos.time.now" => {
+                let now = time::OffsetDateTime::now_utc()
+                    .format(&time::format_description::well_known::Rfc3339)
+                    .map_err(|e| CallError::failed(id, e.to_string()))?;
+                Ok(Value::string(&now))
+            }
+            "ccos.time.sleep" => {
+                let ms = Args::one_map(id, &args)?.int("ms")?;
+                if !(0..=MAX_SLEEP_MS).contains(&ms) {
+                    return Err(CallError::invalid(
+                        id,
+                        format!(":ms must be between 0 and {MAX_SLEEP_MS}, got {ms}"),
+                    ));
+                }
+                tokio::time::sleep(Duration::from_millis(ms.unsigned_abs())).await;
+                Ok(Value::Int(ms))
+            }
+            "ccos.user.ask" => {
+                let prompt = Args::one_map(id, &args)?.str("prompt")?.to_string();
+                let prompter = self.config.prompter.clone();
+                let p2 = prompt.clone();
+                let answer = match tokio::runtime::Handle::try_current() {
+                    Ok(h) => h
+                        .spawn_blocking(move || prompter.ask(&p2))
+                        .await
+                        .map_err(|e| CallError::failed(id, format!("prompt task failed: {e}")))?,
+                    Err(_) => prompter.ask(&prompt),
+                };
+                match answer {
+                    Ok(a) => Ok(Value::string(&a)),
+                    Err(e @ PromptError::NoAnswer(_)) => Err(CallError::refused(id, e.to_string())),
+                    Err(e) => Err(CallError::failed(id, e.to_string())),
+                }
+            }
+            "ccos.http.get" | "ccos.http.post" => self.http(id, &Args::one_map(id, &args)?).await,
+            other => Err(CallError::NoExecutor {
+                capability: other.to_string(),
+                message: "not a built-in capability".into(),
+            }),
+        }
+    }
+
+    async fn http(&self, id: &str, a: &Args<'_>) -> Result<Value, CallError> {
+        let url_text = a.str("url")?;
+        let url = reqwest::Url::parse(url_text)
+            .map_err(|e| CallError::invalid(id, format!("invalid URL {url_text:?}: {e}")))?;
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(CallError::invalid(
+                id,
+                format!("unsupported URL scheme {}", url.scheme()),
+            ));
+        }
+        let host = url.host_str().unwrap_or("").to_ascii_lowercase();
+        let host_port = url.port_or_known_default().map(|p| format!("{host}:{p}"));
+        let allowed = self.config.http_allow_hosts.iter().any(|h| {
+            let h = h.to_ascii_lowercase();
+            h == host || Some(&h) == host_port.as_ref()
+        });
+        if !allowed {
+            return Err(CallError::refused(
+                id,
+                format!("host {host:?} is not in the HTTP allow-list"),
+            ));
+        }
+        let headers = crate::http::headers_from_value(a.opt_value("headers"))
+            .map_err(|m| CallError::invalid(id, m))?;
+        let client = crate::http::client(self.config.http_timeout)
+            .map_err(|m| CallError::unavailable(id, m))?;
+        let mut req = if id == "ccos.http.post" {
+            client.post(url)
+        } else {
+            client.get(url)
+        };
+        let has_content_type = headers.contains_key(reqwest::header::CONTENT_TYPE);
+        req = req.headers(headers);
+        if id == "ccos.http.post" {
+            match a.opt_value("body") {
+                None | Some(Value::Nil) => {}
+                Some(Value::Str(s)) => {
+                    if !has_content_type {
+                        req =
+                            req.header(reqwest::header::CONTENT_TYPE, "text/plain; charset=utf-8");
+                    }
+                    req = req.body(s.to_string());
+                }
+                Some(v) => {
+                    let j = rtfs::to_json(v).map_err(|e| CallError::invalid(id, e.message))?;
+                    if !has_content_type {
+                        req = req.header(reqwest::header::CONTENT_TYPE, "application/json");
+                    }
+                    req = req.body(j.to_string());
+                }
+            }
+        }
+        let resp = crate::http::send(req, crate::http::MAX_RESPONSE_BYTES)
+            .await
+            .map_err(|m| CallError::unavailable(id, m))?;
+        Ok(resp.to_value())
+    }
+}
+
+fn int(n: usize) -> Value {
+    Value::Int(i64::try_from(n).unwrap_or(i64::MAX))
+}
+
+/// Positional arithmetic with RTFS semantics: checked integer overflow,
+/// division by zero an error, non-divisible int/int gives a float.
+fn math(id: &str, args: &[Value]) -> Result<Value, CallError> {
+    let [a, b] = args else {
+        return Err(CallError::invalid(
+            id,
+            format!("expects 2 numbers, got {} arguments", args.len()),
+        ));
+    };
+    let num = |v: &Value| match v {
+        Value::Int(_) | Value::Float(_) => Ok(v.clone()),
+        other => Err(CallError::invalid(
+            id,
+            format!("expects numbers, got {} {other}", other.type_name()),
+        )),
+    };
+    let (a, b) = (num(a)?, num(b)?);
+    let overflow = || CallError::failed(id, "integer overflow (use floats for larger values)");
+    let f = |v: &Value| match v {
+        Value::Int(i) => *i as f64,
+        Value::Float(x) => *x,
+        _ => f64::NAN,
+    };
+    let op = id.rsplit('.').next().unwrap_or("");
+    Ok(match (op, &a, &b) {
+        ("add", Value::Int(x), Value::Int(y)) => {
+            Value::Int(x.checked_add(*y).ok_or_else(overflow)?)
+        }
+        ("sub", Value::Int(x), Value::Int(y)) => {
+            Value::Int(x.checked_sub(*y).ok_or_else(overflow)?)
+        }
+        ("mul", Value::Int(x), Value::Int(y)) => {
+            Value::Int(x.checked_mul(*y).ok_or_else(overflow)?)
+        }
+        ("add", _, _) => Value::Float(f(&a) + f(&b)),
+        ("sub", _, _) => Value::Float(f(&a) - f(&b)),
+        ("mul", _, _) => Value::Float(f(&a) * f(&b)),
+        ("div", _, _) => {
+            if f(&b) == 0.0 {
+                return Err(CallError::failed(id, "division by zero"));
+            }
+            match (&a, &b) {
+                (Value::Int(x), Value::Int(y)) => match x.checked_rem(*y) {
+                    Some(0) => Value::Int(x.checked_div(*y).ok_or_else(overflow)?),
+                    Some(_) => Value::Float(*x as f64 / *y as f64),
+                    None => return Err(overflow()),
+                },
+                _ => Value::Float(f(&a) / f(&b)),
+            }
+        }
+        _ => return Err(CallError::failed(id, "unknown arithmetic operation")),
+    })
+}
+
+fn data_filter(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
+    let items = a.seq("items")?;
+    let key = a.key_name("key")?;
+    let equals = a.opt_value("equals");
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let m = item.as_map().ok_or_else(|| {
+            CallError::invalid(id, format!("item {i} is a {}, not a map", item.type_name()))
+        })?;
+        let v = lookup(m, &key);
+        let keep = match equals {
+            Some(e) => v == Some(e),
+            None => v.is_some_and(Value::is_truthy),
+        };
+        if keep {
+            out.push(item.clone());
+        }
+    }
+    Ok(Value::vector(out))
+}
+
+fn data_sort(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
+    let items = a.seq("items")?;
+    let key = a.opt_key_name("key")?;
+    let descending = a.opt_bool("descending")?.unwrap_or(false);
+    let mut keyed: Vec<(Value, Value)> = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let k = match &key {
+            Some(k) => {
+                let m = item.as_map().ok_or_else(|| {
+                    CallError::invalid(id, format!("item {i} is a {}, not a map", item.type_name()))
+                })?;
+                lookup(m, k).cloned().unwrap_or(Value::Nil)
+            }
+            None => item.clone(),
+        };
+        keyed.push((k, item.clone()));
+    }
+    keyed.sort_by(|x, y| {
+        if descending {
+            y.0.cmp(&x.0)
+        } else {
+            x.0.cmp(&y.0)
+        }
+    });
+    Ok(Value::vector(keyed.into_iter().map(|(_, v)| v).collect()))
+}
+
+/// Map lookup by name: keyword key first, then string key.
+pub(crate) fn lookup<'m>(m: &'m rtfs::Map, name: &str) -> Option<&'m Value> {
+    m.get(&Value::keyword(name))
+        .or_else(|| m.get(&Value::string(name)))
+}
+
+/// Access to the single map argument of an object-schema capability.
+pub(crate) struct Args<'a> {
+    cap: &'a str,
+    map: &'a rtfs::Map,
+}
+
+impl<'a> Args<'a> {
+    /// Checks there is exactly one map argument.
+    pub(crate) fn one_map(cap: &'a str, args: &'a [Value]) -> Result<Args<'a>, CallError> {
+        match args {
+            [Value::Map(m)] => Ok(Args { cap, map: m }),
+            [other] => Err(CallError::invalid(
+                cap,
+                format!("expects one map argument, got {}", other.type_name()),
+            )),
+            _ => Err(CallError::invalid(
+                cap,
+                format!("expects one map argument, got {} arguments", args.len()),
+            )),
+        }
+    }
+
+    pub(crate) fn opt_value(&self, key: &str) -> Option<&'a Value> {
+        lookup(self.map, key)
+    }
+
+    pub(crate) fn value(&self, key: &str) -> Result<&'a Value, CallError> {
+        self.opt_value(key)
+            .ok_or_else(|| CallError::invalid(self.cap, format!("missing :{key}")))
+    }
+
+    fn wrong(&self, key: &str, want: &str, got: &Value) -> CallError {
+        CallError::invalid(
+            self.cap,
+            format!(":{key} must be {want}, got {}", got.type_name()),
+        )
+    }
+
+    pub(crate) fn str(&self, key: &str) -> Result<&'a str, CallError> {
+        let v = self.value(key)?;
+        v.as_str().ok_or_else(|| self.wrong(key, "a string", v))
+    }
+
+    pub(crate) fn opt_str(&self, key: &str) -> Result<Option<&'a str>, CallError> {
+        match self.opt_value(key) {
+            None | Some(Value::Nil) => Ok(None),
+            Some(v) => v
+                .as_str()
+                .map(Some)
+                .ok_or_else(|| self.wrong(key, "a string", v)),
+        }
+    }
+
+    pub(crate) fn int(&self, key: &str) -> Result<i64, CallError> {
+        match self.value(key)? {
+            Value::Int(i) => Ok(*i),
+            v => Err(self.wrong(key, "an integer", v)),
+        }
+    }
+
+    pub(crate) fn opt_bool(&self, key: &str) -> Result<Option<bool>, CallError> {
+        match self.opt_value(key) {
+            None | Some(Value::Nil) => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(v) => Err(self.wrong(key, "a boolean", v)),
+        }
+    }
+
+    pub(crate) fn seq(&self, key: &str) -> Result<&'a [Value], CallError> {
+        let v = self.value(key)?;
+        v.as_seq().ok_or_else(|| self.wrong(key, "a vector", v))
+    }
+
+    /// A key name given as a string or a keyword.
+    fn key_name(&self, key: &str) -> Result<String, CallError> {
+        self.opt_key_name(key)?
+            .ok_or_else(|| CallError::invalid(self.cap, format!("missing :{key}")))
+    }
+
+    fn opt_key_name(&self, key: &str) -> Result<Option<String>, CallError> {
+        match self.opt_value(key) {
+            None | Some(Value::Nil) => Ok(None),
+            Some(Value::Str(s) | Value::Keyword(s)) => Ok(Some(s.to_string())),
+            Some(v) => Err(self.wrong(key, "a string or keyword", v)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

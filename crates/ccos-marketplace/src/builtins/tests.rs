@@ -1,0 +1,526 @@
+use std::sync::Arc;
+
+use rtfs::Value;
+
+use super::*;
+use crate::prompt::ScriptedAnswers;
+use crate::test_server::Server;
+
+fn v(src: &str) -> Value {
+    rtfs::eval_str(src).unwrap()
+}
+
+fn mp_with(config: BuiltinConfig) -> Marketplace {
+    let mp = Marketplace::new().unwrap();
+    install(&mp, config).unwrap();
+    mp
+}
+
+fn mp() -> Marketplace {
+    mp_with(BuiltinConfig {
+        prompter: Arc::new(ScriptedAnswers::new()),
+        ..BuiltinConfig::default()
+    })
+}
+
+async fn call(mp: &Marketplace, id: &str, args: &str) -> Result<String, CallError> {
+    let args = match v(&format!("[{args}]")) {
+        Value::Vector(a) => a.to_vec(),
+        _ => unreachable!(),
+    };
+    mp.call(id, args).await.map(|v| v.to_string())
+}
+
+#[test]
+fn manifests_are_well_formed() {
+    let ms = manifests();
+    assert!(ms.len() >= 28);
+    for m in &ms {
+        crate::ids::validate_id(&m.id).unwrap();
+        assert_eq!(m.trust_tier, crate::TrustTier::System);
+        assert!(
+            m.local && !m.effects.is_empty() && m.output_schema.is_some(),
+            "{}",
+            m.id
+        );
+        assert!(!m.examples.is_empty());
+    }
+    assert!(
+        ms.iter()
+            .find(|m| m.id == "ccos.math.add")
+            .unwrap()
+            .is_positional()
+    );
+    assert!(ms.windows(2).all(|w| w[0].id < w[1].id));
+}
+
+#[tokio::test]
+async fn math_follows_rtfs_semantics() {
+    let mp = mp();
+    assert_eq!(call(&mp, "ccos.math.add", "2 3").await.unwrap(), "5");
+    assert_eq!(call(&mp, "ccos.math.mul", "5 4").await.unwrap(), "20");
+    assert_eq!(call(&mp, "ccos.math.sub", "2 3.5").await.unwrap(), "-1.5");
+    assert_eq!(call(&mp, "ccos.math.div", "10 4").await.unwrap(), "2.5");
+    assert_eq!(call(&mp, "ccos.math.div", "12 4").await.unwrap(), "3");
+    assert!(
+        call(&mp, "ccos.math.div", "1 0")
+            .await
+            .unwrap_err()
+            .to_string()
+            .contains("division by zero")
+    );
+    assert!(
+        call(&mp, "ccos.math.add", "9223372036854775807 1")
+            .await
+            .unwrap_err()
+            .to_string()
+            .contains("overflow")
+    );
+    assert!(
+        call(&mp, "ccos.math.div", "-9223372036854775808 -1")
+            .await
+            .is_err()
+    );
+    assert!(matches!(
+        call(&mp, "ccos.math.add", "1").await,
+        Err(CallError::InvalidArguments { .. })
+    ));
+    assert!(matches!(
+        call(&mp, "ccos.math.add", "1 \"x\"").await,
+        Err(CallError::InvalidArguments { .. })
+    ));
+}
+
+#[tokio::test]
+async fn text_builtins() {
+    let mp = mp();
+    assert_eq!(
+        call(&mp, "ccos.echo", r#"{:message "hi"}"#).await.unwrap(),
+        "\"hi\""
+    );
+    assert!(matches!(
+        call(&mp, "ccos.echo", r#"{:msg "hi"}"#).await,
+        Err(CallError::InvalidArguments { .. })
+    ));
+    assert!(matches!(
+        call(&mp, "ccos.echo", r#""hi""#).await,
+        Err(CallError::InvalidArguments { .. })
+    ));
+    assert_eq!(
+        call(&mp, "ccos.text.count_words", r#"{:text " a  b\nc "}"#)
+            .await
+            .unwrap(),
+        "3"
+    );
+    assert_eq!(
+        call(&mp, "ccos.text.count_lines", r#"{:text "a\nb\n"}"#)
+            .await
+            .unwrap(),
+        "2"
+    );
+    assert_eq!(
+        call(&mp, "ccos.text.count_chars", r#"{:text "héllo"}"#)
+            .await
+            .unwrap(),
+        "5"
+    );
+    assert!(
+        call(&mp, "ccos.text.count_chars", "{:text 3}")
+            .await
+            .is_err()
+    );
+    assert_eq!(
+        call(&mp, "ccos.text.split", r#"{:text "a,b,,c" :separator ","}"#)
+            .await
+            .unwrap(),
+        r#"["a" "b" "" "c"]"#
+    );
+    assert_eq!(
+        call(
+            &mp,
+            "ccos.text.join",
+            r#"{:items ["a" 1 :k] :separator "-"}"#
+        )
+        .await
+        .unwrap(),
+        r#""a-1-:k""#
+    );
+    assert!(
+        call(&mp, "ccos.text.join", r#"{:items "ab"}"#)
+            .await
+            .is_err()
+    );
+    assert_eq!(
+        call(&mp, "ccos.text.upper", r#"{:text "abc"}"#)
+            .await
+            .unwrap(),
+        "\"ABC\""
+    );
+    assert_eq!(
+        call(&mp, "ccos.text.lower", r#"{:text "AbC"}"#)
+            .await
+            .unwrap(),
+        "\"abc\""
+    );
+    assert_eq!(
+        call(
+            &mp,
+            "ccos.text.regex_find",
+            r#"{:text "a1b22c333" :pattern "[0-9]+"}"#
+        )
+        .await
+        .unwrap(),
+        r#"["1" "22" "333"]"#
+    );
+    let e = call(&mp, "ccos.text.regex_find", r#"{:text "a" :pattern "("}"#)
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("invalid regex"), "{e}");
+}
+
+#[tokio::test]
+async fn json_and_data_builtins() {
+    let mp = mp();
+    assert_eq!(
+        call(&mp, "ccos.json.parse", r#"{:text "{\"a\": [1, 2]}"}"#)
+            .await
+            .unwrap(),
+        "{:a [1 2]}"
+    );
+    let e = call(&mp, "ccos.json.parse", r#"{:text "{oops"}"#)
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("invalid JSON"), "{e}");
+    assert_eq!(
+        call(&mp, "ccos.json.format", "{:value {:a [1 nil]}}")
+            .await
+            .unwrap(),
+        r#""{\"a\":[1,null]}""#
+    );
+    assert!(
+        call(&mp, "ccos.json.format", "{:value {:a 1} :pretty true}")
+            .await
+            .unwrap()
+            .contains("\\n")
+    );
+    assert!(
+        call(&mp, "ccos.json.format", "{:value 1 :pretty 3}")
+            .await
+            .is_err()
+    );
+    let items = r#"[{:n 2 :t "b"} {:n 1 :t "a"} {:n 3 :t "b"}]"#;
+    assert_eq!(
+        call(
+            &mp,
+            "ccos.data.filter",
+            &format!(r#"{{:items {items} :key "t" :equals "b"}}"#)
+        )
+        .await
+        .unwrap(),
+        r#"[{:n 2 :t "b"} {:n 3 :t "b"}]"#
+    );
+    assert!(
+        call(&mp, "ccos.data.filter", r#"{:items [1] :key "t"}"#)
+            .await
+            .is_err()
+    );
+    assert_eq!(
+        call(
+            &mp,
+            "ccos.data.sort",
+            &format!("{{:items {items} :key :n :descending true}}")
+        )
+        .await
+        .unwrap(),
+        r#"[{:n 3 :t "b"} {:n 2 :t "b"} {:n 1 :t "a"}]"#
+    );
+    assert_eq!(
+        call(&mp, "ccos.data.sort", "{:items [3 1 2]}")
+            .await
+            .unwrap(),
+        "[1 2 3]"
+    );
+    assert_eq!(
+        call(&mp, "ccos.data.take", "{:items [1 2 3] :count 2}")
+            .await
+            .unwrap(),
+        "[1 2]"
+    );
+    assert!(
+        call(&mp, "ccos.data.take", "{:items [1 2 3] :count -1}")
+            .await
+            .is_err()
+    );
+}
+
+#[tokio::test]
+async fn time_and_user() {
+    let mp = mp_with(BuiltinConfig {
+        prompter: Arc::new(ScriptedAnswers::new().with_named("City?", "Paris")),
+        ..BuiltinConfig::default()
+    });
+    let now = call(&mp, "ccos.time.now", "{}").await.unwrap();
+    assert!(
+        time::OffsetDateTime::parse(
+            now.trim_matches('"'),
+            &time::format_description::well_known::Rfc3339
+        )
+        .is_ok(),
+        "{now}"
+    );
+    assert_eq!(call(&mp, "ccos.time.sleep", "{:ms 5}").await.unwrap(), "5");
+    assert!(call(&mp, "ccos.time.sleep", "{:ms 600001}").await.is_err());
+    assert_eq!(
+        call(&mp, "ccos.user.ask", r#"{:prompt "City?"}"#)
+            .await
+            .unwrap(),
+        "\"Paris\""
+    );
+    let e = call(&mp, "ccos.user.ask", r#"{:prompt "Age?"}"#)
+        .await
+        .unwrap_err();
+    assert!(matches!(e, CallError::Refused { .. }));
+    assert!(
+        e.to_string()
+            .contains("no answer for prompt \"Age?\"; pass --answer or --answers FILE"),
+        "{e}"
+    );
+}
+
+#[tokio::test]
+async fn files_are_confined() {
+    let base = tempfile::tempdir().unwrap();
+    let root = base.path().join("root");
+    let outside = base.path().join("outside");
+    std::fs::create_dir_all(root.join("sub")).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("secret.txt"), "secret").unwrap();
+    std::fs::write(root.join("a.txt"), "hello").unwrap();
+    let mp = mp_with(BuiltinConfig {
+        file_roots: vec![root.clone()],
+        prompter: Arc::new(ScriptedAnswers::new()),
+        ..BuiltinConfig::default()
+    });
+    assert_eq!(
+        call(&mp, "ccos.file.read", r#"{:path "a.txt"}"#)
+            .await
+            .unwrap(),
+        "\"hello\""
+    );
+    call(
+        &mp,
+        "ccos.file.write",
+        r#"{:path "sub/b.txt" :content "x"}"#,
+    )
+    .await
+    .unwrap();
+    call(
+        &mp,
+        "ccos.file.append",
+        r#"{:path "sub/b.txt" :content "y"}"#,
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        call(&mp, "ccos.file.read", r#"{:path "sub/../sub/b.txt"}"#)
+            .await
+            .unwrap(),
+        "\"xy\""
+    );
+    assert_eq!(
+        call(&mp, "ccos.file.list", r#"{:path "."}"#).await.unwrap(),
+        r#"[{:name "a.txt" :size 5 :type "file"} {:name "sub" :size 4096 :type "dir"}]"#.replace(
+            "4096",
+            &std::fs::metadata(root.join("sub"))
+                .unwrap()
+                .len()
+                .to_string()
+        )
+    );
+    let st = call(&mp, "ccos.file.stat", r#"{:path "a.txt"}"#)
+        .await
+        .unwrap();
+    assert!(
+        st.contains(":exists true") && st.contains(":size 5"),
+        "{st}"
+    );
+    assert!(
+        call(&mp, "ccos.file.stat", r#"{:path "nope.txt"}"#)
+            .await
+            .unwrap()
+            .contains(":exists false")
+    );
+    assert!(
+        call(&mp, "ccos.file.read", r#"{:path "nope.txt"}"#)
+            .await
+            .unwrap_err()
+            .to_string()
+            .contains("does not exist")
+    );
+    assert!(
+        call(&mp, "ccos.file.read", r#"{:path "sub"}"#)
+            .await
+            .is_err()
+    );
+
+    // Escapes: `..`, absolute paths, symlinks out (read and write).
+    let secret = outside.join("secret.txt").display().to_string();
+    std::os::unix::fs::symlink(&outside, root.join("link")).unwrap();
+    std::os::unix::fs::symlink(outside.join("secret.txt"), root.join("s.txt")).unwrap();
+    for (id, args) in [
+        (
+            "ccos.file.read",
+            r#"{:path "../outside/secret.txt"}"#.to_string(),
+        ),
+        ("ccos.file.read", format!("{{:path {secret:?}}}")),
+        ("ccos.file.read", r#"{:path "link/secret.txt"}"#.to_string()),
+        ("ccos.file.read", r#"{:path "s.txt"}"#.to_string()),
+        (
+            "ccos.file.read",
+            r#"{:path "../outside/missing.txt"}"#.to_string(),
+        ),
+        ("ccos.file.list", r#"{:path ".."}"#.to_string()),
+        ("ccos.file.stat", r#"{:path "/etc/passwd"}"#.to_string()),
+        (
+            "ccos.file.write",
+            r#"{:path "../evil.txt" :content "x"}"#.to_string(),
+        ),
+        (
+            "ccos.file.write",
+            r#"{:path "link/new.txt" :content "x"}"#.to_string(),
+        ),
+        (
+            "ccos.file.write",
+            r#"{:path "s.txt" :content "x"}"#.to_string(),
+        ),
+        (
+            "ccos.file.append",
+            r#"{:path "../nodir/x.txt" :content "x"}"#.to_string(),
+        ),
+    ] {
+        let e = call(&mp, id, &args).await.unwrap_err();
+        assert!(matches!(e, CallError::Refused { .. }), "{id} {args}: {e}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(outside.join("secret.txt")).unwrap(),
+        "secret"
+    );
+    assert!(!base.path().join("evil.txt").exists());
+    assert!(!outside.join("new.txt").exists());
+    assert!(
+        call(&mp, "ccos.file.write", r#"{:path "x.txt"}"#)
+            .await
+            .is_err()
+    );
+}
+
+#[tokio::test]
+async fn read_size_is_capped() {
+    let root = tempfile::tempdir().unwrap();
+    let f = std::fs::File::create(root.path().join("big.bin")).unwrap();
+    f.set_len(MAX_READ_BYTES + 1).unwrap();
+    let mp = mp_with(BuiltinConfig {
+        file_roots: vec![root.path().to_path_buf()],
+        prompter: Arc::new(ScriptedAnswers::new()),
+        ..BuiltinConfig::default()
+    });
+    let e = call(&mp, "ccos.file.read", r#"{:path "big.bin"}"#)
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("read limit"), "{e}");
+}
+
+#[tokio::test]
+async fn http_against_a_local_server() {
+    let server = Server::start(|req| match req.target.as_str() {
+        "/json" => (
+            200,
+            "application/json",
+            r#"{"ok": true, "n": [1, 2]}"#.into(),
+        ),
+        "/echo" => (
+            201,
+            "text/plain",
+            format!("{} {}", req.header("content-type").unwrap_or(""), req.body),
+        ),
+        _ => (404, "text/plain", "not here".into()),
+    });
+    let host = "127.0.0.1".to_string();
+    let mp = mp_with(BuiltinConfig {
+        http_allow_hosts: vec![host],
+        prompter: Arc::new(ScriptedAnswers::new()),
+        ..BuiltinConfig::default()
+    });
+    let r = call(
+        &mp,
+        "ccos.http.get",
+        &format!(
+            r#"{{:url "{}" :headers {{"X-A" "1"}}}}"#,
+            server.url("/json")
+        ),
+    )
+    .await
+    .unwrap();
+    assert!(
+        r.contains(":body {:n [1 2] :ok true}") && r.contains(":status 200"),
+        "{r}"
+    );
+    assert!(r.contains(":x-test \"yes\""), "{r}");
+    assert_eq!(server.last().header("x-a"), Some("1"));
+    let r = call(
+        &mp,
+        "ccos.http.post",
+        &format!(r#"{{:url "{}" :body {{:a 1}}}}"#, server.url("/echo")),
+    )
+    .await
+    .unwrap();
+    assert!(
+        r.contains(r#":body "application/json {\"a\":1}""#) && r.contains(":status 201"),
+        "{r}"
+    );
+    let r = call(
+        &mp,
+        "ccos.http.get",
+        &format!(r#"{{:url "{}"}}"#, server.url("/missing")),
+    )
+    .await
+    .unwrap();
+    assert!(r.contains(":status 404"), "{r}");
+    assert!(matches!(
+        call(&mp, "ccos.http.get", r#"{:url "not a url"}"#).await,
+        Err(CallError::InvalidArguments { .. })
+    ));
+
+    // Not allow-listed: refused before any connection.
+    let before = server.seen.lock().unwrap().len();
+    let strict = mp_with(BuiltinConfig {
+        prompter: Arc::new(ScriptedAnswers::new()),
+        ..BuiltinConfig::default()
+    });
+    let e = call(
+        &strict,
+        "ccos.http.get",
+        &format!(r#"{{:url "{}"}}"#, server.url("/json")),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        matches!(e, CallError::Refused { .. }) && e.to_string().contains("allow-list"),
+        "{e}"
+    );
+    let other_port = mp_with(BuiltinConfig {
+        http_allow_hosts: vec!["127.0.0.1:1".into()],
+        prompter: Arc::new(ScriptedAnswers::new()),
+        ..BuiltinConfig::default()
+    });
+    assert!(matches!(
+        call(
+            &other_port,
+            "ccos.http.get",
+            &format!(r#"{{:url "{}"}}"#, server.url("/json"))
+        )
+        .await,
+        Err(CallError::Refused { .. })
+    ));
+    assert_eq!(server.seen.lock().unwrap().len(), before);
+}

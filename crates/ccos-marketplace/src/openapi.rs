@@ -1,0 +1,679 @@
+//! OpenAPI 3 import and execution.
+//!
+//! [`import`] turns every operation of an OpenAPI 3 document into a
+//! [`CapabilityManifest`] with provider [`ProviderSpec::OpenApi`];
+//! [`OpenApiExecutor`] performs the HTTP request when such a capability is
+//! called.
+//!
+//! # Ids
+//!
+//! `PREFIX.NAME`, where PREFIX is `--prefix` or the document title, and NAME
+//! is the operationId, else `method.path-segments` (`get.movie.movie_id`).
+//! Characters outside `[A-Za-z0-9_.-]` are escaped as `_xHH_` (one per UTF-8
+//! byte), so the name can be decoded back. Ids longer than 64 characters are
+//! cut and suffixed with `-` and 8 hex digits of a SHA-256 of the full id,
+//! and colliding ids get the same suffix. Nothing is lost: the manifest's
+//! `name` keeps the original operationId (or `METHOD /path`), and the
+//! provider spec keeps method, path and base URL.
+//!
+//! # Inputs
+//!
+//! The input schema is one object: path, query and header parameters (with
+//! `$ref`s into `components` resolved), plus the JSON request body. An
+//! object body whose property names do not clash with the parameters is
+//! merged (each property's location `body`); any other body is one property
+//! `body` with location `body_whole`. A location may carry the wire name
+//! after a colon (`query:id`) when the property had to be renamed because
+//! two parameters of different locations share a name.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+use serde_json::{Value as Json, json};
+use sha2::{Digest, Sha256};
+
+use crate::executor::{BoxFuture, CallError, CapabilityExecutor};
+use crate::manifest::{CapabilityManifest, Effect, ProviderSpec, TrustTier};
+
+/// Longest id produced by the import.
+pub const MAX_IMPORTED_ID: usize = 64;
+const METHODS: [&str; 8] = [
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
+const MAX_DESCRIPTION: usize = 2000;
+
+/// Why a document could not be imported.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ImportError {
+    /// Not an OpenAPI 3 document.
+    #[error("not an OpenAPI 3 document: {0}")]
+    Unsupported(String),
+    /// No base URL given and none in `servers`.
+    #[error("the document has no servers; pass --base-url")]
+    NoBaseUrl,
+    /// A structural problem at a given place in the document.
+    #[error("{at}: {message}")]
+    Invalid {
+        /// Where (`paths./movie/{id}.get`).
+        at: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// Imports every operation of `doc` (see the module docs). The result is
+/// sorted by id.
+pub fn import(
+    doc: &Json,
+    base_url: Option<&str>,
+    prefix: Option<&str>,
+) -> Result<Vec<CapabilityManifest>, ImportError> {
+    match doc.get("openapi").and_then(Json::as_str) {
+        Some(v) if v.starts_with('3') => {}
+        Some(v) => return Err(ImportError::Unsupported(format!("version {v}"))),
+        None => {
+            let what = if doc.get("swagger").is_some() {
+                "Swagger 2 documents are not supported; convert to OpenAPI 3".to_string()
+            } else {
+                "missing \"openapi\" version field".to_string()
+            };
+            return Err(ImportError::Unsupported(what));
+        }
+    }
+    let base = match base_url {
+        Some(b) => b.to_string(),
+        None => server_url(doc).ok_or(ImportError::NoBaseUrl)?,
+    };
+    let title = doc
+        .pointer("/info/title")
+        .and_then(Json::as_str)
+        .unwrap_or("api");
+    let prefix = sanitize_prefix(prefix.unwrap_or(title));
+    let paths = doc
+        .get("paths")
+        .and_then(Json::as_object)
+        .ok_or_else(|| ImportError::Invalid {
+            at: "paths".into(),
+            message: "missing or not an object".into(),
+        })?;
+    let mut out: Vec<CapabilityManifest> = Vec::new();
+    let mut used: BTreeSet<String> = BTreeSet::new();
+    for (path, item) in paths {
+        let item = resolve(doc, item, 0);
+        for method in METHODS {
+            let Some(op) = item.get(method) else { continue };
+            let at = format!("paths.{path}.{method}");
+            let m = operation(doc, &base, &prefix, path, method, &item, op, &at)?;
+            let mut id = m.id.clone();
+            if used.contains(&id) {
+                let h = short_hash(&format!("{method} {path}"));
+                let keep = MAX_IMPORTED_ID - 9;
+                id = format!("{}-{h}", truncate_chars(&id, keep));
+            }
+            used.insert(id.clone());
+            out.push(CapabilityManifest { id, ..m });
+        }
+    }
+    out.sort_by(|a, b| a.id.cmp(&b.id));
+    Ok(out)
+}
+
+/// The first server URL with its variables replaced by their defaults.
+fn server_url(doc: &Json) -> Option<String> {
+    let server = doc.get("servers")?.as_array()?.first()?;
+    let mut url = server.get("url")?.as_str()?.to_string();
+    if let Some(vars) = server.get("variables").and_then(Json::as_object) {
+        for (k, v) in vars {
+            if let Some(d) = v.get("default").and_then(Json::as_str) {
+                url = url.replace(&format!("{{{k}}}"), d);
+            }
+        }
+    }
+    Some(url)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn operation(
+    doc: &Json,
+    base: &str,
+    prefix: &str,
+    path: &str,
+    method: &str,
+    item: &Json,
+    op: &Json,
+    at: &str,
+) -> Result<CapabilityManifest, ImportError> {
+    let op = resolve(doc, op, 0);
+    let original = op
+        .get("operationId")
+        .and_then(Json::as_str)
+        .map(str::to_string);
+    let local_name = match &original {
+        Some(o) => escape(o),
+        None => fallback_name(method, path),
+    };
+    let id = cap_id(prefix, &local_name);
+
+    // Parameters: path-level, overridden by operation-level (same name+in).
+    let mut params: Vec<Json> = Vec::new();
+    for list in [item.get("parameters"), op.get("parameters")]
+        .into_iter()
+        .flatten()
+    {
+        let arr = list.as_array().ok_or_else(|| ImportError::Invalid {
+            at: at.into(),
+            message: "parameters is not an array".into(),
+        })?;
+        for p in arr {
+            let p = resolve(doc, p, 0);
+            let key = (p.get("name").cloned(), p.get("in").cloned());
+            params.retain(|q| (q.get("name").cloned(), q.get("in").cloned()) != key);
+            params.push(p);
+        }
+    }
+    let mut props = serde_json::Map::new();
+    let mut required: Vec<String> = Vec::new();
+    let mut locations: BTreeMap<String, String> = BTreeMap::new();
+    for p in &params {
+        let name = p
+            .get("name")
+            .and_then(Json::as_str)
+            .ok_or_else(|| ImportError::Invalid {
+                at: at.into(),
+                message: "a parameter has no name".into(),
+            })?;
+        let loc = p.get("in").and_then(Json::as_str).unwrap_or("query");
+        if !matches!(loc, "path" | "query" | "header") {
+            continue; // cookies are not supported
+        }
+        let mut schema = p
+            .get("schema")
+            .map(|s| resolve_deep(doc, s, 0, 8))
+            .unwrap_or_else(|| json!({}));
+        if let (Some(d), Some(obj)) = (
+            p.get("description").and_then(Json::as_str),
+            schema.as_object_mut(),
+        ) && !obj.contains_key("description")
+        {
+            obj.insert("description".into(), Json::from(d));
+        }
+        let mut prop = name.to_string();
+        let mut location = loc.to_string();
+        if props.contains_key(&prop) {
+            prop = format!("{name}_{loc}");
+            location = format!("{loc}:{name}");
+        }
+        if loc == "path" || p.get("required").and_then(Json::as_bool) == Some(true) {
+            required.push(prop.clone());
+        }
+        props.insert(prop.clone(), schema);
+        locations.insert(prop, location);
+    }
+
+    // JSON request body.
+    if let Some(rb) = op.get("requestBody") {
+        let rb = resolve(doc, rb, 0);
+        let content = rb.get("content").and_then(Json::as_object);
+        let schema = content.and_then(|c| {
+            c.iter()
+                .find(|(k, _)| k.starts_with("application/json") || k.contains("+json"))
+                .and_then(|(_, v)| v.get("schema"))
+        });
+        if let Some(schema) = schema {
+            let schema = resolve_deep(doc, schema, 0, 8);
+            let body_required = rb.get("required").and_then(Json::as_bool) == Some(true);
+            let body_props = schema.get("properties").and_then(Json::as_object);
+            let mergeable = body_props
+                .is_some_and(|bp| bp.keys().all(|k| !props.contains_key(k)) && !bp.is_empty());
+            if let (true, Some(bp)) = (mergeable, body_props) {
+                let body_req: BTreeSet<&str> = schema
+                    .get("required")
+                    .and_then(Json::as_array)
+                    .map(|a| a.iter().filter_map(Json::as_str).collect())
+                    .unwrap_or_default();
+                for (k, v) in bp {
+                    props.insert(k.clone(), v.clone());
+                    locations.insert(k.clone(), "body".into());
+                    if body_req.contains(k.as_str()) {
+                        required.push(k.clone());
+                    }
+                }
+            } else {
+                let mut name = "body".to_string();
+                while props.contains_key(&name) {
+                    name.insert_str(0, "request_");
+                }
+                props.insert(name.clone(), schema);
+                locations.insert(name.clone(), "body_whole".into());
+                if body_required {
+                    required.push(name);
+                }
+            }
+        }
+    }
+
+    let summary = op
+        .get("summary")
+        .and_then(Json::as_str)
+        .unwrap_or("")
+        .trim();
+    let details = op
+        .get("description")
+        .and_then(Json::as_str)
+        .unwrap_or("")
+        .trim();
+    let mut description = match (summary.is_empty(), details.is_empty()) {
+        (false, false) => format!("{summary}. {details}"),
+        (false, true) => summary.to_string(),
+        (true, false) => details.to_string(),
+        (true, true) => format!("{} {path}", method.to_uppercase()),
+    };
+    description = truncate_chars(&description, MAX_DESCRIPTION);
+
+    let output_schema = op
+        .get("responses")
+        .and_then(Json::as_object)
+        .and_then(|r| {
+            let mut codes: Vec<&String> = r.keys().filter(|c| c.starts_with('2')).collect();
+            codes.sort();
+            codes.first().and_then(|c| r.get(*c))
+        })
+        .map(|resp| resolve(doc, resp, 0))
+        .and_then(|resp| {
+            resp.get("content").and_then(Json::as_object).and_then(|c| {
+                c.iter()
+                    .find(|(k, _)| k.contains("json"))
+                    .and_then(|(_, v)| v.get("schema"))
+                    .map(|s| resolve_deep(doc, s, 0, 3))
+            })
+        });
+
+    let effects = match method {
+        "get" | "head" | "options" => BTreeSet::from([Effect::Network, Effect::Read]),
+        _ => BTreeSet::from([Effect::Network, Effect::Write]),
+    };
+    let example = {
+        let args: Vec<String> = required
+            .iter()
+            .map(|k| {
+                let ty = props
+                    .get(k)
+                    .and_then(|s| s.get("type"))
+                    .and_then(Json::as_str);
+                let v = match ty {
+                    Some("integer") | Some("number") => "1",
+                    Some("boolean") => "true",
+                    _ => "\"...\"",
+                };
+                format!(":{k} {v}")
+            })
+            .collect();
+        format!("(call :{id} {{{}}})", args.join(" "))
+    };
+    Ok(CapabilityManifest {
+        id,
+        name: original.unwrap_or_else(|| format!("{} {path}", method.to_uppercase())),
+        description,
+        version: doc
+            .pointer("/info/version")
+            .and_then(Json::as_str)
+            .unwrap_or("0.1.0")
+            .to_string(),
+        input_schema: json!({"type": "object", "properties": props, "required": required}),
+        output_schema,
+        provider: ProviderSpec::OpenApi {
+            base_url: base.to_string(),
+            method: method.to_uppercase(),
+            path: path.to_string(),
+            locations,
+        },
+        trust_tier: TrustTier::Community,
+        local: false,
+        effects,
+        examples: vec![example],
+    })
+}
+
+/// Follows a top-level `$ref` chain (`#/components/...`); cycles and
+/// dangling refs give `{}`.
+fn resolve(doc: &Json, v: &Json, depth: usize) -> Json {
+    match v.get("$ref").and_then(Json::as_str) {
+        Some(r) if depth < 16 => match r.strip_prefix('#').and_then(|p| doc.pointer(p)) {
+            Some(target) => resolve(doc, target, depth + 1),
+            None => json!({"description": format!("unresolved $ref {r}")}),
+        },
+        Some(_) => json!({}),
+        None => v.clone(),
+    }
+}
+
+/// Resolves `$ref`s everywhere inside `v`, following at most `max` nested
+/// references on any branch (deeper ones become `{}`; this bounds cycles).
+fn resolve_deep(doc: &Json, v: &Json, depth: usize, max: usize) -> Json {
+    match v {
+        Json::Object(o) => {
+            if let Some(r) = o.get("$ref").and_then(Json::as_str) {
+                if depth >= max {
+                    return json!({});
+                }
+                return match r.strip_prefix('#').and_then(|p| doc.pointer(p)) {
+                    Some(t) => resolve_deep(doc, t, depth + 1, max),
+                    None => json!({"description": format!("unresolved $ref {r}")}),
+                };
+            }
+            Json::Object(
+                o.iter()
+                    .filter(|(k, _)| k.as_str() != "example" && k.as_str() != "examples")
+                    .map(|(k, v)| (k.clone(), resolve_deep(doc, v, depth, max)))
+                    .collect(),
+            )
+        }
+        Json::Array(a) => Json::Array(a.iter().map(|x| resolve_deep(doc, x, depth, max)).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Escapes characters outside `[A-Za-z0-9_.-]` as `_xHH_` per UTF-8 byte.
+pub fn escape(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        if crate::ids::is_id_char(c) {
+            out.push(c);
+        } else {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("_x{b:02X}_"));
+            }
+        }
+    }
+    out
+}
+
+/// Reverses [`escape`].
+pub fn unescape(name: &str) -> String {
+    let bytes = name.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'_'
+            && bytes.get(i + 1) == Some(&b'x')
+            && bytes.get(i + 4) == Some(&b'_')
+            && let Some(b) = std::str::from_utf8(&bytes[i + 2..i + 4])
+                .ok()
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
+            out.push(b);
+            i += 5;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// `get.movie.movie_id` for `GET /movie/{movie_id}`.
+fn fallback_name(method: &str, path: &str) -> String {
+    let mut parts = vec![method.to_string()];
+    for seg in path.split('/').filter(|s| !s.is_empty()) {
+        let seg = seg.trim_start_matches('{').trim_end_matches('}');
+        parts.push(escape(seg));
+    }
+    parts.join(".")
+}
+
+/// A prefix from free text: lower case, runs of other characters → `_`.
+pub fn sanitize_prefix(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('_') && !out.is_empty() {
+            out.push('_');
+        }
+    }
+    let out = out.trim_end_matches('_').to_string();
+    if out.is_empty() {
+        "api".into()
+    } else {
+        truncate_chars(&out, 24)
+    }
+}
+
+fn cap_id(prefix: &str, local: &str) -> String {
+    let full = format!("{prefix}.{local}");
+    if full.len() <= MAX_IMPORTED_ID {
+        full
+    } else {
+        let keep = MAX_IMPORTED_ID - 9;
+        format!("{}-{}", truncate_chars(&full, keep), short_hash(&full))
+    }
+}
+
+fn short_hash(s: &str) -> String {
+    let digest = Sha256::digest(s.as_bytes());
+    hex::encode(&digest[..4])
+}
+
+fn truncate_chars(s: &str, max: usize) -> String {
+    s.chars().take(max).collect()
+}
+
+/// Runs OpenAPI capabilities: builds and sends the HTTP request described
+/// by the provider spec and returns the parsed JSON (or text) body.
+pub struct OpenApiExecutor {
+    timeout: Duration,
+    max_bytes: usize,
+    headers: Vec<(String, String)>,
+    query: Vec<(String, String)>,
+}
+
+impl Default for OpenApiExecutor {
+    fn default() -> Self {
+        OpenApiExecutor::new()
+    }
+}
+
+impl OpenApiExecutor {
+    /// An executor with the default timeout (30 s) and response cap (16 MiB).
+    pub fn new() -> OpenApiExecutor {
+        OpenApiExecutor {
+            timeout: crate::http::DEFAULT_TIMEOUT,
+            max_bytes: crate::http::MAX_RESPONSE_BYTES,
+            headers: vec![],
+            query: vec![],
+        }
+    }
+
+    /// Sets the total timeout of one request.
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Adds a header sent with every request (e.g. `Authorization`).
+    pub fn with_header(mut self, name: &str, value: &str) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// Adds a query parameter sent with every request (e.g. an API key).
+    pub fn with_query(mut self, name: &str, value: &str) -> Self {
+        self.query.push((name.into(), value.into()));
+        self
+    }
+
+    async fn run(
+        &self,
+        m: &CapabilityManifest,
+        args: Vec<rtfs::Value>,
+    ) -> Result<rtfs::Value, CallError> {
+        let id = m.id.as_str();
+        let ProviderSpec::OpenApi {
+            base_url,
+            method,
+            path,
+            locations,
+        } = &m.provider
+        else {
+            return Err(CallError::NoExecutor {
+                capability: id.into(),
+                message: "not an OpenAPI capability".into(),
+            });
+        };
+        let empty = rtfs::Map::new();
+        let map = match args.as_slice() {
+            [] => &empty,
+            [rtfs::Value::Map(m)] => &**m,
+            [rtfs::Value::Nil] => &empty,
+            _ => return Err(CallError::invalid(id, "expects one map argument")),
+        };
+        for key in m.required_keys() {
+            if crate::builtins::lookup(map, &key).is_none() {
+                return Err(CallError::invalid(id, format!("missing required :{key}")));
+            }
+        }
+        let mut path_out = path.clone();
+        let mut query: Vec<(String, String)> = self.query.clone();
+        let mut headers: Vec<(String, String)> = self.headers.clone();
+        let mut body_fields = serde_json::Map::new();
+        let mut whole_body: Option<Json> = None;
+        for (k, v) in map.iter() {
+            let key = match k {
+                rtfs::Value::Keyword(s) | rtfs::Value::Str(s) => s.to_string(),
+                other => {
+                    return Err(CallError::invalid(
+                        id,
+                        format!("argument keys must be keywords, got {other}"),
+                    ));
+                }
+            };
+            let loc = locations.get(&key).ok_or_else(|| {
+                let known: Vec<&str> = locations.keys().map(String::as_str).collect();
+                CallError::invalid(
+                    id,
+                    format!(
+                        "unknown argument :{key}; expected one of {}",
+                        known.join(", ")
+                    ),
+                )
+            })?;
+            let (loc, wire) = loc.split_once(':').unwrap_or((loc.as_str(), key.as_str()));
+            if matches!(v, rtfs::Value::Nil) && loc != "body" && loc != "body_whole" {
+                continue;
+            }
+            let text = |v: &rtfs::Value| {
+                crate::http::param_text(v)
+                    .map_err(|e| CallError::invalid(id, format!(":{key}: {e}")))
+            };
+            match loc {
+                "path" => {
+                    let seg = crate::http::encode_path_segment(&text(v)?);
+                    path_out = path_out.replace(&format!("{{{wire}}}"), &seg);
+                }
+                "query" => match v.as_seq() {
+                    Some(items) => {
+                        for it in items {
+                            query.push((wire.to_string(), text(it)?));
+                        }
+                    }
+                    None => query.push((wire.to_string(), text(v)?)),
+                },
+                "header" => headers.push((wire.to_string(), text(v)?)),
+                "body" => {
+                    let j = rtfs::to_json(v).map_err(|e| CallError::invalid(id, e.message))?;
+                    body_fields.insert(wire.to_string(), j);
+                }
+                "body_whole" => {
+                    whole_body =
+                        Some(rtfs::to_json(v).map_err(|e| CallError::invalid(id, e.message))?);
+                }
+                other => {
+                    return Err(CallError::failed(
+                        id,
+                        format!("unknown parameter location {other}"),
+                    ));
+                }
+            }
+        }
+        if let Some(start) = path_out.find('{') {
+            let rest = &path_out[start..];
+            let name = rest
+                .split('}')
+                .next()
+                .unwrap_or(rest)
+                .trim_start_matches('{');
+            return Err(CallError::invalid(
+                id,
+                format!("missing path parameter :{name}"),
+            ));
+        }
+        let url_text = format!("{}{}", base_url.trim_end_matches('/'), path_out);
+        let mut url = reqwest::Url::parse(&url_text).map_err(|e| {
+            CallError::unavailable(
+                id,
+                format!("bad URL {url_text:?} ({e}); import with --base-url"),
+            )
+        })?;
+        if !query.is_empty() {
+            let mut qp = url.query_pairs_mut();
+            for (k, v) in &query {
+                qp.append_pair(k, v);
+            }
+        }
+        let client =
+            crate::http::client(self.timeout).map_err(|e| CallError::unavailable(id, e))?;
+        let method = reqwest::Method::from_bytes(method.as_bytes())
+            .map_err(|_| CallError::failed(id, format!("bad HTTP method {method}")))?;
+        let mut req = client
+            .request(method, url)
+            .header(reqwest::header::ACCEPT, "application/json");
+        for (k, v) in &headers {
+            let name = reqwest::header::HeaderName::from_bytes(k.as_bytes())
+                .map_err(|_| CallError::invalid(id, format!("invalid header name {k:?}")))?;
+            let value = reqwest::header::HeaderValue::from_str(v)
+                .map_err(|_| CallError::invalid(id, format!("invalid value for header {k:?}")))?;
+            req = req.header(name, value);
+        }
+        let body = whole_body.or(if body_fields.is_empty() {
+            None
+        } else {
+            Some(Json::Object(body_fields))
+        });
+        if let Some(b) = body {
+            req = req
+                .header(reqwest::header::CONTENT_TYPE, "application/json")
+                .body(b.to_string());
+        }
+        let resp = crate::http::send(req, self.max_bytes)
+            .await
+            .map_err(|e| CallError::unavailable(id, e))?;
+        if !(200..300).contains(&resp.status) {
+            return Err(CallError::failed(
+                id,
+                format!("HTTP {}: {}", resp.status, resp.excerpt(300)),
+            ));
+        }
+        if resp.body.is_empty() {
+            return Ok(rtfs::Value::Nil);
+        }
+        Ok(resp.body_value())
+    }
+}
+
+impl CapabilityExecutor for OpenApiExecutor {
+    fn provider(&self) -> &'static str {
+        "openapi"
+    }
+
+    fn call<'a>(
+        &'a self,
+        manifest: &'a CapabilityManifest,
+        args: Vec<rtfs::Value>,
+    ) -> BoxFuture<'a, Result<rtfs::Value, CallError>> {
+        Box::pin(self.run(manifest, args))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,248 @@
+use std::sync::Arc;
+
+use serde_json::json;
+
+use super::*;
+use crate::marketplace::Marketplace;
+use crate::test_server::Server;
+
+fn tmdb() -> Option<Json> {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/bench/restbench_tmdb/raw_tmdb_openapi.json");
+    match std::fs::read_to_string(&p) {
+        Ok(t) => Some(serde_json::from_str(&t).unwrap()),
+        Err(_) => {
+            eprintln!(
+                "note: {} is absent; skipping the TMDB import test",
+                p.display()
+            );
+            None
+        }
+    }
+}
+
+#[test]
+fn escape_round_trips() {
+    for s in ["GET /movie/{id}", "plain_name.v2-x", "café ☕", "_x41_"] {
+        let e = escape(s);
+        assert!(e.chars().all(crate::ids::is_id_char), "{e}");
+        if !s.contains("_x") {
+            assert_eq!(unescape(&e), s);
+        }
+    }
+    assert_eq!(sanitize_prefix("The Movie DB API!"), "the_movie_db_api");
+    assert_eq!(sanitize_prefix("***"), "api");
+    assert_eq!(
+        fallback_name("get", "/movie/{movie_id}/keywords"),
+        "get.movie.movie_id.keywords"
+    );
+}
+
+#[test]
+fn imports_tmdb() {
+    let Some(doc) = tmdb() else { return };
+    let caps = import(&doc, None, None).unwrap();
+    let ops: usize = doc["paths"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|item| METHODS.iter().filter(|m| item.get(**m).is_some()).count())
+        .sum();
+    assert_eq!(doc["paths"].as_object().unwrap().len(), 54);
+    assert_eq!(caps.len(), ops);
+    let ids: BTreeSet<&str> = caps.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids.len(), caps.len(), "ids are unique");
+    for c in &caps {
+        crate::ids::validate_id(&c.id).unwrap();
+        assert!(c.id.len() <= MAX_IMPORTED_ID);
+        assert!(c.id.starts_with("api."), "{}", c.id);
+        assert_eq!(c.trust_tier, TrustTier::Community);
+        assert!(!c.local);
+        assert!(c.effects.contains(&Effect::Network));
+        let ProviderSpec::OpenApi {
+            base_url,
+            locations,
+            path,
+            ..
+        } = &c.provider
+        else {
+            panic!("provider")
+        };
+        assert_eq!(base_url, "https://api.themoviedb.org/3");
+        for k in c.property_names() {
+            assert!(locations.contains_key(&k), "{} {k}", c.id);
+        }
+        // Every path template variable is a required input.
+        for seg in path.split('/').filter(|s| s.starts_with('{')) {
+            let name = seg.trim_matches(|c| c == '{' || c == '}');
+            assert!(
+                c.required_keys().iter().any(|k| k == name),
+                "{} {name}",
+                c.id
+            );
+        }
+    }
+    let kw = caps
+        .iter()
+        .find(|c| c.id == "api.GET_movie-movie_id-keywords")
+        .unwrap();
+    assert_eq!(kw.name, "GET_movie-movie_id-keywords");
+    assert_eq!(kw.required_keys(), ["movie_id"]);
+    assert!(kw.output_schema.is_some());
+    // Searchable once registered.
+    let mp = Marketplace::new().unwrap();
+    mp.replace_all(caps).unwrap();
+    let hits = mp.search("movie keywords", 3).unwrap();
+    assert_eq!(hits[0].0, "api.GET_movie-movie_id-keywords", "{hits:?}");
+}
+
+fn small_doc(base: &str) -> Json {
+    json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Pet Store", "version": "2"},
+        "servers": [{"url": base}],
+        "components": {
+            "parameters": {"Limit": {"name": "limit", "in": "query", "schema": {"type": "integer"}}},
+            "schemas": {"Pet": {"type": "object", "properties": {"name": {"type": "string"}, "tags": {"type": "array", "items": {"type": "string"}}}, "required": ["name"]}}
+        },
+        "paths": {
+            "/pets": {
+                "get": {"operationId": "listPets", "summary": "List pets",
+                        "parameters": [{"$ref": "#/components/parameters/Limit"},
+                                       {"name": "X-Trace", "in": "header", "schema": {"type": "string"}}],
+                        "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/Pet"}}}}}}},
+                "post": {"operationId": "createPet",
+                         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}}},
+                         "responses": {"201": {"description": "created"}}}
+            },
+            "/pets/{pet id}": {
+                "parameters": [{"name": "pet id", "in": "path", "required": true, "schema": {"type": "string"}}],
+                "get": {"summary": "Get a pet", "responses": {"200": {"description": "ok"}}},
+                "put": {"operationId": "a very long operation id that goes on and on well past the sixty-four character limit",
+                        "requestBody": {"content": {"application/json": {"schema": {"type": "array"}}}},
+                        "responses": {"200": {"description": "ok"}}}
+            }
+        }
+    })
+}
+
+#[test]
+fn imports_parameters_bodies_and_ids() {
+    let caps = import(&small_doc("http://127.0.0.1:9"), None, Some("pets")).unwrap();
+    let by = |id: &str| {
+        caps.iter().find(|c| c.id == id).unwrap_or_else(|| {
+            panic!(
+                "{id} in {:?}",
+                caps.iter().map(|c| &c.id).collect::<Vec<_>>()
+            )
+        })
+    };
+    let list = by("pets.listPets");
+    assert_eq!(list.property_names(), ["limit", "X-Trace"]);
+    assert_eq!(
+        list.effects,
+        BTreeSet::from([Effect::Network, Effect::Read])
+    );
+    assert_eq!(
+        list.output_schema.as_ref().unwrap()["items"]["properties"]["name"]["type"],
+        "string"
+    );
+    let create = by("pets.createPet");
+    assert_eq!(create.required_keys(), ["name"]);
+    assert_eq!(
+        create.effects,
+        BTreeSet::from([Effect::Network, Effect::Write])
+    );
+    let get = by("pets.get.pets.pet_x20_id");
+    assert_eq!(get.name, "GET /pets/{pet id}");
+    let long = caps
+        .iter()
+        .find(|c| c.name.starts_with("a very long"))
+        .unwrap();
+    assert_eq!(long.id.len(), MAX_IMPORTED_ID);
+    let ProviderSpec::OpenApi { locations, .. } = &long.provider else {
+        panic!()
+    };
+    assert_eq!(locations["body"], "body_whole");
+    assert_eq!(
+        import(&small_doc("x"), None, None).unwrap()[0]
+            .id
+            .split('.')
+            .next(),
+        Some("pet_store")
+    );
+    assert!(matches!(
+        import(&json!({"swagger": "2.0"}), None, None),
+        Err(ImportError::Unsupported(_))
+    ));
+    assert!(matches!(
+        import(&json!({"openapi": "3.0.0", "paths": {}}), None, None),
+        Err(ImportError::NoBaseUrl)
+    ));
+}
+
+#[tokio::test]
+async fn calls_a_real_server() {
+    let server = Server::start(|req| match (req.method.as_str(), req.target.as_str()) {
+        ("GET", t) if t.starts_with("/v1/pets?") => {
+            (200, "application/json", r#"[{"name":"Rex"}]"#.into())
+        }
+        ("POST", "/v1/pets") => (201, "application/json", req.body.clone()),
+        ("GET", "/v1/pets/a%20b%2Fc") => (200, "text/plain", "found".into()),
+        ("GET", "/v1/pets/err") => (500, "text/plain", "kaput: database down".into()),
+        _ => (404, "text/plain", "nope".into()),
+    });
+    let mp = Marketplace::new().unwrap();
+    mp.replace_all(import(&small_doc(&server.url("/v1")), None, Some("pets")).unwrap())
+        .unwrap();
+    mp.register_executor(Arc::new(
+        OpenApiExecutor::new().with_timeout(Duration::from_secs(5)),
+    ));
+    let args = |s: &str| vec![rtfs::eval_str(s).unwrap()];
+
+    let v = mp
+        .call("pets.listPets", args(r#"{:limit 2 :X-Trace "t1"}"#))
+        .await
+        .unwrap();
+    assert_eq!(v.to_string(), r#"[{:name "Rex"}]"#);
+    let seen = server.last();
+    assert_eq!(seen.target, "/v1/pets?limit=2");
+    assert_eq!(seen.header("x-trace"), Some("t1"));
+
+    let v = mp
+        .call("pets.createPet", args(r#"{:name "Rex" :tags ["a"]}"#))
+        .await
+        .unwrap();
+    assert_eq!(v.to_string(), r#"{:name "Rex" :tags ["a"]}"#);
+    assert_eq!(
+        server.last().header("content-type"),
+        Some("application/json")
+    );
+
+    let v = mp
+        .call("pets.get.pets.pet_x20_id", args(r#"{"pet id" "a b/c"}"#))
+        .await
+        .unwrap();
+    assert_eq!(v.to_string(), "\"found\"");
+
+    let e = mp
+        .call("pets.get.pets.pet_x20_id", args(r#"{"pet id" "err"}"#))
+        .await
+        .unwrap_err();
+    assert!(matches!(e, CallError::Failed { .. }));
+    assert!(
+        e.to_string().contains("HTTP 500") && e.to_string().contains("database down"),
+        "{e}"
+    );
+
+    let e = mp
+        .call("pets.createPet", args("{:tags []}"))
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("missing required :name"), "{e}");
+    let e = mp
+        .call("pets.listPets", args("{:bogus 1}"))
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("unknown argument :bogus"), "{e}");
+}

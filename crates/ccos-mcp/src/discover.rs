@@ -1,0 +1,376 @@
+//! Discovery: list a server's tools and turn each into a
+//! [`CapabilityManifest`], cached under `$CCOS_HOME/mcp-cache/`.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use ccos_marketplace::{CapabilityManifest, Effect, ProviderSpec};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value as Json, json};
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+
+use crate::config::ServerConfig;
+use crate::error::McpError;
+use crate::names;
+use crate::session::McpSession;
+
+/// What discovery found on one server; this is the cache file's content.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DiscoveredServer {
+    /// The server's configured name.
+    pub server: String,
+    /// When the tools were listed (RFC 3339, UTC).
+    pub fetched_at: String,
+    /// The handshake's server information (name, version, protocol).
+    #[serde(default)]
+    pub server_info: Json,
+    /// The tools as the server described them (raw MCP `Tool` objects).
+    pub tools: Vec<Json>,
+    /// One manifest per tool, sorted by id.
+    pub manifests: Vec<CapabilityManifest>,
+}
+
+/// The effects of a tool, from its MCP annotations (hints), conservatively:
+/// no annotations → `write`; `readOnlyHint: true` → `read`, otherwise
+/// `write`; `openWorldHint` true or absent (the MCP default) → `+network`;
+/// any tool of a remote (HTTP) server → `+network`.
+pub fn infer_effects(tool: &Json, local: bool) -> BTreeSet<Effect> {
+    let mut effects = BTreeSet::new();
+    match tool.get("annotations").filter(|a| a.is_object()) {
+        None => {
+            effects.insert(Effect::Write);
+        }
+        Some(a) => {
+            let read_only = a.get("readOnlyHint").and_then(Json::as_bool) == Some(true);
+            effects.insert(if read_only {
+                Effect::Read
+            } else {
+                Effect::Write
+            });
+            if a.get("openWorldHint").and_then(Json::as_bool) != Some(false) {
+                effects.insert(Effect::Network);
+            }
+        }
+    }
+    if !local {
+        effects.insert(Effect::Network);
+    }
+    effects
+}
+
+/// The manifest of one MCP tool (`tool` is the raw MCP `Tool` object).
+pub fn tool_manifest(
+    cfg: &ServerConfig,
+    tool: &Json,
+    server_version: Option<&str>,
+) -> Result<CapabilityManifest, McpError> {
+    let name = tool
+        .get("name")
+        .and_then(Json::as_str)
+        .filter(|n| !n.is_empty())
+        .ok_or_else(|| McpError::Protocol {
+            server: cfg.name.clone(),
+            tool: None,
+            message: format!("a listed tool has no name: {tool}"),
+        })?;
+    let title = tool
+        .get("title")
+        .and_then(Json::as_str)
+        .or_else(|| tool.pointer("/annotations/title").and_then(Json::as_str))
+        .unwrap_or(name);
+    let mut input_schema = tool
+        .get("inputSchema")
+        .cloned()
+        .unwrap_or_else(|| json!({"type": "object"}));
+    if input_schema.get("type").is_none()
+        && let Some(o) = input_schema.as_object_mut()
+    {
+        o.insert("type".into(), json!("object"));
+    }
+    let id = names::capability_id(&cfg.name, name);
+    let example = example_call(&id, &input_schema);
+    Ok(CapabilityManifest {
+        id,
+        name: title.to_string(),
+        description: tool
+            .get("description")
+            .and_then(Json::as_str)
+            .unwrap_or_default()
+            .trim()
+            .to_string(),
+        version: server_version.unwrap_or("0.1.0").to_string(),
+        input_schema,
+        output_schema: tool.get("outputSchema").cloned(),
+        provider: ProviderSpec::Mcp {
+            server: cfg.name.clone(),
+            tool: name.to_string(),
+        },
+        trust_tier: cfg.trust,
+        local: cfg.is_local(),
+        effects: infer_effects(tool, cfg.is_local()),
+        examples: example.into_iter().collect(),
+    })
+}
+
+/// An example call with placeholder values for the required properties.
+fn example_call(id: &str, schema: &Json) -> Option<String> {
+    let required = schema.get("required")?.as_array()?;
+    let mut parts = vec![];
+    for key in required.iter().filter_map(Json::as_str) {
+        let ty = schema
+            .pointer(&format!(
+                "/properties/{}/type",
+                key.replace('~', "~0").replace('/', "~1")
+            ))
+            .and_then(Json::as_str)
+            .unwrap_or("string");
+        let placeholder = match ty {
+            "integer" => "1",
+            "number" => "1.0",
+            "boolean" => "true",
+            "array" => "[]",
+            "object" => "{}",
+            _ => "\"...\"",
+        };
+        if !key
+            .chars()
+            .all(|c| c.is_alphanumeric() || "-_?!*".contains(c))
+        {
+            return None;
+        }
+        parts.push(format!(":{key} {placeholder}"));
+    }
+    Some(format!("(call :{id} {{{}}})", parts.join(" ")))
+}
+
+/// Connects to the server, lists all its tools and maps them to manifests.
+pub async fn discover(cfg: &ServerConfig) -> Result<DiscoveredServer, McpError> {
+    let session = McpSession::connect(cfg).await?;
+    let result = discover_with(&session, cfg).await;
+    session.shutdown().await;
+    result
+}
+
+/// Like [`discover`], over an already open session.
+pub async fn discover_with(
+    session: &McpSession,
+    cfg: &ServerConfig,
+) -> Result<DiscoveredServer, McpError> {
+    let tools = session.list_tools().await?;
+    let server_info = session.server_info();
+    let version = server_info
+        .pointer("/serverInfo/version")
+        .and_then(Json::as_str)
+        .map(str::to_string);
+    let mut manifests = tools
+        .iter()
+        .map(|t| tool_manifest(cfg, t, version.as_deref()))
+        .collect::<Result<Vec<_>, _>>()?;
+    manifests.sort_by(|a, b| a.id.cmp(&b.id));
+    let mut tools = tools;
+    tools.sort_by(|a, b| {
+        let n = |t: &Json| {
+            t.get("name")
+                .and_then(Json::as_str)
+                .unwrap_or("")
+                .to_string()
+        };
+        n(a).cmp(&n(b))
+    });
+    Ok(DiscoveredServer {
+        server: cfg.name.clone(),
+        fetched_at: now_rfc3339(),
+        server_info,
+        tools,
+        manifests,
+    })
+}
+
+/// The current UTC time in RFC 3339.
+pub fn now_rfc3339() -> String {
+    OffsetDateTime::now_utc()
+        .format(&Rfc3339)
+        .unwrap_or_else(|_| "1970-01-01T00:00:00Z".into())
+}
+
+/// The discovery cache: one JSON file per server under a directory
+/// (`$CCOS_HOME/mcp-cache/`).
+#[derive(Debug, Clone)]
+pub struct Cache {
+    dir: PathBuf,
+}
+
+impl Cache {
+    /// The cache under a home directory: `<home>/mcp-cache/`.
+    pub fn in_home(home: &Path) -> Cache {
+        Cache {
+            dir: home.join("mcp-cache"),
+        }
+    }
+
+    /// The file holding `server`'s catalog.
+    pub fn path(&self, server: &str) -> PathBuf {
+        self.dir
+            .join(format!("{}.json", names::encode_server(server)))
+    }
+
+    /// The cached catalog of `server`, if any.
+    pub fn load(&self, server: &str) -> Result<Option<DiscoveredServer>, McpError> {
+        let path = self.path(server);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => {
+                return Err(McpError::Io {
+                    path,
+                    message: format!("cannot read: {e}"),
+                });
+            }
+        };
+        serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| McpError::Io {
+                path,
+                message: format!("corrupt cache (re-run with --refresh): {e}"),
+            })
+    }
+
+    /// Writes `found` to the cache (atomically).
+    pub fn store(&self, found: &DiscoveredServer) -> Result<PathBuf, McpError> {
+        let path = self.path(&found.server);
+        let io = |message: String| McpError::Io {
+            path: path.clone(),
+            message,
+        };
+        std::fs::create_dir_all(&self.dir).map_err(|e| io(format!("cannot create: {e}")))?;
+        let mut text = serde_json::to_string_pretty(found).map_err(|e| io(e.to_string()))?;
+        text.push('\n');
+        let tmp = path.with_extension("json.tmp");
+        std::fs::write(&tmp, text).map_err(|e| io(format!("cannot write: {e}")))?;
+        std::fs::rename(&tmp, &path).map_err(|e| io(format!("cannot replace: {e}")))?;
+        Ok(path)
+    }
+
+    /// Deletes `server`'s cached catalog (no error when absent).
+    pub fn remove(&self, server: &str) -> Result<(), McpError> {
+        let path = self.path(server);
+        match std::fs::remove_file(&path) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(McpError::Io {
+                path,
+                message: format!("cannot delete: {e}"),
+            }),
+        }
+    }
+
+    /// The cached catalog, or a fresh discovery (stored) when there is none
+    /// or `refresh` is set. The flag says whether it was fetched now.
+    pub async fn get_or_discover(
+        &self,
+        cfg: &ServerConfig,
+        refresh: bool,
+    ) -> Result<(DiscoveredServer, bool), McpError> {
+        if !refresh && let Some(found) = self.load(&cfg.name)? {
+            return Ok((found, false));
+        }
+        let found = discover(cfg).await?;
+        self.store(&found)?;
+        Ok((found, true))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ccos_marketplace::TrustTier;
+
+    #[test]
+    fn schema_and_annotations_map_to_a_manifest() {
+        let mut cfg = ServerConfig::stdio("file system", "node", &[]);
+        cfg.trust = TrustTier::Trusted;
+        let tool = json!({
+            "name": "read_text_file",
+            "title": "Read text file",
+            "description": " Read a file. ",
+            "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}, "head": {"type": "number"}}, "required": ["path"]},
+            "outputSchema": {"type": "object", "properties": {"content": {"type": "string"}}},
+            "annotations": {"readOnlyHint": true, "openWorldHint": false}
+        });
+        let m = tool_manifest(&cfg, &tool, Some("1.2.3")).unwrap();
+        assert_eq!(m.id, "mcp.file_x20_system.read_text_file");
+        assert_eq!(m.name, "Read text file");
+        assert_eq!(m.description, "Read a file.");
+        assert_eq!(m.version, "1.2.3");
+        assert_eq!(
+            m.provider,
+            ProviderSpec::Mcp {
+                server: "file system".into(),
+                tool: "read_text_file".into()
+            }
+        );
+        assert_eq!(m.trust_tier, TrustTier::Trusted);
+        assert!(m.local);
+        assert_eq!(m.effects, BTreeSet::from([Effect::Read]));
+        assert_eq!(m.required_keys(), ["path"]);
+        assert!(m.output_schema.is_some());
+        assert_eq!(
+            m.examples,
+            ["(call :mcp.file_x20_system.read_text_file {:path \"...\"})"]
+        );
+    }
+
+    #[test]
+    fn effects_are_conservative() {
+        let e = |t: Json, local| infer_effects(&t, local);
+        assert_eq!(
+            e(json!({"name": "x"}), true),
+            BTreeSet::from([Effect::Write])
+        );
+        assert_eq!(
+            e(json!({"annotations": {"readOnlyHint": true}}), true),
+            BTreeSet::from([Effect::Read, Effect::Network])
+        );
+        assert_eq!(
+            e(
+                json!({"annotations": {"destructiveHint": false, "openWorldHint": false}}),
+                true
+            ),
+            BTreeSet::from([Effect::Write])
+        );
+        assert_eq!(
+            e(
+                json!({"annotations": {"readOnlyHint": true, "openWorldHint": false}}),
+                false
+            ),
+            BTreeSet::from([Effect::Read, Effect::Network])
+        );
+        let cfg = ServerConfig::http("remote", "http://127.0.0.1:1/mcp");
+        let m = tool_manifest(&cfg, &json!({"name": "t", "inputSchema": {}}), None).unwrap();
+        assert!(!m.local);
+        assert_eq!(m.trust_tier, TrustTier::Community);
+        assert_eq!(m.input_schema, json!({"type": "object"}));
+        assert!(tool_manifest(&cfg, &json!({"inputSchema": {}}), None).is_err());
+    }
+
+    #[test]
+    fn cache_round_trips() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::in_home(dir.path());
+        assert!(cache.load("s/1").unwrap().is_none());
+        let found = DiscoveredServer {
+            server: "s/1".into(),
+            fetched_at: now_rfc3339(),
+            server_info: Json::Null,
+            tools: vec![],
+            manifests: vec![],
+        };
+        let path = cache.store(&found).unwrap();
+        assert!(path.ends_with("mcp-cache/s_x2F_1.json"));
+        assert_eq!(cache.load("s/1").unwrap(), Some(found));
+        assert!(OffsetDateTime::parse(&now_rfc3339(), &Rfc3339).is_ok());
+        cache.remove("s/1").unwrap();
+        assert!(cache.load("s/1").unwrap().is_none());
+    }
+}

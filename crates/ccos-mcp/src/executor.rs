@@ -1,0 +1,240 @@
+//! [`McpExecutor`]: runs `mcp.*` capabilities by calling the tools of the
+//! configured servers.
+//!
+//! One long-lived session per server per executor (i.e. per run): started
+//! lazily on the first call to that server, reused by later calls (also
+//! concurrent ones), restarted if the server went away, and ended by
+//! [`McpExecutor::shutdown`] or when the executor is dropped (stdio servers'
+//! process groups are killed either way).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use ccos_marketplace::{
+    BoxFuture, CallError, CapabilityExecutor, CapabilityManifest, ProviderSpec,
+};
+use rmcp::model::JsonObject;
+use tokio::sync::Mutex;
+
+use crate::config::McpConfig;
+use crate::error::McpError;
+use crate::result;
+use crate::session::McpSession;
+
+type Slot = Arc<Mutex<Option<Arc<McpSession>>>>;
+
+/// Executes capabilities whose provider is `ProviderSpec::Mcp`.
+pub struct McpExecutor {
+    config: McpConfig,
+    sessions: std::sync::Mutex<BTreeMap<String, Slot>>,
+}
+
+impl McpExecutor {
+    /// An executor for the servers of `config` (nothing is started yet).
+    pub fn new(config: McpConfig) -> McpExecutor {
+        McpExecutor {
+            config,
+            sessions: std::sync::Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    /// The configuration it serves.
+    pub fn config(&self) -> &McpConfig {
+        &self.config
+    }
+
+    fn slot(&self, server: &str) -> Slot {
+        let mut map = match self.sessions.lock() {
+            Ok(m) => m,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        map.entry(server.to_string()).or_default().clone()
+    }
+
+    /// The live session with `server`, started if needed (or restarted when
+    /// the previous one ended).
+    pub async fn session(&self, server: &str) -> Result<Arc<McpSession>, McpError> {
+        let cfg = self.config.server(server)?;
+        let slot = self.slot(server);
+        let mut guard = slot.lock().await;
+        if let Some(s) = guard.as_ref()
+            && !s.is_closed()
+        {
+            return Ok(s.clone());
+        }
+        let session = Arc::new(McpSession::connect(cfg).await?);
+        *guard = Some(session.clone());
+        Ok(session)
+    }
+
+    /// Calls `tool` on `server` with JSON arguments; `isError` results are
+    /// [`McpError::Tool`].
+    pub async fn call_json(
+        &self,
+        server: &str,
+        tool: &str,
+        arguments: JsonObject,
+    ) -> Result<rtfs::Value, McpError> {
+        let session = self.session(server).await?;
+        let raw = match session.call_tool(tool, arguments).await {
+            Ok(raw) => raw,
+            Err(e) => {
+                if matches!(e, McpError::Closed { .. }) {
+                    // Forget the dead session so the next call starts afresh.
+                    let slot = self.slot(server);
+                    let mut guard = slot.lock().await;
+                    if guard.as_ref().is_some_and(|s| Arc::ptr_eq(s, &session)) {
+                        *guard = None;
+                    }
+                }
+                return Err(e);
+            }
+        };
+        result::to_rtfs(&raw).map_err(|message| McpError::Tool {
+            server: server.into(),
+            tool: tool.into(),
+            message,
+        })
+    }
+
+    /// Ends every session (closing connections and child processes).
+    pub async fn shutdown(&self) {
+        let slots: Vec<Slot> = match self.sessions.lock() {
+            Ok(mut m) => std::mem::take(&mut *m).into_values().collect(),
+            Err(poisoned) => std::mem::take(&mut *poisoned.into_inner())
+                .into_values()
+                .collect(),
+        };
+        for slot in slots {
+            let session = slot.lock().await.take();
+            if let Some(s) = session {
+                match Arc::try_unwrap(s) {
+                    Ok(s) => s.shutdown().await,
+                    // A call still holds it: its drop kills the process group.
+                    Err(s) => drop(s),
+                }
+            }
+        }
+    }
+}
+
+/// The single map argument of an MCP call as a JSON object.
+fn arguments(manifest: &CapabilityManifest, args: &[rtfs::Value]) -> Result<JsonObject, CallError> {
+    let id = &manifest.id;
+    match args {
+        [] | [rtfs::Value::Nil] => Ok(JsonObject::new()),
+        [v @ rtfs::Value::Map(_)] => match rtfs::to_json(v) {
+            Ok(serde_json::Value::Object(o)) => Ok(o),
+            Ok(_) => Err(CallError::invalid(id, "expected one map argument")),
+            Err(e) => Err(CallError::invalid(id, e.message)),
+        },
+        [other] => Err(CallError::invalid(
+            id,
+            format!("expected one map argument, got {}", other.type_name()),
+        )),
+        many => Err(CallError::invalid(
+            id,
+            format!("expected one map argument, got {} arguments", many.len()),
+        )),
+    }
+}
+
+fn call_error(id: &str, e: McpError) -> CallError {
+    let message = e.to_string();
+    match e {
+        McpError::Tool { message, .. } => CallError::failed(id, message),
+        McpError::Protocol { .. } | McpError::Oversized { .. } => CallError::failed(id, message),
+        McpError::UnknownServer { .. } | McpError::Config { .. } => CallError::NoExecutor {
+            capability: id.into(),
+            message,
+        },
+        _ => CallError::unavailable(id, message),
+    }
+}
+
+impl CapabilityExecutor for McpExecutor {
+    fn provider(&self) -> &'static str {
+        "mcp"
+    }
+
+    fn call<'a>(
+        &'a self,
+        manifest: &'a CapabilityManifest,
+        args: Vec<rtfs::Value>,
+    ) -> BoxFuture<'a, Result<rtfs::Value, CallError>> {
+        Box::pin(async move {
+            let ProviderSpec::Mcp { server, tool } = &manifest.provider else {
+                return Err(CallError::NoExecutor {
+                    capability: manifest.id.clone(),
+                    message: format!("provider is {}, not mcp", manifest.provider.label()),
+                });
+            };
+            let arguments = arguments(manifest, &args)?;
+            self.call_json(server, tool, arguments)
+                .await
+                .map_err(|e| call_error(&manifest.id, e))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ccos_marketplace::TrustTier;
+    use serde_json::json;
+
+    fn manifest(server: &str, tool: &str) -> CapabilityManifest {
+        CapabilityManifest {
+            id: crate::names::capability_id(server, tool),
+            name: tool.into(),
+            description: String::new(),
+            version: "1".into(),
+            input_schema: json!({"type": "object"}),
+            output_schema: None,
+            provider: ProviderSpec::Mcp {
+                server: server.into(),
+                tool: tool.into(),
+            },
+            trust_tier: TrustTier::Community,
+            local: true,
+            effects: Default::default(),
+            examples: vec![],
+        }
+    }
+
+    #[test]
+    fn arguments_must_be_one_map() {
+        let m = manifest("s", "t");
+        let map = rtfs::eval_str("{:path \"/x\" :n 2}").unwrap();
+        assert_eq!(
+            serde_json::Value::Object(arguments(&m, &[map]).unwrap()),
+            json!({"path": "/x", "n": 2})
+        );
+        assert!(arguments(&m, &[]).unwrap().is_empty());
+        assert!(matches!(
+            arguments(&m, &[rtfs::Value::Int(1)]),
+            Err(CallError::InvalidArguments { .. })
+        ));
+        assert!(arguments(&m, &[rtfs::Value::Nil, rtfs::Value::Nil]).is_err());
+    }
+
+    #[tokio::test]
+    async fn unknown_servers_and_missing_commands_are_clear_errors() {
+        let mut config = McpConfig::default();
+        config.servers.insert(
+            "ghost".into(),
+            crate::config::ServerConfig::stdio("ghost", "/nonexistent/ccos-ghost-server", &[]),
+        );
+        let ex = McpExecutor::new(config);
+        assert_eq!(ex.provider(), "mcp");
+        let err = ex.call(&manifest("nope", "t"), vec![]).await.unwrap_err();
+        assert!(matches!(err, CallError::NoExecutor { .. }), "{err}");
+        let err = ex.call(&manifest("ghost", "t"), vec![]).await.unwrap_err();
+        assert!(matches!(err, CallError::Unavailable { .. }), "{err}");
+        assert!(err.to_string().contains("ccos-ghost-server"), "{err}");
+        let mut m = manifest("ghost", "t");
+        m.provider = ProviderSpec::Builtin;
+        assert!(ex.call(&m, vec![]).await.is_err());
+        ex.shutdown().await;
+    }
+}

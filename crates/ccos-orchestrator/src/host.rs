@@ -1,0 +1,432 @@
+//! The governed RTFS host: every `(call ...)` of a running plan lands here.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use ccos_governance::{CallDecision, CallTarget, RuntimeContext};
+use ccos_marketplace::Marketplace;
+use ccos_store::{NewEntry, Store, StoreError};
+use rtfs::{Branch, CallRequest, ErrorKind, Host, RtfsError, StepEvent, StepPhase, Value};
+use serde_json::json;
+use tokio::sync::Notify;
+
+use crate::approval::{Approval, ApprovalRequest, Approver};
+use crate::redact::Redactor;
+
+/// Stops a run: running calls are cancelled and no further call starts.
+#[derive(Debug, Default)]
+pub struct Interrupt {
+    triggered: AtomicBool,
+    notify: Notify,
+}
+
+impl Interrupt {
+    /// Requests the stop (e.g. from a Ctrl-C handler).
+    pub fn trigger(&self) {
+        self.triggered.store(true, Ordering::SeqCst);
+        self.notify.notify_waiters();
+    }
+
+    /// True once triggered.
+    pub fn is_triggered(&self) -> bool {
+        self.triggered.load(Ordering::SeqCst)
+    }
+
+    async fn wait(&self) {
+        loop {
+            let notified = self.notify.notified();
+            if self.is_triggered() {
+                return;
+            }
+            notified.await;
+        }
+    }
+}
+
+/// A live progress event for a terminal view.
+#[derive(Debug, Clone)]
+pub enum ProgressEvent {
+    /// A step started.
+    StepStarted {
+        /// Dotted step path.
+        path: String,
+        /// Step name.
+        name: String,
+        /// `step`, `parallel`, `branch`, `loop`, `iteration`.
+        kind: &'static str,
+    },
+    /// A step ended.
+    StepEnded {
+        /// Dotted step path.
+        path: String,
+        /// Step name.
+        name: String,
+        /// `step`, `parallel`, ...
+        kind: &'static str,
+        /// True on success.
+        ok: bool,
+        /// How long it took.
+        duration: Duration,
+    },
+    /// A capability call ended.
+    Call {
+        /// The capability id.
+        capability: String,
+        /// True on success.
+        ok: bool,
+        /// How long it took.
+        duration: Duration,
+    },
+}
+
+/// Receives progress events (from several threads when branches run in
+/// parallel).
+pub trait ProgressSink: Send + Sync {
+    /// One event.
+    fn event(&self, event: &ProgressEvent);
+}
+
+pub(crate) struct HostParts {
+    pub marketplace: Arc<Marketplace>,
+    pub policy: Arc<RuntimeContext>,
+    pub store: Store,
+    pub approver: Arc<dyn Approver>,
+    pub progress: Option<Arc<dyn ProgressSink>>,
+    pub redactor: Arc<Redactor>,
+    pub interrupt: Arc<Interrupt>,
+    pub runtime: tokio::runtime::Handle,
+}
+
+pub(crate) struct RunIds {
+    pub run: String,
+    pub plan: String,
+    pub intent: String,
+}
+
+/// The RTFS host of a governed run. See the crate docs.
+pub struct GovernedHost {
+    parts: HostParts,
+    ids: RunIds,
+    calls: AtomicU64,
+    step_starts: Mutex<BTreeMap<String, Instant>>,
+    record_error: Mutex<Option<StoreError>>,
+    denial: Mutex<Option<String>>,
+    failed_step: Mutex<Option<(String, String)>>,
+}
+
+impl GovernedHost {
+    pub(crate) fn new(parts: HostParts, ids: RunIds) -> Self {
+        GovernedHost {
+            parts,
+            ids,
+            calls: AtomicU64::new(0),
+            step_starts: Mutex::new(BTreeMap::new()),
+            record_error: Mutex::new(None),
+            denial: Mutex::new(None),
+            failed_step: Mutex::new(None),
+        }
+    }
+
+    /// Calls performed so far (denied and refused ones included).
+    pub fn calls_made(&self) -> u64 {
+        self.calls.load(Ordering::SeqCst)
+    }
+
+    /// The first policy denial at run time, if any.
+    pub fn denial(&self) -> Option<String> {
+        lock(&self.denial).clone()
+    }
+
+    /// The innermost step whose failure ended the run: `(name, path)`.
+    pub fn failed_step(&self) -> Option<(String, String)> {
+        lock(&self.failed_step).clone()
+    }
+
+    pub(crate) fn take_record_error(&self) -> Option<StoreError> {
+        lock(&self.record_error).take()
+    }
+
+    /// Appends to the causal chain, blocking this (non-async) thread.
+    fn record(&self, kind: &str, payload: serde_json::Value) -> Result<(), StoreError> {
+        let payload = self.parts.redactor.redact_json(&payload);
+        let entry = NewEntry::new(kind, payload)
+            .intent(&self.ids.intent)
+            .plan(&self.ids.plan)
+            .run(&self.ids.run);
+        let store = self.parts.store.clone();
+        self.parts
+            .runtime
+            .block_on(async move { store.append(entry).await })
+            .map(|_| ())
+    }
+
+    fn record_or_remember(&self, kind: &str, payload: serde_json::Value) {
+        if let Err(e) = self.record(kind, payload) {
+            let mut slot = lock(&self.record_error);
+            if slot.is_none() {
+                *slot = Some(e);
+            }
+        }
+    }
+
+    fn deny(
+        &self,
+        req: &CallRequest<'_>,
+        reason: String,
+        args_json: &serde_json::Value,
+    ) -> RtfsError {
+        {
+            let mut d = lock(&self.denial);
+            if d.is_none() {
+                *d = Some(reason.clone());
+            }
+        }
+        self.record_or_remember(
+            "capability_call",
+            json!({
+                "capability": req.capability,
+                "args": args_json,
+                "step": req.step_name,
+                "step_path": req.step_path,
+                "outcome": "denied",
+                "error": reason,
+            }),
+        );
+        RtfsError::new(
+            ErrorKind::Host,
+            format!("call to {} denied by policy: {reason}", req.capability),
+        )
+        .at(req.span)
+        .with_help("change the plan, or the policy (--policy FILE) if this call should be allowed")
+    }
+
+    fn progress(&self, e: ProgressEvent) {
+        if let Some(p) = &self.parts.progress {
+            p.event(&e);
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn args_to_json(args: &[Value]) -> serde_json::Value {
+    serde_json::Value::Array(
+        args.iter()
+            .map(|a| {
+                rtfs::to_json(a).unwrap_or_else(|_| serde_json::Value::String(rtfs::print_value(a)))
+            })
+            .collect(),
+    )
+}
+
+impl Host for GovernedHost {
+    fn call(&self, req: CallRequest<'_>) -> rtfs::Result<Value> {
+        let args_json = args_to_json(&req.args);
+        if self.parts.interrupt.is_triggered() {
+            return Err(RtfsError::new(ErrorKind::Host, "run interrupted").at(req.span));
+        }
+        let n = self.calls.fetch_add(1, Ordering::SeqCst) + 1;
+        let policy = &self.parts.policy;
+        if n > policy.max_calls {
+            let reason = format!(
+                "call budget of {} calls per plan exhausted",
+                policy.max_calls
+            );
+            return Err(self.deny(&req, reason, &args_json));
+        }
+
+        // Defence in depth: decide again, now, for the id actually called.
+        let manifest = self.parts.marketplace.get(req.capability);
+        let decision = match &manifest {
+            Some(m) => policy.decide_call(CallTarget::Known(m)),
+            None => policy.decide_call(CallTarget::Unknown(req.capability)),
+        };
+        match decision {
+            CallDecision::Allow => {}
+            CallDecision::Deny { reasons } => {
+                return Err(self.deny(&req, reasons.join("; "), &args_json));
+            }
+            CallDecision::NeedsApproval { reasons } => {
+                let request = ApprovalRequest {
+                    capability: req.capability.to_string(),
+                    args: self
+                        .parts
+                        .redactor
+                        .redact_str(&rtfs::print_value(&Value::vector(req.args.clone()))),
+                    reasons: reasons.clone(),
+                    step: req.step_name.map(str::to_string),
+                };
+                self.record_or_remember("approval_requested", json!(request));
+                match self.parts.approver.approve(&request) {
+                    Approval::Given(by) => {
+                        self.record_or_remember(
+                            "approval_given",
+                            json!({"capability": req.capability, "by": by}),
+                        );
+                    }
+                    Approval::Refused(why) => {
+                        self.record_or_remember(
+                            "approval_denied",
+                            json!({"capability": req.capability, "reason": why}),
+                        );
+                        return Err(self.deny(
+                            &req,
+                            format!("approval refused: {why}"),
+                            &args_json,
+                        ));
+                    }
+                }
+            }
+        }
+        let Some(manifest) = manifest else {
+            // decide_call denies unknown ids; this is unreachable in practice.
+            return Err(self.deny(
+                &req,
+                format!("unknown capability {}", req.capability),
+                &args_json,
+            ));
+        };
+
+        if let Err(problems) = ccos_marketplace::schema::validate_args(&manifest, &req.args) {
+            let errors: Vec<String> = problems
+                .iter()
+                .filter(|p| p.severity == ccos_marketplace::schema::Severity::Error)
+                .map(|p| p.message.clone())
+                .collect();
+            if !errors.is_empty() {
+                let message = format!(
+                    "invalid arguments for {}: {}",
+                    req.capability,
+                    errors.join("; ")
+                );
+                self.record_or_remember(
+                    "capability_call",
+                    json!({"capability": req.capability, "args": args_json, "step": req.step_name,
+                           "step_path": req.step_path, "outcome": "invalid_arguments", "error": message}),
+                );
+                return Err(RtfsError::new(ErrorKind::Host, message).at(req.span));
+            }
+        }
+
+        let started = Instant::now();
+        let timeout = Duration::from_millis(policy.call_timeout_ms.max(1));
+        let mp = self.parts.marketplace.clone();
+        let interrupt = self.parts.interrupt.clone();
+        let id = req.capability.to_string();
+        let args = req.args.clone();
+        let outcome = self.parts.runtime.block_on(async move {
+            tokio::select! {
+                r = tokio::time::timeout(timeout, mp.call(&id, args)) => match r {
+                    Ok(Ok(v)) => Ok(v),
+                    Ok(Err(e)) => Err(e.to_string()),
+                    Err(_) => Err(format!("{id} timed out after {} ms", timeout.as_millis())),
+                },
+                _ = interrupt.wait() => Err(format!("{id} cancelled: run interrupted")),
+            }
+        });
+        let duration = started.elapsed();
+        let (result_json, error) = match &outcome {
+            Ok(v) => (
+                rtfs::to_json(v).unwrap_or_else(|_| json!(rtfs::print_value(v))),
+                None,
+            ),
+            Err(e) => (serde_json::Value::Null, Some(e.clone())),
+        };
+        self.record_or_remember(
+            "capability_call",
+            json!({
+                "capability": req.capability,
+                "provider": manifest.provider.label(),
+                "args": args_json,
+                "step": req.step_name,
+                "step_path": req.step_path,
+                "outcome": if error.is_none() { "ok" } else { "error" },
+                "result": result_json,
+                "error": error,
+                "duration_ms": duration.as_millis() as u64,
+            }),
+        );
+        self.progress(ProgressEvent::Call {
+            capability: req.capability.to_string(),
+            ok: outcome.is_ok(),
+            duration,
+        });
+        if let Some(e) = lock(&self.record_error).as_ref() {
+            return Err(RtfsError::new(
+                ErrorKind::Host,
+                format!("could not record to the causal chain: {e}"),
+            )
+            .at(req.span));
+        }
+        outcome.map_err(|m| RtfsError::new(ErrorKind::Host, m).at(req.span))
+    }
+
+    fn step_event(&self, e: &StepEvent<'_>) {
+        let kind = e.kind.as_str();
+        match e.phase {
+            StepPhase::Started => {
+                lock(&self.step_starts).insert(e.path.to_string(), Instant::now());
+                self.record_or_remember(
+                    "step_started",
+                    json!({"path": e.path, "name": e.name, "kind": kind}),
+                );
+                self.progress(ProgressEvent::StepStarted {
+                    path: e.path.into(),
+                    name: e.name.into(),
+                    kind,
+                });
+            }
+            StepPhase::Succeeded(_) | StepPhase::Failed(_) => {
+                let duration = lock(&self.step_starts)
+                    .remove(e.path)
+                    .map(|t| t.elapsed())
+                    .unwrap_or_default();
+                let (ok, detail) = match e.phase {
+                    StepPhase::Succeeded(v) => (true, json!({"value": rtfs::print_value(v)})),
+                    StepPhase::Failed(err) => {
+                        let mut f = lock(&self.failed_step);
+                        if f.is_none() && kind == "step" {
+                            *f = Some((e.name.to_string(), e.path.to_string()));
+                        }
+                        (
+                            false,
+                            json!({"error": err.message, "error_kind": err.kind.code()}),
+                        )
+                    }
+                    StepPhase::Started => unreachable!("handled above"),
+                };
+                let mut payload = json!({"path": e.path, "name": e.name, "kind": kind, "ok": ok,
+                                         "duration_ms": duration.as_millis() as u64});
+                if let (Some(p), Some(d)) = (payload.as_object_mut(), detail.as_object()) {
+                    p.extend(d.clone());
+                }
+                self.record_or_remember("step_ended", payload);
+                self.progress(ProgressEvent::StepEnded {
+                    path: e.path.into(),
+                    name: e.name.into(),
+                    kind,
+                    ok,
+                    duration,
+                });
+            }
+        }
+    }
+
+    fn run_parallel<'a>(&self, branches: Vec<Branch<'a>>) -> Vec<rtfs::Result<Value>> {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = branches.into_iter().map(|b| s.spawn(b)).collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        Err(RtfsError::new(ErrorKind::Host, "a parallel branch crashed"))
+                    })
+                })
+                .collect()
+        })
+    }
+}

@@ -1,0 +1,412 @@
+//! # The orchestrator: governed execution of RTFS plans
+//!
+//! [`Orchestrator::run`] takes RTFS source and:
+//!
+//! 1. parses it (a syntax error ends the run: nothing executes);
+//! 2. preflights it against the marketplace and the policy
+//!    ([`ccos_governance::preflight`]); a denied call or any error finding ends
+//!    the run before anything executes;
+//! 3. archives the plan and records `run_started` in the causal chain;
+//! 4. evaluates it with a [`GovernedHost`], which **re-checks every call
+//!    against the policy at the moment of the call** (defence in depth: an id
+//!    computed at run time cannot reach a denied capability), enforces the
+//!    call budget and per-call timeout, asks for approval where the policy
+//!    requires it, validates arguments against the capability's schema, and
+//!    performs the call through the marketplace;
+//! 5. records every step (started/ended, duration, value or error) and every
+//!    call (arguments, result or error, duration) in the causal chain, with
+//!    secrets replaced by `<redacted>`;
+//! 6. records `run_ended` (or `run_interrupted`).
+//!
+//! `step-parallel` branches run on their own threads, so their calls proceed
+//! concurrently. Evaluation itself runs on a blocking thread; calls are
+//! driven on the tokio runtime the orchestrator was created on.
+
+#![warn(missing_docs)]
+
+mod approval;
+mod host;
+mod redact;
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use ccos_governance::{PreflightReport, RuntimeContext};
+use ccos_marketplace::Marketplace;
+use ccos_store::{NewEntry, NewIntent, NewPlan, Store};
+use serde_json::json;
+
+pub use approval::{Approval, ApprovalRequest, Approver, AutoApprove, DenyAll};
+pub use host::{GovernedHost, Interrupt, ProgressEvent, ProgressSink};
+pub use redact::Redactor;
+
+/// Options for one run.
+#[derive(Clone)]
+pub struct RunOptions {
+    /// A name for the plan's source (file path), for messages.
+    pub source_name: String,
+    /// The intent the plan serves; one is created ("run plan SOURCE") when `None`.
+    pub intent_id: Option<String>,
+    /// How the plan was produced (`manual`, `pattern`, `llm`, ...).
+    pub generation_mode: String,
+    /// Global bindings made before evaluation (e.g. `context` for a
+    /// synthesised planner).
+    pub bindings: Vec<(String, rtfs::Value)>,
+    /// Evaluation limits.
+    pub limits: rtfs::Limits,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            source_name: "<plan>".into(),
+            intent_id: None,
+            generation_mode: "manual".into(),
+            bindings: vec![],
+            limits: rtfs::Limits::default(),
+        }
+    }
+}
+
+/// A successful run.
+#[derive(Debug, Clone)]
+pub struct RunOutcome {
+    /// Id of this run (causal-chain entries carry it).
+    pub run_id: String,
+    /// Id of the archived plan.
+    pub plan_id: String,
+    /// Id of the intent the plan served.
+    pub intent_id: String,
+    /// The plan's value, secrets redacted.
+    pub value: rtfs::Value,
+    /// Number of capability calls performed.
+    pub calls: u64,
+    /// Preflight findings (warnings only, since the run went ahead).
+    pub preflight: PreflightReport,
+}
+
+/// Why a run did not succeed.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The plan does not parse.
+    #[error("the plan does not parse: {0}")]
+    Parse(Box<rtfs::RtfsError>),
+    /// Preflight found errors (unknown capability, bad arguments...).
+    #[error("preflight found {} problem(s); nothing was executed", .0.findings.iter().filter(|f| f.severity == ccos_governance::Severity::Error).count())]
+    Preflight(Box<PreflightReport>),
+    /// The policy denies the plan (preflight) or a call (run time).
+    #[error("denied by policy: {reason}")]
+    Denied {
+        /// Why, naming the capability and rule.
+        reason: String,
+        /// The preflight report when the denial came from preflight.
+        report: Option<Box<PreflightReport>>,
+        /// The run id when the denial happened at run time.
+        run_id: Option<String>,
+    },
+    /// A step failed.
+    #[error("{}", describe_failure(.step, .error))]
+    StepFailed {
+        /// The run id.
+        run_id: String,
+        /// Name and path of the innermost step that failed, if any.
+        step: Option<(String, String)>,
+        /// The error, secrets redacted.
+        error: Box<rtfs::RtfsError>,
+    },
+    /// The run was interrupted (Ctrl-C).
+    #[error("interrupted; running calls were cancelled")]
+    Interrupted {
+        /// The run id.
+        run_id: String,
+    },
+    /// The causal chain or plan archive could not be written.
+    #[error("store: {0}")]
+    Store(#[from] ccos_store::StoreError),
+    /// Something else went wrong in the orchestrator itself.
+    #[error("{0}")]
+    Internal(String),
+}
+
+fn describe_failure(step: &Option<(String, String)>, error: &rtfs::RtfsError) -> String {
+    match step {
+        Some((name, path)) => format!("step \"{name}\" (#{path}) failed: {error}"),
+        None => format!("the plan failed: {error}"),
+    }
+}
+
+/// Executes plans under a policy. Cheap to clone (shared state is `Arc`ed).
+#[derive(Clone)]
+pub struct Orchestrator {
+    marketplace: Arc<Marketplace>,
+    policy: Arc<RuntimeContext>,
+    store: Store,
+    approver: Arc<dyn Approver>,
+    progress: Option<Arc<dyn ProgressSink>>,
+    redactor: Arc<Redactor>,
+    interrupt: Arc<Interrupt>,
+}
+
+impl Orchestrator {
+    /// An orchestrator over `marketplace`, enforcing `policy`, recording into
+    /// `store`. Approvals are refused until [`Orchestrator::with_approver`]
+    /// says otherwise (a non-interactive run without approval).
+    pub fn new(marketplace: Arc<Marketplace>, policy: RuntimeContext, store: Store) -> Self {
+        let redactor = Redactor::from_env_names(&policy.secret_env);
+        Orchestrator {
+            marketplace,
+            policy: Arc::new(policy),
+            store,
+            approver: Arc::new(DenyAll),
+            progress: None,
+            redactor: Arc::new(redactor),
+            interrupt: Arc::new(Interrupt::default()),
+        }
+    }
+
+    /// Sets how approvals are obtained.
+    pub fn with_approver(mut self, approver: Arc<dyn Approver>) -> Self {
+        self.approver = approver;
+        self
+    }
+
+    /// Sets where live step progress goes.
+    pub fn with_progress(mut self, sink: Arc<dyn ProgressSink>) -> Self {
+        self.progress = Some(sink);
+        self
+    }
+
+    /// Adds literal secret values to redact (beyond the policy's variables).
+    pub fn with_secret_values(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        let mut r = (*self.redactor).clone();
+        for v in values {
+            r.add(v);
+        }
+        self.redactor = Arc::new(r);
+        self
+    }
+
+    /// The interrupt handle: [`Interrupt::trigger`] stops the current run.
+    pub fn interrupt(&self) -> Arc<Interrupt> {
+        self.interrupt.clone()
+    }
+
+    /// The policy in force.
+    pub fn policy(&self) -> &RuntimeContext {
+        &self.policy
+    }
+
+    /// The store runs are recorded in.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Preflights `src` without running it.
+    pub fn check(&self, src: &str) -> Result<PreflightReport, RunError> {
+        ccos_governance::preflight_str(src, &*self.marketplace, &self.policy)
+            .map_err(|e| RunError::Parse(Box::new(e)))
+    }
+
+    /// Runs a plan. See the crate docs for the sequence.
+    pub async fn run(&self, src: &str, options: RunOptions) -> Result<RunOutcome, RunError> {
+        let forms = rtfs::parse(src)
+            .map_err(|e| RunError::Parse(Box::new(e.with_source(&options.source_name, src))))?;
+        let report =
+            ccos_governance::preflight(&forms, &*self.marketplace, &self.policy).with_source(src);
+        if report.has_denied() {
+            let reason = report
+                .findings
+                .iter()
+                .filter(|f| f.code == "denied")
+                .map(|f| f.message.clone())
+                .collect::<Vec<_>>()
+                .join("; ");
+            return Err(RunError::Denied {
+                reason,
+                report: Some(Box::new(report)),
+                run_id: None,
+            });
+        }
+        if !report.is_clean() {
+            return Err(RunError::Preflight(Box::new(report)));
+        }
+
+        let run_id = new_id("run", src);
+        let plan_id = new_id("plan", src);
+        let intent_id = match &options.intent_id {
+            Some(id) => id.clone(),
+            None => {
+                let id = new_id("intent", src);
+                let intent = self
+                    .store
+                    .create_intent(NewIntent::new(
+                        &id,
+                        format!("run plan {}", options.source_name),
+                    ))
+                    .await?;
+                self.store
+                    .append(
+                        NewEntry::new("intent_created", json!({"goal": intent.goal})).intent(&id),
+                    )
+                    .await?;
+                id
+            }
+        };
+        self.store
+            .archive_plan(NewPlan {
+                id: plan_id.clone(),
+                intent_id: intent_id.clone(),
+                rtfs: src.to_string(),
+                ir: None,
+                generation_mode: options.generation_mode.clone(),
+                diagnostics: serde_json::to_value(&report.findings).unwrap_or(json!([])),
+                status: "running".into(),
+            })
+            .await?;
+        self.store
+            .append(
+                NewEntry::new(
+                    "governance_decision",
+                    json!({
+                        "decision": report.decision,
+                        "calls": report.calls,
+                        "findings": report.findings,
+                    }),
+                )
+                .intent(&intent_id)
+                .plan(&plan_id)
+                .run(&run_id),
+            )
+            .await?;
+        self.store
+            .append(
+                NewEntry::new(
+                    "run_started",
+                    json!({
+                        "source": options.source_name,
+                        "plan_sha256": hex::encode(sha2::Sha256::digest(src.as_bytes())),
+                        "max_calls": self.policy.max_calls,
+                        "call_timeout_ms": self.policy.call_timeout_ms,
+                    }),
+                )
+                .intent(&intent_id)
+                .plan(&plan_id)
+                .run(&run_id),
+            )
+            .await?;
+
+        let host = Arc::new(GovernedHost::new(
+            host::HostParts {
+                marketplace: self.marketplace.clone(),
+                policy: self.policy.clone(),
+                store: self.store.clone(),
+                approver: self.approver.clone(),
+                progress: self.progress.clone(),
+                redactor: self.redactor.clone(),
+                interrupt: self.interrupt.clone(),
+                runtime: tokio::runtime::Handle::current(),
+            },
+            host::RunIds {
+                run: run_id.clone(),
+                plan: plan_id.clone(),
+                intent: intent_id.clone(),
+            },
+        ));
+        let started = Instant::now();
+        let eval_host = host.clone();
+        let limits = options.limits;
+        let bindings = options.bindings.clone();
+        let secrets = self.redactor.bindings();
+        let result = tokio::task::spawn_blocking(move || {
+            let ev = rtfs::Evaluator::new(&*eval_host).with_limits(limits);
+            ev.define("secrets", secrets);
+            for (name, value) in bindings {
+                ev.define(&name, value);
+            }
+            ev.eval_program(&forms)
+        })
+        .await
+        .map_err(|e| RunError::Internal(format!("evaluation thread failed: {e}")))?;
+
+        let elapsed_ms = started.elapsed().as_millis() as u64;
+        let calls = host.calls_made();
+        if let Some(e) = host.take_record_error() {
+            return Err(RunError::Store(e));
+        }
+        let ids = |e: NewEntry| e.intent(&intent_id).plan(&plan_id).run(&run_id);
+        match result {
+            Ok(value) => {
+                let value = self.redactor.redact_value(&value);
+                self.store
+                    .append(ids(NewEntry::new(
+                        "run_ended",
+                        json!({"status": "succeeded", "value": rtfs::print_value(&value), "calls": calls, "duration_ms": elapsed_ms}),
+                    )))
+                    .await?;
+                self.store.set_plan_status(&plan_id, "succeeded").await?;
+                Ok(RunOutcome {
+                    run_id,
+                    plan_id,
+                    intent_id,
+                    value,
+                    calls,
+                    preflight: report,
+                })
+            }
+            Err(error) => {
+                let error = self.redactor.redact_error(error);
+                let interrupted = self.interrupt.is_triggered();
+                let kind = if interrupted {
+                    "run_interrupted"
+                } else {
+                    "run_ended"
+                };
+                let status = if interrupted {
+                    "interrupted"
+                } else if host.denial().is_some() {
+                    "denied"
+                } else {
+                    "failed"
+                };
+                self.store
+                    .append(ids(NewEntry::new(
+                        kind,
+                        json!({"status": status, "error": error.message, "error_kind": error.kind.code(), "calls": calls, "duration_ms": elapsed_ms}),
+                    )))
+                    .await?;
+                self.store.set_plan_status(&plan_id, status).await?;
+                if interrupted {
+                    return Err(RunError::Interrupted { run_id });
+                }
+                if let Some(reason) = host.denial() {
+                    return Err(RunError::Denied {
+                        reason,
+                        report: None,
+                        run_id: Some(run_id),
+                    });
+                }
+                Err(RunError::StepFailed {
+                    run_id,
+                    step: host.failed_step(),
+                    error: Box::new(error),
+                })
+            }
+        }
+    }
+}
+
+use sha2::Digest;
+
+/// A unique id: `PREFIX-` + 16 hex digits from the content, the time and a
+/// process-wide counter.
+pub fn new_id(prefix: &str, content: &str) -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut h = sha2::Sha256::new();
+    h.update(content.as_bytes());
+    h.update(ccos_store::now_rfc3339().as_bytes());
+    h.update(std::process::id().to_le_bytes());
+    h.update(COUNTER.fetch_add(1, Ordering::Relaxed).to_le_bytes());
+    let digest = h.finalize();
+    format!("{prefix}-{}", hex::encode(&digest[..8]))
+}

@@ -1,0 +1,485 @@
+//! The causal chain: an append-only, hash-linked log of everything that
+//! happened (intents created, plans generated, decisions, calls, approvals,
+//! LLM exchanges, runs).
+
+use serde::Serialize;
+use serde_json::Value;
+use sqlx::Row;
+
+use crate::canonical_impl::{canonical_json, entry_hash};
+use crate::db::{Pool, Store, on_pool};
+use crate::error::{Ctx, StoreError};
+
+/// `prev_hash` of the first entry: 64 zeros.
+pub const GENESIS_HASH: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+/// Entries fetched per round trip by [`Store::verify_chain`].
+const VERIFY_PAGE: i64 = 2000;
+
+/// An entry to append. `kind` is free text (`intent_created`,
+/// `capability_call`, `approval_given`, ...) but must not be empty.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewEntry {
+    /// What happened.
+    pub kind: String,
+    /// The intent it concerns, if any.
+    pub intent_id: Option<String>,
+    /// The plan it concerns, if any.
+    pub plan_id: Option<String>,
+    /// The run it belongs to, if any.
+    pub run_id: Option<String>,
+    /// Details (any JSON).
+    pub payload: Value,
+}
+
+impl NewEntry {
+    /// An entry of `kind` with `payload` and no ids.
+    pub fn new(kind: impl Into<String>, payload: Value) -> NewEntry {
+        NewEntry {
+            kind: kind.into(),
+            intent_id: None,
+            plan_id: None,
+            run_id: None,
+            payload,
+        }
+    }
+
+    /// Sets the intent id.
+    pub fn intent(mut self, id: impl Into<String>) -> NewEntry {
+        self.intent_id = Some(id.into());
+        self
+    }
+
+    /// Sets the plan id.
+    pub fn plan(mut self, id: impl Into<String>) -> NewEntry {
+        self.plan_id = Some(id.into());
+        self
+    }
+
+    /// Sets the run id.
+    pub fn run(mut self, id: impl Into<String>) -> NewEntry {
+        self.run_id = Some(id.into());
+        self
+    }
+}
+
+/// A recorded entry.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ChainEntry {
+    /// Position in the chain: 1, 2, 3... without gaps.
+    pub seq: i64,
+    /// What happened.
+    pub kind: String,
+    /// The intent it concerns.
+    pub intent_id: Option<String>,
+    /// The plan it concerns.
+    pub plan_id: Option<String>,
+    /// The run it belongs to.
+    pub run_id: Option<String>,
+    /// Details.
+    pub payload: Value,
+    /// When it was appended (RFC 3339 UTC).
+    pub timestamp: String,
+    /// Hash of the previous entry ([`GENESIS_HASH`] for seq 1).
+    pub prev_hash: String,
+    /// SHA-256 (hex) of this entry's canonical encoding.
+    pub hash: String,
+}
+
+/// The result of [`Store::verify_chain`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VerifyReport {
+    /// True when every entry checks out.
+    pub ok: bool,
+    /// Entries examined (up to and including the first bad one).
+    pub entries_checked: u64,
+    /// The seq of the first entry found broken (or the first missing seq).
+    pub first_bad_seq: Option<i64>,
+    /// Why it is broken.
+    pub reason: Option<String>,
+}
+
+/// A row as stored, payload still text.
+struct RawEntry {
+    seq: i64,
+    kind: String,
+    intent_id: Option<String>,
+    plan_id: Option<String>,
+    run_id: Option<String>,
+    payload: String,
+    ts: String,
+    prev_hash: String,
+    hash: String,
+}
+
+macro_rules! raw_from_row {
+    ($row:expr) => {{
+        let r = &$row;
+        (|| -> Result<RawEntry, sqlx::Error> {
+            Ok(RawEntry {
+                seq: r.try_get("seq")?,
+                kind: r.try_get("kind")?,
+                intent_id: r.try_get("intent_id")?,
+                plan_id: r.try_get("plan_id")?,
+                run_id: r.try_get("run_id")?,
+                payload: r.try_get("payload")?,
+                ts: r.try_get("ts")?,
+                prev_hash: r.try_get("prev_hash")?,
+                hash: r.try_get("hash")?,
+            })
+        })()
+        .ctx(|| "decoding a causal chain row".into())
+    }};
+}
+
+const COLS: &str = "seq, kind, intent_id, plan_id, run_id, payload, ts, prev_hash, hash";
+
+impl RawEntry {
+    fn into_entry(self) -> Result<ChainEntry, StoreError> {
+        let payload = serde_json::from_str(&self.payload).map_err(|e| {
+            StoreError::Corrupt(format!(
+                "causal chain entry {}: payload is not JSON: {e}",
+                self.seq
+            ))
+        })?;
+        Ok(ChainEntry {
+            seq: self.seq,
+            kind: self.kind,
+            intent_id: self.intent_id,
+            plan_id: self.plan_id,
+            run_id: self.run_id,
+            payload,
+            timestamp: self.ts,
+            prev_hash: self.prev_hash,
+            hash: self.hash,
+        })
+    }
+
+    /// Checks this entry against its expected seq and predecessor hash.
+    fn check(&self, expected_seq: i64, prev_hash: &str) -> Result<(), String> {
+        if self.seq != expected_seq {
+            return Err(if self.seq > expected_seq {
+                format!(
+                    "seq gap: entry {expected_seq} is missing (next entry found is {})",
+                    self.seq
+                )
+            } else {
+                format!(
+                    "seq out of order: expected {expected_seq}, found {}",
+                    self.seq
+                )
+            });
+        }
+        if self.prev_hash != prev_hash {
+            return Err(format!(
+                "prev_hash does not match the hash of entry {} (entries removed, reordered or altered)",
+                self.seq - 1
+            ));
+        }
+        let payload: Value = serde_json::from_str(&self.payload)
+            .map_err(|e| format!("payload is not valid JSON ({e})"))?;
+        if canonical_json(&payload) != self.payload {
+            return Err("payload text is not in canonical form (altered)".into());
+        }
+        let hash = entry_hash(
+            self.seq,
+            &self.kind,
+            self.intent_id.as_deref(),
+            self.plan_id.as_deref(),
+            self.run_id.as_deref(),
+            &payload,
+            &self.ts,
+            &self.prev_hash,
+        );
+        if hash != self.hash {
+            return Err("hash does not match the entry's content (altered)".into());
+        }
+        Ok(())
+    }
+}
+
+impl Store {
+    /// Appends an entry and returns it as stored. Atomic with respect to its
+    /// predecessor: concurrent appenders (threads or processes) queue on a
+    /// write lock, so the chain never forks.
+    pub async fn append(&self, entry: NewEntry) -> Result<ChainEntry, StoreError> {
+        if entry.kind.trim().is_empty() {
+            return Err(StoreError::Invalid(
+                "causal chain entry kind is empty".into(),
+            ));
+        }
+        let payload_text = canonical_json(&entry.payload);
+        macro_rules! append_in {
+            ($tx:ident) => {{
+                let last = sqlx::query("SELECT seq, hash FROM causal_chain ORDER BY seq DESC LIMIT 1")
+                    .fetch_optional(&mut *$tx)
+                    .await
+                    .ctx(|| "reading the causal chain head".into())?;
+                let (prev_seq, prev_hash): (i64, String) = match last {
+                    Some(row) => (
+                        row.try_get("seq").ctx(|| "decoding the chain head".into())?,
+                        row.try_get("hash").ctx(|| "decoding the chain head".into())?,
+                    ),
+                    None => (0, GENESIS_HASH.to_string()),
+                };
+                let seq = prev_seq + 1;
+                let ts = crate::now_rfc3339();
+                let hash = entry_hash(
+                    seq,
+                    &entry.kind,
+                    entry.intent_id.as_deref(),
+                    entry.plan_id.as_deref(),
+                    entry.run_id.as_deref(),
+                    &entry.payload,
+                    &ts,
+                    &prev_hash,
+                );
+                sqlx::query(
+                    "INSERT INTO causal_chain (seq, kind, intent_id, plan_id, run_id, payload, ts, prev_hash, hash)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                )
+                .bind(seq)
+                .bind(&entry.kind)
+                .bind(&entry.intent_id)
+                .bind(&entry.plan_id)
+                .bind(&entry.run_id)
+                .bind(&payload_text)
+                .bind(&ts)
+                .bind(&prev_hash)
+                .bind(&hash)
+                .execute(&mut *$tx)
+                .await
+                .ctx(|| format!("appending causal chain entry {seq}"))?;
+                sqlx::query(
+                    "INSERT INTO chain_head (id, last_seq, last_hash) VALUES (1, $1, $2)
+                     ON CONFLICT (id) DO UPDATE SET last_seq = excluded.last_seq, last_hash = excluded.last_hash",
+                )
+                .bind(seq)
+                .bind(&hash)
+                .execute(&mut *$tx)
+                .await
+                .ctx(|| "updating the causal chain head".into())?;
+                $tx.commit().await.ctx(|| format!("committing causal chain entry {seq}"))?;
+                ChainEntry {
+                    seq,
+                    kind: entry.kind,
+                    intent_id: entry.intent_id,
+                    plan_id: entry.plan_id,
+                    run_id: entry.run_id,
+                    payload: entry.payload,
+                    timestamp: ts,
+                    prev_hash,
+                    hash,
+                }
+            }};
+        }
+        Ok(match &*self.pool {
+            Pool::Sqlite(p) => {
+                let mut tx = p
+                    .begin_with("BEGIN IMMEDIATE")
+                    .await
+                    .ctx(|| "locking the causal chain for append".into())?;
+                append_in!(tx)
+            }
+            Pool::Postgres(p) => {
+                let mut tx = p.begin().await.ctx(|| "starting an append".into())?;
+                sqlx::query("LOCK TABLE causal_chain IN SHARE ROW EXCLUSIVE MODE")
+                    .execute(&mut *tx)
+                    .await
+                    .ctx(|| "locking the causal chain for append".into())?;
+                append_in!(tx)
+            }
+        })
+    }
+
+    /// Every entry, in seq order.
+    pub async fn chain_all(&self) -> Result<Vec<ChainEntry>, StoreError> {
+        self.chain_range(1, i64::MAX).await
+    }
+
+    /// Entries with `from <= seq <= to`, in seq order.
+    pub async fn chain_range(&self, from: i64, to: i64) -> Result<Vec<ChainEntry>, StoreError> {
+        let raws = on_pool!(self, p => {
+            let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+                "SELECT {COLS} FROM causal_chain WHERE seq >= $1 AND seq <= $2 ORDER BY seq"
+            )))
+            .bind(from)
+            .bind(to)
+            .fetch_all(p)
+            .await
+            .ctx(|| format!("reading causal chain entries {from}..={to}"))?;
+            rows.iter().map(|r| raw_from_row!(r)).collect::<Result<Vec<_>, _>>()?
+        });
+        raws.into_iter().map(RawEntry::into_entry).collect()
+    }
+
+    /// Entries concerning intent `id`, in seq order.
+    pub async fn chain_by_intent(&self, id: &str) -> Result<Vec<ChainEntry>, StoreError> {
+        self.chain_where("intent_id", id).await
+    }
+
+    /// Entries concerning plan `id`, in seq order.
+    pub async fn chain_by_plan(&self, id: &str) -> Result<Vec<ChainEntry>, StoreError> {
+        self.chain_where("plan_id", id).await
+    }
+
+    /// Entries of run `id`, in seq order.
+    pub async fn chain_by_run(&self, id: &str) -> Result<Vec<ChainEntry>, StoreError> {
+        self.chain_where("run_id", id).await
+    }
+
+    /// `column` is one of our fixed column names, never user input.
+    async fn chain_where(
+        &self,
+        column: &'static str,
+        id: &str,
+    ) -> Result<Vec<ChainEntry>, StoreError> {
+        let raws = on_pool!(self, p => {
+            let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+                "SELECT {COLS} FROM causal_chain WHERE {column} = $1 ORDER BY seq"
+            )))
+            .bind(id)
+            .fetch_all(p)
+            .await
+            .ctx(|| format!("reading causal chain entries with {column} = {id}"))?;
+            rows.iter().map(|r| raw_from_row!(r)).collect::<Result<Vec<_>, _>>()?
+        });
+        raws.into_iter().map(RawEntry::into_entry).collect()
+    }
+
+    /// The number of entries.
+    pub async fn chain_len(&self) -> Result<i64, StoreError> {
+        on_pool!(self, p => {
+            sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM causal_chain")
+                .fetch_one(p)
+                .await
+                .ctx(|| "counting causal chain entries".into())
+        })
+    }
+
+    /// Walks the whole chain and reports the first entry whose hash does not
+    /// match its content, whose `prev_hash` does not match its predecessor,
+    /// or where a seq is missing or out of order; also checks that the last
+    /// entry is the recorded head (entries removed from the end).
+    pub async fn verify_chain(&self) -> Result<VerifyReport, StoreError> {
+        let mut expected_seq = 1i64;
+        let mut prev_hash = GENESIS_HASH.to_string();
+        let mut checked = 0u64;
+        let bad = |checked, seq, reason: String| VerifyReport {
+            ok: false,
+            entries_checked: checked,
+            first_bad_seq: Some(seq),
+            reason: Some(reason),
+        };
+        let mut after = 0i64;
+        loop {
+            let page = on_pool!(self, p => {
+                let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT {COLS} FROM causal_chain WHERE seq > $1 ORDER BY seq LIMIT $2"
+                )))
+                .bind(after)
+                .bind(VERIFY_PAGE)
+                .fetch_all(p)
+                .await
+                .ctx(|| format!("reading causal chain entries after {after}"))?;
+                rows.iter().map(|r| raw_from_row!(r)).collect::<Result<Vec<_>, _>>()?
+            });
+            let n = page.len() as i64;
+            for raw in page {
+                checked += 1;
+                if let Err(reason) = raw.check(expected_seq, &prev_hash) {
+                    let at = if raw.seq > expected_seq {
+                        expected_seq
+                    } else {
+                        raw.seq
+                    };
+                    return Ok(bad(checked, at, reason));
+                }
+                after = raw.seq;
+                expected_seq = raw.seq + 1;
+                prev_hash = raw.hash;
+            }
+            if n < VERIFY_PAGE {
+                break;
+            }
+        }
+        let head = on_pool!(self, p => {
+            let row = sqlx::query("SELECT last_seq, last_hash FROM chain_head WHERE id = 1")
+                .fetch_optional(p)
+                .await
+                .ctx(|| "reading the causal chain head".into())?;
+            match row {
+                Some(r) => Some((
+                    r.try_get::<i64, _>("last_seq").ctx(|| "decoding the chain head".into())?,
+                    r.try_get::<String, _>("last_hash").ctx(|| "decoding the chain head".into())?,
+                )),
+                None => None,
+            }
+        });
+        let last_seq = expected_seq - 1;
+        match head {
+            None if last_seq == 0 => {}
+            None => {
+                return Ok(bad(checked, 1, "the chain head record is missing".into()));
+            }
+            Some((seq, _)) if seq > last_seq => {
+                return Ok(bad(
+                    checked,
+                    last_seq + 1,
+                    format!(
+                        "entries {}..={seq} are missing (the head records seq {seq})",
+                        last_seq + 1
+                    ),
+                ));
+            }
+            Some((seq, hash)) if seq != last_seq || hash != prev_hash => {
+                return Ok(bad(
+                    checked,
+                    last_seq,
+                    format!(
+                        "the last entry ({last_seq}) does not match the recorded head (seq {seq})"
+                    ),
+                ));
+            }
+            Some(_) => {}
+        }
+        Ok(VerifyReport {
+            ok: true,
+            entries_checked: checked,
+            first_bad_seq: None,
+            reason: None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[tokio::test]
+    async fn rejects_empty_kind_and_links_entries() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(&format!("sqlite://{}", dir.path().join("c.db").display()))
+            .await
+            .unwrap();
+        assert!(matches!(
+            s.append(NewEntry::new("  ", json!({}))).await,
+            Err(StoreError::Invalid(_))
+        ));
+        let a = s
+            .append(NewEntry::new("run_started", json!({"b": 1, "a": 2})))
+            .await
+            .unwrap();
+        let b = s
+            .append(NewEntry::new("run_ended", json!(null)).run("r1"))
+            .await
+            .unwrap();
+        assert_eq!((a.seq, b.seq), (1, 2));
+        assert_eq!(a.prev_hash, GENESIS_HASH);
+        assert_eq!(b.prev_hash, a.hash);
+        assert_eq!(s.chain_all().await.unwrap(), vec![a, b]);
+        assert!(s.verify_chain().await.unwrap().ok);
+        s.close().await;
+    }
+}
