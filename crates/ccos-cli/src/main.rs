@@ -34,6 +34,8 @@ enum Command {
     /// Work with RTFS source: evaluate, format, check.
     #[command(subcommand)]
     Rtfs(cmd::rtfs::RtfsCommand),
+    /// Measure capability resolution on a public benchmark (metatool, ultratool, restbench, seal-tools).
+    Eval(cmd::eval::EvalArgs),
     /// MCP servers: add, list, remove, discover their tools, call a tool.
     #[command(subcommand)]
     Mcp(cmd::mcp::McpCommand),
@@ -60,6 +62,7 @@ fn main() {
     let home = home::Home::resolve(cli.home.clone());
     let result: Result<(), CliError> = match cli.command {
         Command::Rtfs(c) => cmd::rtfs::run(c, &home),
+        Command::Eval(c) => cmd::eval::run(c, &home),
         Command::Mcp(c) => cmd::mcp::run(c, &home),
         Command::Check(c) => cmd::check::run(c, &home),
         Command::Run(c) => cmd::run::run(c, &home),

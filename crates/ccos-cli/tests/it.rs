@@ -5,6 +5,8 @@
 mod caps;
 #[path = "it/check.rs"]
 mod check;
+#[path = "it/eval.rs"]
+mod eval;
 #[path = "it/run.rs"]
 mod run;
 #[path = "it/store.rs"]

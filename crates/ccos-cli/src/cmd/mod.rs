@@ -3,6 +3,7 @@
 pub mod caps;
 pub mod chain;
 pub mod check;
+pub mod eval;
 pub mod graph;
 pub mod mcp;
 pub mod plans;

@@ -1,0 +1,223 @@
+//! Sub-intents: the unit of work that decomposition produces and resolution
+//! maps to a capability.
+//!
+//! A sub-intent says *what* is wanted ("list the open issues of
+//! mandubian/ccos"), never *how*: it names no capability. Parameters are
+//! literal values extracted from the goal, or references to the result of an
+//! earlier sub-intent ([`ParamValue::StepRef`]), which plan generation turns
+//! into `let` bindings.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// The kind of work a sub-intent asks for. Resolution uses it to favour
+/// capabilities with matching effects (an [`IntentType::AskUser`] intent
+/// favours `user` effects, [`IntentType::Write`] favours `write`).
+///
+/// Serialised as a lower-case string (`"fetch"`, `"askuser"`); any other
+/// string is kept as [`IntentType::Other`].
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(into = "String", from = "String")]
+pub enum IntentType {
+    /// Obtain data (read a file, call an API, list items).
+    Fetch,
+    /// Reshape data (map, convert, summarise).
+    Transform,
+    /// Keep the items matching a condition.
+    Filter,
+    /// Calculate a value (arithmetic, counting).
+    Compute,
+    /// Show a result to the user.
+    Output,
+    /// Ask the user a question.
+    AskUser,
+    /// Change state (write a file, create a record).
+    Write,
+    /// Anything else, by name.
+    Other(String),
+}
+
+impl IntentType {
+    /// The lower-case name (`fetch`, `askuser`, or the `Other` text).
+    pub fn as_str(&self) -> &str {
+        match self {
+            IntentType::Fetch => "fetch",
+            IntentType::Transform => "transform",
+            IntentType::Filter => "filter",
+            IntentType::Compute => "compute",
+            IntentType::Output => "output",
+            IntentType::AskUser => "askuser",
+            IntentType::Write => "write",
+            IntentType::Other(s) => s,
+        }
+    }
+
+    /// Parses a name, case-insensitively; `ask-user` and `ask_user` are
+    /// accepted for [`IntentType::AskUser`]. Unknown names become `Other`.
+    pub fn parse(s: &str) -> IntentType {
+        match s.to_ascii_lowercase().as_str() {
+            "fetch" => IntentType::Fetch,
+            "transform" => IntentType::Transform,
+            "filter" => IntentType::Filter,
+            "compute" => IntentType::Compute,
+            "output" => IntentType::Output,
+            "askuser" | "ask-user" | "ask_user" => IntentType::AskUser,
+            "write" => IntentType::Write,
+            _ => IntentType::Other(s.to_string()),
+        }
+    }
+}
+
+impl From<IntentType> for String {
+    fn from(t: IntentType) -> String {
+        t.as_str().to_string()
+    }
+}
+
+impl From<String> for IntentType {
+    fn from(s: String) -> IntentType {
+        IntentType::parse(&s)
+    }
+}
+
+impl fmt::Display for IntentType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The value of a sub-intent parameter: a literal, or the result of an
+/// earlier sub-intent.
+///
+/// JSON form: `{"literal": <json>}` or `{"step": "s1"}`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ParamValue {
+    /// A literal extracted from the goal (a path, a number, a name...).
+    Literal(rtfs::Value),
+    /// The result of the sub-intent with this id.
+    StepRef(String),
+}
+
+impl Serialize for ParamValue {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeMap};
+        let mut m = s.serialize_map(Some(1))?;
+        match self {
+            ParamValue::Literal(v) => {
+                let j = rtfs::to_json(v).map_err(|e| S::Error::custom(e.message))?;
+                m.serialize_entry("literal", &j)?;
+            }
+            ParamValue::StepRef(id) => m.serialize_entry("step", id)?,
+        }
+        m.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for ParamValue {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let j = serde_json::Value::deserialize(d)?;
+        let obj = j
+            .as_object()
+            .filter(|o| o.len() == 1)
+            .ok_or_else(|| D::Error::custom("a parameter is {\"literal\": v} or {\"step\": id}"))?;
+        if let Some(v) = obj.get("literal") {
+            Ok(ParamValue::Literal(rtfs::from_json(v)))
+        } else if let Some(id) = obj.get("step").and_then(|s| s.as_str()) {
+            Ok(ParamValue::StepRef(id.to_string()))
+        } else {
+            Err(D::Error::custom(
+                "a parameter is {\"literal\": v} or {\"step\": \"id\"}",
+            ))
+        }
+    }
+}
+
+/// One step of a decomposed goal: what to do, with which parameters, after
+/// which earlier steps.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SubIntent {
+    /// Short id, unique within the goal (`s1`, `s2`, ...).
+    pub id: String,
+    /// What is wanted, in words; the main input of resolution.
+    pub description: String,
+    /// The kind of work.
+    pub intent_type: IntentType,
+    /// Named parameters (names as the goal suggests them; resolution maps
+    /// them to schema property names).
+    #[serde(default)]
+    pub params: BTreeMap<String, ParamValue>,
+    /// Ids of earlier sub-intents whose results this one needs.
+    #[serde(default)]
+    pub depends_on: Vec<String>,
+}
+
+impl SubIntent {
+    /// A sub-intent with no parameters and no dependencies.
+    pub fn new(id: impl Into<String>, description: impl Into<String>, t: IntentType) -> SubIntent {
+        SubIntent {
+            id: id.into(),
+            description: description.into(),
+            intent_type: t,
+            params: BTreeMap::new(),
+            depends_on: Vec::new(),
+        }
+    }
+
+    /// Adds a literal parameter (builder style).
+    pub fn with_param(mut self, name: impl Into<String>, value: rtfs::Value) -> SubIntent {
+        self.params.insert(name.into(), ParamValue::Literal(value));
+        self
+    }
+
+    /// Adds a parameter fed by an earlier sub-intent, and the dependency.
+    pub fn with_step_param(
+        mut self,
+        name: impl Into<String>,
+        step: impl Into<String>,
+    ) -> SubIntent {
+        let step = step.into();
+        if !self.depends_on.contains(&step) {
+            self.depends_on.push(step.clone());
+        }
+        self.params.insert(name.into(), ParamValue::StepRef(step));
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intent_type_round_trips_as_lowercase_string() {
+        let j = serde_json::to_string(&IntentType::AskUser).unwrap();
+        assert_eq!(j, "\"askuser\"");
+        let t: IntentType = serde_json::from_str("\"Fetch\"").unwrap();
+        assert_eq!(t, IntentType::Fetch);
+        let t: IntentType = serde_json::from_str("\"summarize\"").unwrap();
+        assert_eq!(t, IntentType::Other("summarize".into()));
+        assert_eq!(IntentType::parse("ask-user"), IntentType::AskUser);
+    }
+
+    #[test]
+    fn sub_intent_json_round_trip() {
+        let s = SubIntent::new("s2", "count the words", IntentType::Compute)
+            .with_param("unit", rtfs::Value::string("word"))
+            .with_step_param("text", "s1");
+        let j = serde_json::to_value(&s).unwrap();
+        assert_eq!(
+            j,
+            serde_json::json!({
+                "id": "s2", "description": "count the words", "intent_type": "compute",
+                "params": {"text": {"step": "s1"}, "unit": {"literal": "word"}},
+                "depends_on": ["s1"]
+            })
+        );
+        let back: SubIntent = serde_json::from_value(j).unwrap();
+        assert_eq!(back, s);
+        assert!(serde_json::from_str::<ParamValue>("{\"x\": 1}").is_err());
+    }
+}

@@ -1,0 +1,967 @@
+//! [`CatalogResolution`]: ranking over the marketplace's own catalog.
+//!
+//! # Scoring
+//!
+//! 0. **Query.** The intent's description, without English function words
+//!    ([`STOP_WORDS`]: catalogs of short descriptions would give "to" or
+//!    "me" a high IDF), plus its parameter names; analysed like the index
+//!    (identifiers split, lower-cased, stemmed). A request with several
+//!    parts is also cut into *clauses* at sentence punctuation, commas and
+//!    connectors (`and`, `then`, `also`, `after`).
+//! 1. **Pool.** The marketplace's search index is queried with the whole
+//!    query for `max(k, POOL_MIN)` hits, and with each clause for
+//!    [`CLAUSE_POOL`] more.
+//! 2. **Features** of each pooled capability, each in `[0, 1]`:
+//!    - `bm25`: Okapi BM25 (k1 = 1.2, b = 0.75) of the query against the
+//!      capability as ONE document (name, id, description, parameter
+//!      names and descriptions), IDF over the whole catalog, divided by
+//!      the pool's best;
+//!    - `index`: the marketplace index score (field-weighted BM25),
+//!      divided by the pool's best;
+//!    - `name`: the share of the capability's *name words* (name and last
+//!      dotted id segment) found in the query: `flight_book` fully covered
+//!      by "book a flight" is a strong signal that BM25 dilutes;
+//!    - `coverage`: the IDF-weighted share of query words found anywhere
+//!      in the capability's text;
+//!    - `params`: the share of the intent's parameter names matching an
+//!      input property (identifier-split, so `per_page` matches `perPage`,
+//!      and `file_path` matches `path` by word containment);
+//!    - `effect`: 1 when the capability's effects fit the intent type
+//!      (`askuser` → `user`, `write` → `write`, `fetch` → `read` or
+//!      `network`, `compute`/`transform`/`filter` → `pure`, `output` →
+//!      `user` or `write`), else 0;
+//!    - `clause`: the best, over the clauses, of the clause's BM25 divided
+//!      by the pool's best for that clause (equals `bm25` for a one-clause
+//!      request), so the best tool for each part of a multi-part request
+//!      rises, not only the tool matching the dominant part.
+//! 3. **Score** = Σ weight × feature ([`Weights`], defaults documented
+//!    there); ties are broken by id. Everything is deterministic (ordered
+//!    maps, no randomness). The default weights were set on the aggregate
+//!    figures of the evaluation harness (`ccos eval`); nothing refers to
+//!    individual benchmark items.
+//!
+//! Catalog statistics (document frequencies, average length) are computed
+//! from a snapshot of the marketplace and recomputed when its size changes;
+//! a capability replaced in place keeps the old statistics until then,
+//! which only shifts IDFs slightly.
+//!
+//! # No fit
+//!
+//! A capability whose `coverage` is below [`CatalogResolution::min_coverage`]
+//! (default [`DEFAULT_MIN_COVERAGE`]) is dropped; when nothing is left the
+//! answer is empty, i.e. "no capability fits".
+//!
+//! # Soft validation
+//!
+//! For each returned candidate, required input properties that the intent
+//! does not supply are examined: one whose name is of the free-text kind
+//! (`prompt`, `query`, `message`, `question`, `text`, ...) gets an adapter
+//! reason ("adapter: use the description as :prompt") instead of rejecting
+//! the match; others are listed as "missing required: ..." for plan
+//! generation to ask or report.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, Mutex};
+
+use ccos_marketplace::search::analyze;
+use ccos_marketplace::{CapabilityManifest, Effect, Marketplace};
+
+use super::{Candidate, ResolutionError, ResolutionStrategy, sort_candidates};
+use crate::intent::{IntentType, SubIntent};
+
+/// Smallest pool fetched from the index before re-ranking.
+pub const POOL_MIN: usize = 50;
+
+/// Pool fetched from the index for each clause of a multi-part request.
+pub const CLAUSE_POOL: usize = 20;
+
+/// Default [`CatalogResolution::min_coverage`]: any capability sharing at
+/// least one query word is a candidate.
+pub const DEFAULT_MIN_COVERAGE: f64 = 0.0;
+
+/// Property-name words that a free-text description can fill (soft
+/// validation).
+const FREE_TEXT_KEYS: [&str; 10] = [
+    "prompt",
+    "query",
+    "message",
+    "question",
+    "text",
+    "q",
+    "input",
+    "content",
+    "instruction",
+    "description",
+];
+
+/// Weights of the features combined by [`CatalogResolution`] (see the
+/// module docs for the features).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Weights {
+    /// Weight of the catalog BM25 (one document per capability). Default 1.0.
+    pub bm25: f64,
+    /// Weight of the marketplace index score (field-weighted). Default 0.5.
+    pub index: f64,
+    /// Weight of name-word coverage. Default 0.5.
+    pub name: f64,
+    /// Weight of IDF-weighted query coverage. Default 0.5.
+    pub coverage: f64,
+    /// Weight of parameter-name overlap. Default 0.3.
+    pub params: f64,
+    /// Weight of effect/type fit. Default 0.2.
+    pub effect: f64,
+    /// Weight of the best per-clause BM25 (multi-part requests). Default 1.0.
+    pub clause: f64,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights {
+            bm25: 1.0,
+            index: 0.5,
+            name: 0.5,
+            coverage: 0.5,
+            params: 0.3,
+            effect: 0.2,
+            clause: 1.0,
+        }
+    }
+}
+
+/// BM25 parameters of the catalog score.
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+
+/// Catalog-wide term statistics for the catalog BM25 (document
+/// frequencies, average length), computed from a snapshot of the
+/// marketplace and recomputed when its size changes.
+#[derive(Default)]
+struct Stats {
+    size: usize,
+    avg_len: f64,
+    df: BTreeMap<String, usize>,
+    /// Analysed terms per capability id, with the fingerprint of the text
+    /// they were computed from (reused only while it is unchanged).
+    terms: BTreeMap<String, (String, Arc<CapTerms>)>,
+}
+
+impl Stats {
+    /// The terms of `m`: cached when its text is unchanged, else computed.
+    fn terms_of(&self, m: &CapabilityManifest) -> Arc<CapTerms> {
+        match self.terms.get(&m.id) {
+            Some((fp, t)) if *fp == fingerprint(m) => t.clone(),
+            _ => Arc::new(cap_terms(m)),
+        }
+    }
+}
+
+/// The text a capability's terms are computed from, to detect changes.
+fn fingerprint(m: &CapabilityManifest) -> String {
+    format!("{}\u{1}{}\u{1}{}", m.name, m.description, m.input_schema)
+}
+
+/// Resolution over the marketplace catalog (search index + parameter
+/// overlap + effect fit, with soft validation). See the module docs.
+pub struct CatalogResolution {
+    marketplace: Arc<Marketplace>,
+    weights: Weights,
+    min_coverage: f64,
+    stats: Mutex<Option<Arc<Stats>>>,
+}
+
+/// One pooled capability and its raw scores.
+struct Pooled {
+    manifest: CapabilityManifest,
+    /// Marketplace index score (0 when pooled only by a clause).
+    index: f64,
+    terms: Arc<CapTerms>,
+    bm25: f64,
+    per_clause: Vec<f64>,
+}
+
+/// Analysed terms of one capability, for the features.
+struct CapTerms {
+    /// Name words (name + last id segment).
+    name: BTreeSet<String>,
+    /// Term frequencies over the whole document.
+    tf: BTreeMap<String, u32>,
+    /// Document length in terms.
+    len: usize,
+}
+
+impl CatalogResolution {
+    /// A strategy over `marketplace` with default weights.
+    pub fn new(marketplace: Arc<Marketplace>) -> CatalogResolution {
+        CatalogResolution {
+            marketplace,
+            weights: Weights::default(),
+            min_coverage: DEFAULT_MIN_COVERAGE,
+            stats: Mutex::new(None),
+        }
+    }
+
+    /// Replaces the feature weights.
+    pub fn with_weights(mut self, weights: Weights) -> CatalogResolution {
+        self.weights = weights;
+        self
+    }
+
+    /// Sets the minimum query coverage (0..1) below which a capability is
+    /// not a candidate ("no fit").
+    pub fn with_min_coverage(mut self, min: f64) -> CatalogResolution {
+        self.min_coverage = min;
+        self
+    }
+
+    /// The minimum query coverage in force.
+    pub fn min_coverage(&self) -> f64 {
+        self.min_coverage
+    }
+
+    /// The weights in force.
+    pub fn weights(&self) -> Weights {
+        self.weights
+    }
+
+    /// The catalog statistics, recomputed when the catalog size changed.
+    fn stats(&self) -> Arc<Stats> {
+        let mut guard = self.stats.lock().unwrap_or_else(|p| p.into_inner());
+        let size = self.marketplace.len();
+        if let Some(s) = guard.as_ref().filter(|s| s.size == size) {
+            return s.clone();
+        }
+        let mut df: BTreeMap<String, usize> = BTreeMap::new();
+        let mut terms = BTreeMap::new();
+        let mut total = 0usize;
+        let all = self.marketplace.list();
+        for m in &all {
+            let t = cap_terms(m);
+            total += t.len;
+            for term in t.tf.keys() {
+                *df.entry(term.clone()).or_default() += 1;
+            }
+            terms.insert(m.id.clone(), (fingerprint(m), Arc::new(t)));
+        }
+        let s = Arc::new(Stats {
+            size: all.len(),
+            avg_len: if all.is_empty() {
+                0.0
+            } else {
+                total as f64 / all.len() as f64
+            },
+            df,
+            terms,
+        });
+        *guard = Some(s.clone());
+        s
+    }
+}
+
+impl ResolutionStrategy for CatalogResolution {
+    fn name(&self) -> &str {
+        "catalog"
+    }
+
+    fn resolve(&self, intent: &SubIntent, k: usize) -> Result<Vec<Candidate>, ResolutionError> {
+        if k == 0 {
+            return Ok(vec![]);
+        }
+        let mut query_text = content_text(&intent.description);
+        for key in intent.params.keys() {
+            query_text.push(' ');
+            query_text.push_str(key);
+        }
+        let pool = self
+            .marketplace
+            .search(&query_text, k.max(POOL_MIN))
+            .map_err(|e| ResolutionError::Search {
+                intent: intent.id.clone(),
+                message: e.to_string(),
+            })?;
+        let Some(max_index) = pool.first().map(|h| f64::from(h.1)) else {
+            return Ok(vec![]);
+        };
+        let stats = self.stats();
+        let query_terms: BTreeSet<String> = analyze(&query_text).into_iter().collect();
+        let idf = idf_of(&query_terms, &stats);
+        let idf_total: f64 = idf.values().sum();
+        // The pool: the whole-query hits, plus the hits of each clause of
+        // a multi-part request (index score 0 for those).
+        let clause_terms: Vec<BTreeSet<String>> = clauses(&intent.description);
+        let mut pool_scores: BTreeMap<String, f64> = pool
+            .iter()
+            .map(|(id, s)| (id.clone(), f64::from(*s)))
+            .collect();
+        for c in &clause_terms {
+            let text = c.iter().cloned().collect::<Vec<_>>().join(" ");
+            let hits = self.marketplace.search(&text, CLAUSE_POOL).map_err(|e| {
+                ResolutionError::Search {
+                    intent: intent.id.clone(),
+                    message: e.to_string(),
+                }
+            })?;
+            for (id, _) in hits {
+                pool_scores.entry(id).or_insert(0.0);
+            }
+        }
+        let clause_idf: Vec<BTreeMap<&str, f64>> =
+            clause_terms.iter().map(|c| idf_of(c, &stats)).collect();
+        let scored: Vec<Pooled> = pool_scores
+            .iter()
+            .filter_map(|(id, s)| self.marketplace.get(id).map(|m| (m, *s)))
+            .map(|(m, s)| {
+                let t = stats.terms_of(&m);
+                let b = bm25(&t, &idf, stats.avg_len);
+                let per_clause = clause_idf
+                    .iter()
+                    .map(|ci| bm25(&t, ci, stats.avg_len))
+                    .collect();
+                Pooled {
+                    manifest: m,
+                    index: s,
+                    terms: t,
+                    bm25: b,
+                    per_clause,
+                }
+            })
+            .collect();
+        let max_bm25 = scored.iter().map(|x| x.bm25).fold(0.0, f64::max);
+        let max_clause: Vec<f64> = (0..clause_terms.len())
+            .map(|i| {
+                scored
+                    .iter()
+                    .map(|x| x.per_clause.get(i).copied().unwrap_or(0.0))
+                    .fold(0.0, f64::max)
+            })
+            .collect();
+        let w = self.weights;
+        let mut out = Vec::with_capacity(scored.len());
+        let mut slots: BTreeMap<String, usize> = BTreeMap::new();
+        for (slot, p) in scored.iter().enumerate() {
+            let (m, index_score, t, bm, per_clause) =
+                (&p.manifest, p.index, &p.terms, p.bm25, &p.per_clause);
+            let mut reasons = Vec::new();
+            let matched: Vec<&String> = query_terms
+                .iter()
+                .filter(|q| t.tf.contains_key(*q))
+                .collect();
+            let coverage = if idf_total > 0.0 {
+                matched
+                    .iter()
+                    .map(|q| idf.get(q.as_str()).copied().unwrap_or(0.0))
+                    .sum::<f64>()
+                    / idf_total
+            } else {
+                0.0
+            };
+            if coverage < self.min_coverage || matched.is_empty() {
+                continue;
+            }
+            reasons.push(format!("bm25 {bm:.2} on '{}'", intent.description));
+            let bm25_rel = if max_bm25 > 0.0 { bm / max_bm25 } else { 0.0 };
+            // Best relative BM25 over the clauses; the whole query's when the
+            // request has a single clause.
+            let best = per_clause
+                .iter()
+                .zip(&max_clause)
+                .map(|(s, mx)| if *mx > 0.0 { s / mx } else { 0.0 })
+                .enumerate()
+                .fold(None, |best: Option<(usize, f64)>, (i, v)| match best {
+                    Some((_, bv)) if bv >= v => best,
+                    _ => Some((i, v)),
+                });
+            let clause = best.map_or(bm25_rel, |b| b.1);
+            let best_clause = best.map(|b| b.0);
+            if let Some(i) = best_clause.filter(|_| clause_terms.len() > 1 && clause > 0.0) {
+                reasons.push(format!(
+                    "best for clause {} of {} ({:.2})",
+                    i + 1,
+                    clause_terms.len(),
+                    clause
+                ));
+            }
+            let index_rel = if max_index > 0.0 {
+                index_score / max_index
+            } else {
+                0.0
+            };
+            let name_hits: Vec<&String> = t.name.intersection(&query_terms).collect();
+            let name = if t.name.is_empty() {
+                0.0
+            } else {
+                name_hits.len() as f64 / t.name.len() as f64
+            };
+            if !name_hits.is_empty() {
+                reasons.push(format!(
+                    "name words in query: {}",
+                    join(name_hits.iter().map(|s| s.as_str()))
+                ));
+            }
+            let (params, overlap) = param_overlap(intent, m);
+            if !overlap.is_empty() {
+                reasons.push(format!("params overlap: {}", overlap.join(", ")));
+            }
+            let effect = effect_fit(&intent.intent_type, m);
+            if effect > 0.0 {
+                reasons.push(format!(
+                    "effects fit {}: {}",
+                    intent.intent_type,
+                    join(m.effective_effects().iter().map(|e| e.as_str()))
+                ));
+            }
+            let score = w.bm25 * bm25_rel
+                + w.index * index_rel
+                + w.name * name
+                + w.coverage * coverage
+                + w.params * params
+                + w.effect * effect
+                + w.clause * clause;
+            out.push(Candidate {
+                capability_id: m.id.clone(),
+                score,
+                reasons,
+            });
+            slots.insert(m.id.clone(), slot);
+        }
+        sort_candidates(&mut out);
+        out.truncate(k);
+        // Soft validation of the kept candidates only (it does not change
+        // scores).
+        for c in &mut out {
+            if let Some(p) = slots.get(&c.capability_id).and_then(|i| scored.get(*i)) {
+                c.reasons.extend(soft_validation(intent, &p.manifest));
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// IDF of each term over the catalog: `ln(1 + (N - df + 0.5) / (df + 0.5))`.
+fn idf_of<'a>(terms: &'a BTreeSet<String>, stats: &Stats) -> BTreeMap<&'a str, f64> {
+    let n = stats.size as f64;
+    terms
+        .iter()
+        .map(|q| {
+            let df = stats.df.get(q).copied().unwrap_or(0) as f64;
+            (q.as_str(), (1.0 + (n - df + 0.5) / (df + 0.5)).ln())
+        })
+        .collect()
+}
+
+/// English function words dropped from requests before matching (the
+/// common NLTK English stop list, lower-case). Tool descriptions are short,
+/// so these words are rare in a catalog and would otherwise get a high IDF
+/// and match on chance words such as "to" or "me".
+const STOP_WORDS: [&str; 127] = [
+    "i",
+    "me",
+    "my",
+    "myself",
+    "we",
+    "our",
+    "ours",
+    "ourselves",
+    "you",
+    "your",
+    "yours",
+    "yourself",
+    "yourselves",
+    "he",
+    "him",
+    "his",
+    "himself",
+    "she",
+    "her",
+    "hers",
+    "herself",
+    "it",
+    "its",
+    "itself",
+    "they",
+    "them",
+    "their",
+    "theirs",
+    "themselves",
+    "what",
+    "which",
+    "who",
+    "whom",
+    "this",
+    "that",
+    "these",
+    "those",
+    "am",
+    "is",
+    "are",
+    "was",
+    "were",
+    "be",
+    "been",
+    "being",
+    "have",
+    "has",
+    "had",
+    "having",
+    "do",
+    "does",
+    "did",
+    "doing",
+    "a",
+    "an",
+    "the",
+    "and",
+    "but",
+    "if",
+    "or",
+    "because",
+    "as",
+    "until",
+    "while",
+    "of",
+    "at",
+    "by",
+    "for",
+    "with",
+    "about",
+    "against",
+    "between",
+    "into",
+    "through",
+    "during",
+    "before",
+    "after",
+    "above",
+    "below",
+    "to",
+    "from",
+    "up",
+    "down",
+    "in",
+    "out",
+    "on",
+    "off",
+    "over",
+    "under",
+    "again",
+    "further",
+    "then",
+    "once",
+    "here",
+    "there",
+    "when",
+    "where",
+    "why",
+    "how",
+    "all",
+    "any",
+    "both",
+    "each",
+    "few",
+    "more",
+    "most",
+    "other",
+    "some",
+    "such",
+    "no",
+    "nor",
+    "not",
+    "only",
+    "own",
+    "same",
+    "so",
+    "than",
+    "too",
+    "very",
+    "s",
+    "t",
+    "can",
+    "will",
+    "just",
+    "don",
+    "should",
+    "now",
+];
+
+/// The words of `text` (identifier-split, lower-cased) without
+/// [`STOP_WORDS`], joined by spaces: the text that is matched.
+fn content_text(text: &str) -> String {
+    ccos_marketplace::ids::words(text)
+        .into_iter()
+        .filter(|w| !STOP_WORDS.contains(&w.as_str()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Words that join the parts of a multi-part request.
+const CONNECTORS: [&str; 5] = ["and", "then", "also", "after", "afterwards"];
+
+/// The analysed terms of each clause of a request, when it has two or
+/// more: the text is cut at sentence punctuation, commas and connectors
+/// ([`CONNECTORS`]); clauses of fewer than two terms are dropped. A single
+/// clause gives an empty vector (the whole query is the clause).
+fn clauses(text: &str) -> Vec<BTreeSet<String>> {
+    let mut parts: Vec<String> = vec![String::new()];
+    for piece in text.split_inclusive(|c: char| c.is_whitespace() || ".,;!?\n".contains(c)) {
+        let word = piece.trim_matches(|c: char| c.is_whitespace() || ".,;!?".contains(c));
+        let ends = piece.ends_with(|c: char| ".,;!?".contains(c));
+        if CONNECTORS.contains(&word.to_ascii_lowercase().as_str()) {
+            parts.push(String::new());
+            continue;
+        }
+        if let Some(last) = parts.last_mut() {
+            last.push_str(word);
+            last.push(' ');
+        }
+        if ends {
+            parts.push(String::new());
+        }
+    }
+    let out: Vec<BTreeSet<String>> = parts
+        .iter()
+        .map(|p| {
+            analyze(&content_text(p))
+                .into_iter()
+                .collect::<BTreeSet<String>>()
+        })
+        .filter(|t| t.len() >= 2)
+        .collect();
+    if out.len() > 1 { out } else { vec![] }
+}
+
+/// Okapi BM25 of one document for the query terms (with their IDF).
+fn bm25(t: &CapTerms, idf: &BTreeMap<&str, f64>, avg_len: f64) -> f64 {
+    let norm = if avg_len > 0.0 {
+        1.0 - B + B * t.len as f64 / avg_len
+    } else {
+        1.0
+    };
+    idf.iter()
+        .map(|(q, w)| {
+            let f = f64::from(t.tf.get(*q).copied().unwrap_or(0));
+            w * f * (K1 + 1.0) / (f + K1 * norm)
+        })
+        .sum()
+}
+
+fn join<'a>(it: impl Iterator<Item = &'a str>) -> String {
+    it.collect::<Vec<_>>().join(", ")
+}
+
+/// Name words (name + last id segment) and term frequencies of the whole
+/// document (name, description, parameter names and descriptions).
+fn cap_terms(m: &CapabilityManifest) -> CapTerms {
+    let last = m.id.rsplit('.').next().unwrap_or(&m.id);
+    let name_text = if m.name == last {
+        m.name.clone()
+    } else {
+        format!("{} {last}", m.name)
+    };
+    let name_terms = analyze(&name_text);
+    let mut words = name_terms.clone();
+    words.extend(analyze(&m.description));
+    if let Some(props) = m.input_schema.get("properties").and_then(|p| p.as_object()) {
+        for (k, s) in props {
+            words.extend(analyze(k));
+            if let Some(d) = s.get("description").and_then(|d| d.as_str()) {
+                words.extend(analyze(d));
+            }
+        }
+    }
+    let mut tf: BTreeMap<String, u32> = BTreeMap::new();
+    for w in &words {
+        *tf.entry(w.clone()).or_default() += 1;
+    }
+    CapTerms {
+        name: name_terms.into_iter().collect(),
+        tf,
+        len: words.len(),
+    }
+}
+
+/// Normalised words of an identifier: split, lower-cased, stemmed.
+fn key_words(key: &str) -> Vec<String> {
+    analyze(key)
+}
+
+/// True when intent key `a` names schema property `b`: equal words, or the
+/// words of one contained in the other (`file_path` ~ `path`).
+fn keys_match(a: &[String], b: &[String]) -> bool {
+    if a.is_empty() || b.is_empty() {
+        return false;
+    }
+    a == b || a.iter().all(|w| b.contains(w)) || b.iter().all(|w| a.contains(w))
+}
+
+/// Share of intent parameters matching an input property, and the matched
+/// property names.
+fn param_overlap(intent: &SubIntent, m: &CapabilityManifest) -> (f64, Vec<String>) {
+    if intent.params.is_empty() {
+        return (0.0, vec![]);
+    }
+    let props: Vec<(String, Vec<String>)> = m
+        .property_names()
+        .into_iter()
+        .map(|p| {
+            let w = key_words(&p);
+            (p, w)
+        })
+        .collect();
+    let mut matched = BTreeSet::new();
+    let mut hits = 0usize;
+    for key in intent.params.keys() {
+        let kw = key_words(key);
+        if let Some((p, _)) = props.iter().find(|(_, pw)| keys_match(&kw, pw)) {
+            hits += 1;
+            matched.insert(p.clone());
+        }
+    }
+    (
+        hits as f64 / intent.params.len() as f64,
+        matched.into_iter().collect(),
+    )
+}
+
+/// 1 when the capability's effects suit the intent type, else 0.
+fn effect_fit(t: &IntentType, m: &CapabilityManifest) -> f64 {
+    let effects = m.effective_effects();
+    let wanted: &[Effect] = match t {
+        IntentType::AskUser => &[Effect::User],
+        IntentType::Write => &[Effect::Write],
+        IntentType::Fetch => &[Effect::Read, Effect::Network],
+        IntentType::Compute | IntentType::Transform | IntentType::Filter => &[Effect::Pure],
+        IntentType::Output => &[Effect::User, Effect::Write],
+        IntentType::Other(_) => &[],
+    };
+    if wanted.iter().any(|e| effects.contains(e)) {
+        1.0
+    } else {
+        0.0
+    }
+}
+
+/// Soft validation notes: adapters for missing free-text required
+/// properties, and the other missing required properties.
+fn soft_validation(intent: &SubIntent, m: &CapabilityManifest) -> Vec<String> {
+    let have: Vec<Vec<String>> = intent.params.keys().map(|k| key_words(k)).collect();
+    let mut missing = Vec::new();
+    let mut notes = Vec::new();
+    for req in m.required_keys() {
+        let rw = key_words(&req);
+        if have.iter().any(|h| keys_match(h, &rw)) {
+            continue;
+        }
+        let lower = ccos_marketplace::ids::words(&req);
+        if lower.iter().any(|w| FREE_TEXT_KEYS.contains(&w.as_str())) {
+            notes.push(format!("adapter: use the description as :{req}"));
+        } else {
+            missing.push(req);
+        }
+    }
+    if !missing.is_empty() {
+        notes.push(format!("missing required: {}", missing.join(", ")));
+    }
+    notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resolution::Resolution;
+    use ccos_marketplace::{ProviderSpec, TrustTier};
+    use serde_json::json;
+
+    fn cap(
+        id: &str,
+        desc: &str,
+        schema: serde_json::Value,
+        effects: &[Effect],
+    ) -> CapabilityManifest {
+        CapabilityManifest {
+            id: id.into(),
+            name: id.rsplit('.').next().unwrap_or(id).into(),
+            description: desc.into(),
+            version: "1".into(),
+            input_schema: schema,
+            output_schema: None,
+            provider: ProviderSpec::Builtin,
+            trust_tier: TrustTier::System,
+            local: true,
+            effects: effects.iter().copied().collect(),
+            examples: vec![],
+        }
+    }
+
+    fn catalog() -> Arc<Marketplace> {
+        let mp = Marketplace::new().unwrap();
+        mp.replace_all(vec![
+            cap(
+                "gh.list_issues",
+                "List issues of a GitHub repository",
+                json!({"type":"object","properties":{"owner":{},"repo":{},"perPage":{}},"required":["owner","repo"]}),
+                &[Effect::Network],
+            ),
+            cap(
+                "gh.create_issue",
+                "Create an issue in a GitHub repository",
+                json!({"type":"object","properties":{"owner":{},"repo":{},"title":{}},"required":["owner","repo","title"]}),
+                &[Effect::Network, Effect::Write],
+            ),
+            cap(
+                "ccos.user.ask",
+                "Ask the user a question and return the answer",
+                json!({"type":"object","properties":{"prompt":{}},"required":["prompt"]}),
+                &[Effect::User],
+            ),
+            cap(
+                "ccos.echo",
+                "Print a message",
+                json!({"type":"object","properties":{"message":{}},"required":["message"]}),
+                &[Effect::Pure],
+            ),
+            cap("twin.a", "identical twin tool", json!({}), &[Effect::Pure]),
+            cap("twin.b", "identical twin tool", json!({}), &[Effect::Pure]),
+        ])
+        .unwrap();
+        Arc::new(mp)
+    }
+
+    fn ids(c: &[Candidate]) -> Vec<&str> {
+        c.iter().map(|c| c.capability_id.as_str()).collect()
+    }
+
+    #[test]
+    fn ranks_by_text_and_params() {
+        let r = CatalogResolution::new(catalog());
+        let i = SubIntent::new("s1", "list issues", IntentType::Fetch)
+            .with_param("owner", "mandubian".into())
+            .with_param("repo", "ccos".into())
+            .with_param("per_page", 10.into());
+        let c = r.resolve(&i, 5).unwrap();
+        assert_eq!(ids(&c), ["gh.list_issues", "gh.create_issue"]);
+        assert!(
+            c[0].reasons
+                .iter()
+                .any(|r| r == "params overlap: owner, perPage, repo"),
+            "{:?}",
+            c[0].reasons
+        );
+        assert!(c[0].reasons.iter().any(|r| r.starts_with("bm25 ")));
+        assert!(c[0].score > c[1].score);
+    }
+
+    #[test]
+    fn effect_fit_and_adapter() {
+        let r = CatalogResolution::new(catalog());
+        let i = SubIntent::new("s1", "ask me for the page size", IntentType::AskUser);
+        let c = r.resolve(&i, 3).unwrap();
+        assert_eq!(c[0].capability_id, "ccos.user.ask");
+        assert!(
+            c[0].reasons
+                .iter()
+                .any(|r| r == "adapter: use the description as :prompt"),
+            "{:?}",
+            c[0].reasons
+        );
+        assert!(
+            c[0].reasons
+                .iter()
+                .any(|r| r.starts_with("effects fit askuser"))
+        );
+        // Create needs a title the intent lacks: reported, not rejected.
+        let i = SubIntent::new("s1", "create an issue", IntentType::Write);
+        let c = r.resolve(&i, 1).unwrap();
+        assert_eq!(c[0].capability_id, "gh.create_issue");
+        assert!(
+            c[0].reasons
+                .iter()
+                .any(|r| r == "missing required: owner, repo, title"),
+            "{:?}",
+            c[0].reasons
+        );
+    }
+
+    #[test]
+    fn ties_are_broken_by_id_and_no_fit_is_empty() {
+        let r = CatalogResolution::new(catalog());
+        let i = SubIntent::new("s1", "identical twin", IntentType::Other("x".into()));
+        let c = r.resolve(&i, 5).unwrap();
+        assert_eq!(ids(&c), ["twin.a", "twin.b"]);
+        assert_eq!(c[0].score, c[1].score);
+        let i = SubIntent::new("s1", "bake chocolate cake", IntentType::Other("x".into()));
+        let c = r.resolve(&i, 5).unwrap();
+        assert!(c.is_empty());
+        assert!(matches!(
+            Resolution::decide(c, 0.0),
+            Resolution::NoFit { .. }
+        ));
+        assert!(r.resolve(&i, 0).unwrap().is_empty());
+    }
+
+    #[test]
+    fn clauses_split_multi_part_requests() {
+        let c = clauses("Book a flight to Paris, then send an email to Bob.");
+        let c: Vec<Vec<&str>> = c
+            .iter()
+            .map(|t| t.iter().map(String::as_str).collect())
+            .collect();
+        assert_eq!(
+            c,
+            vec![vec!["book", "flight", "pari"], vec!["bob", "email", "send"]]
+        );
+        assert!(clauses("list the issues").is_empty());
+        assert_eq!(
+            content_text("Can you list THE openIssues for me"),
+            "list open issues"
+        );
+    }
+
+    #[test]
+    fn each_part_of_a_request_gets_its_tool() {
+        let mp = Marketplace::new().unwrap();
+        mp.replace_all(vec![
+            cap(
+                "flight_book",
+                "Book a flight ticket for a passenger",
+                json!({}),
+                &[],
+            ),
+            cap(
+                "flight_search",
+                "Search flights between two cities",
+                json!({}),
+                &[],
+            ),
+            cap("hotel_book", "Book a hotel room in a city", json!({}), &[]),
+            cap("email_send", "Send an email message", json!({}), &[]),
+        ])
+        .unwrap();
+        let r = CatalogResolution::new(Arc::new(mp));
+        let i = SubIntent::new(
+            "s1",
+            "Book a flight ticket to Paris and then send an email to Bob",
+            IntentType::Other("x".into()),
+        );
+        let c = r.resolve(&i, 4).unwrap();
+        assert_eq!(
+            ids(&c),
+            ["email_send", "flight_book", "flight_search", "hotel_book"]
+        );
+        assert!(
+            c[0].reasons
+                .iter()
+                .any(|r| r.starts_with("best for clause 2 of 2")),
+            "{:?}",
+            c[0].reasons
+        );
+    }
+
+    #[test]
+    fn min_coverage_rejects_weak_matches() {
+        let r = CatalogResolution::new(catalog()).with_min_coverage(0.9);
+        // "twin" matches, "zebra" matches nothing: coverage < 0.9.
+        let i = SubIntent::new("s1", "twin zebra", IntentType::Other("x".into()));
+        assert!(r.resolve(&i, 5).unwrap().is_empty());
+        let r = CatalogResolution::new(catalog());
+        assert_eq!(r.resolve(&i, 5).unwrap().len(), 2);
+    }
+}
