@@ -124,6 +124,20 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// One line for people and editors:
+    /// `FILE:LINE:COL: severity[code]: message (hint)`.
+    pub fn render(&self, source_name: &str) -> String {
+        let hint = self
+            .hint
+            .as_deref()
+            .map(|h| format!(" ({h})"))
+            .unwrap_or_default();
+        format!(
+            "{source_name}:{}:{}: {}[{}]: {}{hint}",
+            self.line, self.column, self.severity, self.code, self.message
+        )
+    }
+
     /// The byte range of the offending form.
     pub fn span(&self) -> Span {
         Span::new(self.start, self.end)
@@ -507,22 +521,15 @@ fn partial_arg(e: &Expr) -> PartialArg {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ccos_marketplace::{Effect, ProviderSpec, TrustTier};
+    use ccos_marketplace::{Effect, TrustTier};
     use serde_json::{Value as Json, json};
 
     fn cap(id: &str, schema: Json, tier: TrustTier, effects: &[Effect]) -> CapabilityManifest {
         CapabilityManifest {
-            id: id.into(),
-            name: id.into(),
-            description: String::new(),
-            version: "0.1.0".into(),
-            input_schema: schema,
-            output_schema: None,
-            provider: ProviderSpec::Builtin,
             trust_tier: tier,
             local: true,
             effects: effects.iter().copied().collect(),
-            examples: vec![],
+            ..CapabilityManifest::new(id, "", schema)
         }
     }
 

@@ -187,6 +187,27 @@ fn default_version() -> String {
 }
 
 impl CapabilityManifest {
+    /// A manifest with defaults for everything but id, description and
+    /// input schema: name = id, version 0.1.0, built-in provider, trust
+    /// `community`, not local, effects unknown (treated as `write`), no
+    /// examples. Override fields with struct update syntax.
+    pub fn new(id: impl Into<String>, description: impl Into<String>, input_schema: Json) -> Self {
+        let id = id.into();
+        CapabilityManifest {
+            name: id.clone(),
+            id,
+            description: description.into(),
+            version: default_version(),
+            input_schema,
+            output_schema: None,
+            provider: ProviderSpec::Builtin,
+            trust_tier: TrustTier::Community,
+            local: false,
+            effects: BTreeSet::new(),
+            examples: vec![],
+        }
+    }
+
     /// True when arguments are positional (the input schema is an array).
     pub fn is_positional(&self) -> bool {
         self.input_schema.get("type").and_then(Json::as_str) == Some("array")

@@ -214,21 +214,9 @@ pub fn key_display(key: &str) -> String {
 }
 
 /// Levenshtein distance between two strings (in characters); used to
-/// suggest the closest known key or capability id.
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
-}
+/// suggest the closest known key or capability id. The one implementation
+/// is the language's own ([`rtfs::builtins::edit_distance`]).
+pub use rtfs::builtins::edit_distance;
 
 /// What the JSON Schema pass must not report again.
 #[derive(Default)]
@@ -716,22 +704,14 @@ fn positional_usage(manifest: &CapabilityManifest, prefix: &[Json]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::manifest::{ProviderSpec, TrustTier};
+    use crate::manifest::TrustTier;
     use serde_json::json;
 
     fn manifest(id: &str, schema: Json) -> CapabilityManifest {
         CapabilityManifest {
-            id: id.into(),
-            name: id.into(),
-            description: String::new(),
-            version: "0.1.0".into(),
-            input_schema: schema,
-            output_schema: None,
-            provider: ProviderSpec::Builtin,
             trust_tier: TrustTier::System,
             local: true,
-            effects: BTreeSet::new(),
-            examples: vec![],
+            ..CapabilityManifest::new(id, "", schema)
         }
     }
 

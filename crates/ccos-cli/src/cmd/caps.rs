@@ -63,13 +63,6 @@ pub fn open_catalog(home: &Home) -> Result<Marketplace, CliError> {
     Ok(mp)
 }
 
-fn json_out(v: &impl serde::Serialize) -> Result<(), CliError> {
-    let s = serde_json::to_string_pretty(v)
-        .map_err(|e| CliError::msg(format!("formatting JSON: {e}")))?;
-    println!("{s}");
-    Ok(())
-}
-
 /// The first line of a description, cut to `max` characters.
 fn summary(text: &str, max: usize) -> String {
     let line = text.lines().next().unwrap_or("").trim();
@@ -97,7 +90,7 @@ pub fn run(cmd: CapsCommand, home: &Home) -> Result<(), CliError> {
         CapsCommand::List { json } => {
             let all = mp.list();
             if json {
-                return json_out(&all);
+                return crate::cmd::print_json(&all);
             }
             for m in &all {
                 println!(
@@ -122,7 +115,7 @@ pub fn run(cmd: CapsCommand, home: &Home) -> Result<(), CliError> {
                 return Err(CliError::msg(format!("no capability {id}{hint}")));
             };
             if json {
-                return json_out(&m);
+                return crate::cmd::print_json(&m);
             }
             println!("id:          {}", m.id);
             println!("name:        {}", m.name);
@@ -160,7 +153,7 @@ pub fn run(cmd: CapsCommand, home: &Home) -> Result<(), CliError> {
                         serde_json::json!({"id": id, "score": score})
                     })
                     .collect();
-                return json_out(&v);
+                return crate::cmd::print_json(&v);
             }
             for (id, score) in &hits {
                 let desc = mp
@@ -193,7 +186,9 @@ pub fn run(cmd: CapsCommand, home: &Home) -> Result<(), CliError> {
             let ids: Vec<String> = caps.iter().map(|c| c.id.clone()).collect();
             mp.replace_all(caps).map_err(CliError::msg)?;
             if json {
-                return json_out(&serde_json::json!({"imported": ids.len(), "ids": ids}));
+                return crate::cmd::print_json(
+                    &serde_json::json!({"imported": ids.len(), "ids": ids}),
+                );
             }
             println!(
                 "imported {} capabilities from {} into {}",

@@ -1,7 +1,6 @@
 //! `ccos chain show|verify`: read and check the tamper-evident causal chain.
 
 use clap::Subcommand;
-use serde::Serialize;
 
 use crate::config::Config;
 use crate::exit::{CliError, Exit};
@@ -42,14 +41,6 @@ pub async fn open_store(home: &Home) -> Result<ccos_store::Store, CliError> {
         .map_err(|e| CliError::msg(format!("opening the store: {e}")))
 }
 
-/// Prints `value` as pretty JSON on stdout.
-pub fn print_json(value: &impl Serialize) -> Result<(), CliError> {
-    let text = serde_json::to_string_pretty(value)
-        .map_err(|e| CliError::msg(format!("encoding JSON output: {e}")))?;
-    println!("{text}");
-    Ok(())
-}
-
 /// Maps a store error to a CLI error.
 pub fn store_err(e: ccos_store::StoreError) -> CliError {
     CliError::msg(e)
@@ -81,7 +72,7 @@ async fn run_with(store: &ccos_store::Store, cmd: ChainCommand) -> Result<(), Cl
             }
             .map_err(store_err)?;
             if json {
-                return print_json(&entries);
+                return crate::cmd::print_json(&entries);
             }
             if entries.is_empty() {
                 println!("(no entries)");
@@ -112,7 +103,7 @@ async fn run_with(store: &ccos_store::Store, cmd: ChainCommand) -> Result<(), Cl
         ChainCommand::Verify { json } => {
             let report = store.verify_chain().await.map_err(store_err)?;
             if json {
-                print_json(&report)?;
+                crate::cmd::print_json(&report)?;
                 return if report.ok {
                     Ok(())
                 } else {

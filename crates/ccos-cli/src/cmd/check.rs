@@ -59,7 +59,7 @@ pub fn run(args: CheckArgs, home: &Home) -> Result<(), CliError> {
                 .span
                 .map(|s| rtfs::line_col(&src, s.start))
                 .unwrap_or((0, 0));
-            print_json(&serde_json::json!({
+            crate::cmd::print_json(&serde_json::json!({
                 "file": name,
                 "ok": false,
                 "findings": [{
@@ -78,7 +78,7 @@ pub fn run(args: CheckArgs, home: &Home) -> Result<(), CliError> {
     let catalog = crate::cmd::caps::open_catalog(home)?;
     let report = ccos_governance::preflight(&forms, &catalog, &policy).with_source(&src);
     if args.json {
-        print_json(&serde_json::json!({
+        crate::cmd::print_json(&serde_json::json!({
             "file": name,
             "ok": report.is_clean(),
             "findings": report.findings,
@@ -97,24 +97,9 @@ pub fn run(args: CheckArgs, home: &Home) -> Result<(), CliError> {
     }
 }
 
-fn print_json(v: &serde_json::Value) -> Result<(), CliError> {
-    let s = serde_json::to_string_pretty(v)
-        .map_err(|e| CliError::msg(format!("formatting JSON: {e}")))?;
-    println!("{s}");
-    Ok(())
-}
-
 fn print_text(name: &str, report: &PreflightReport) {
     for f in &report.findings {
-        let hint = f
-            .hint
-            .as_deref()
-            .map(|h| format!(" ({h})"))
-            .unwrap_or_default();
-        println!(
-            "{name}:{}:{}: {}[{}]: {}{hint}",
-            f.line, f.column, f.severity, f.code, f.message
-        );
+        println!("{}", f.render(name));
     }
     let count = |s: Severity| report.findings.iter().filter(|f| f.severity == s).count();
     eprintln!(

@@ -107,13 +107,6 @@ fn pairs(items: &[String], what: &str) -> Result<BTreeMap<String, String>, CliEr
         .collect()
 }
 
-fn print_json(v: &Json) -> Result<(), CliError> {
-    let s = serde_json::to_string_pretty(v)
-        .map_err(|e| CliError::msg(format!("formatting JSON: {e}")))?;
-    println!("{s}");
-    Ok(())
-}
-
 fn transport_json(s: &ServerConfig) -> Json {
     match &s.transport {
         Transport::Stdio { command, args, .. } => {
@@ -207,7 +200,7 @@ pub fn run(cmd: McpCommand, home: &Home) -> Result<(), CliError> {
                     o["fetched_at"] = json!(cached.as_ref().map(|c| c.fetched_at.clone()));
                     out.push(o);
                 }
-                return print_json(&json!({"config": cfg.path, "servers": out}));
+                return crate::cmd::print_json(&json!({"config": cfg.path, "servers": out}));
             }
             if cfg.servers.is_empty() {
                 println!(
@@ -304,7 +297,7 @@ pub fn run(cmd: McpCommand, home: &Home) -> Result<(), CliError> {
                 }
             }
             if json {
-                print_json(&json!({"servers": out}))?;
+                crate::cmd::print_json(&json!({"servers": out}))?;
             }
             if failures > 0 {
                 return Err(CliError::silent(Exit::Error));
@@ -320,7 +313,7 @@ pub fn run(cmd: McpCommand, home: &Home) -> Result<(), CliError> {
             if json {
                 let v = serde_json::to_value(&found.manifests)
                     .map_err(|e| CliError::msg(format!("formatting JSON: {e}")))?;
-                return print_json(&v);
+                return crate::cmd::print_json(&v);
             }
             for m in &found.manifests {
                 let tool = match &m.provider {
@@ -370,7 +363,7 @@ pub fn run(cmd: McpCommand, home: &Home) -> Result<(), CliError> {
             if json {
                 let j = rtfs::to_json(&result)
                     .map_err(|e| CliError::msg(format!("the result has no JSON form: {e}")))?;
-                print_json(&j)
+                crate::cmd::print_json(&j)
             } else {
                 println!("{}", rtfs::pretty(&result, 100));
                 Ok(())

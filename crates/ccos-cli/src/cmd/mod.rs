@@ -1,4 +1,16 @@
-//! One module per subcommand group.
+//! One module per subcommand group, and the output helpers they share.
+
+use serde::Serialize;
+
+use crate::exit::CliError;
+
+/// Prints `value` as pretty JSON on stdout (every `--json` output).
+pub fn print_json(value: &impl Serialize) -> Result<(), CliError> {
+    let text = serde_json::to_string_pretty(value)
+        .map_err(|e| CliError::msg(format!("encoding JSON output: {e}")))?;
+    println!("{text}");
+    Ok(())
+}
 
 pub mod caps;
 pub mod chain;

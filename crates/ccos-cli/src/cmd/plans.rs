@@ -2,7 +2,8 @@
 
 use clap::Subcommand;
 
-use crate::cmd::chain::{open_store, print_json, store_err};
+use crate::cmd::chain::{open_store, store_err};
+use crate::cmd::print_json;
 use crate::exit::CliError;
 use crate::home::Home;
 

@@ -316,15 +316,7 @@ fn report_error(e: RunError, name: &str, src: &str, json: bool) -> CliError {
             ..
         } => {
             for f in &report.findings {
-                let hint = f
-                    .hint
-                    .as_deref()
-                    .map(|h| format!(" ({h})"))
-                    .unwrap_or_default();
-                eprintln!(
-                    "{name}:{}:{}: {:?}[{}]: {}{hint}",
-                    f.line, f.column, f.severity, f.code, f.message
-                );
+                eprintln!("{}", f.render(name));
             }
             CliError::with_code(
                 code,
