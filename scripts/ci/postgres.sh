@@ -113,18 +113,32 @@ else
     fi
     rm -f "$init_log"
   fi
-  # A stale pid file from a killed server would block the start.
-  if [ -f "$DATA/postmaster.pid" ]; then
-    pid="$(head -1 "$DATA/postmaster.pid" 2>/dev/null || true)"
-    if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
-      log "removing stale $DATA/postmaster.pid"
-      rm -f "$DATA/postmaster.pid"
+  # A stale pid file from a killed server would block the start. A server
+  # killed a moment ago may still be exiting (or be an unreaped zombie, which
+  # `kill -0` reports alive), so the start is tried a few times.
+  remove_stale_pid() {
+    if [ -f "$DATA/postmaster.pid" ]; then
+      pid="$(head -1 "$DATA/postmaster.pid" 2>/dev/null || true)"
+      if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null || [ "$(ps -o stat= -p "$pid" 2>/dev/null | cut -c1)" = "Z" ]; then
+        log "removing stale $DATA/postmaster.pid"
+        rm -f "$DATA/postmaster.pid"
+      fi
     fi
-  fi
+  }
   log "starting PostgreSQL on 127.0.0.1:$PORT"
-  if ! as_pg "$BIN/pg_ctl" -D "$DATA" -l "$LOG" -w -t 60 \
-        -o "-c listen_addresses=127.0.0.1 -p $PORT -k /tmp -c max_connections=200 -c fsync=on" \
-        start </dev/null >/dev/null 2>&1; then
+  started=no
+  for attempt in 1 2 3; do
+    remove_stale_pid
+    if as_pg "$BIN/pg_ctl" -D "$DATA" -l "$LOG" -w -t 60 \
+          -o "-c listen_addresses=127.0.0.1 -p $PORT -k /tmp -c max_connections=200 -c fsync=on" \
+          start </dev/null >/dev/null 2>&1; then
+      started=yes
+      break
+    fi
+    log "start attempt $attempt failed; retrying"
+    sleep 2
+  done
+  if [ "$started" != yes ]; then
     tail -n 30 "$LOG" >&2 2>/dev/null || true
     die "pg_ctl start failed (log: $LOG)"
   fi
