@@ -34,6 +34,8 @@ enum Command {
     /// Work with RTFS source: evaluate, format, check.
     #[command(subcommand)]
     Rtfs(cmd::rtfs::RtfsCommand),
+    /// Plan a goal over the catalog (RTFS plan, or exit 4: requires an agent).
+    Plan(cmd::plan::PlanArgs),
     /// Measure capability resolution on a public benchmark (metatool, ultratool, restbench, seal-tools).
     Eval(cmd::eval::EvalArgs),
     /// MCP servers: add, list, remove, discover their tools, call a tool.
@@ -62,6 +64,7 @@ fn main() {
     let home = home::Home::resolve(cli.home.clone());
     let result: Result<(), CliError> = match cli.command {
         Command::Rtfs(c) => cmd::rtfs::run(c, &home),
+        Command::Plan(c) => cmd::plan::run(c, &home),
         Command::Eval(c) => cmd::eval::run(c, &home),
         Command::Mcp(c) => cmd::mcp::run(c, &home),
         Command::Check(c) => cmd::check::run(c, &home),

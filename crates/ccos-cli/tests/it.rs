@@ -7,6 +7,8 @@ mod caps;
 mod check;
 #[path = "it/eval.rs"]
 mod eval;
+#[path = "it/plan.rs"]
+mod plan;
 #[path = "it/run.rs"]
 mod run;
 #[path = "it/store.rs"]

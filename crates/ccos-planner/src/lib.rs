@@ -5,22 +5,32 @@
 //!
 //! - **decomposition** (the "what"): the goal becomes ordered
 //!   [`intent::SubIntent`]s, each with a type, literal parameters and
-//!   dependencies on earlier sub-intents;
+//!   dependencies on earlier sub-intents ([`decompose`]: pattern rules from
+//!   a TOML file, with a grounded whole-goal fallback);
 //! - **resolution** (the "how"): each sub-intent is matched to capabilities
 //!   of the marketplace by a [`resolution::ResolutionStrategy`], which ranks
 //!   candidates with scores and human-readable reasons, or says that no
 //!   capability fits.
+//!
+//! [`plan_gen`] turns resolved sub-intents into an RTFS plan and
+//! [`planner::Planner`] ties everything together, validates the plan with
+//! preflight and keeps a decision trace; [`planner::record`] stores it.
 //!
 //! [`eval`] measures resolution on public tool-retrieval benchmarks
 //! (MetaTool, UltraTool, RestBench, Seal-Tools) loaded at run time.
 
 #![warn(missing_docs)]
 
+pub mod decompose;
 pub mod eval;
 pub mod intent;
+pub mod plan_gen;
+pub mod planner;
 pub mod resolution;
 
+pub use decompose::{DecompositionStrategy, HybridDecomposition, PatternDecomposition};
 pub use intent::{IntentType, ParamValue, SubIntent};
+pub use planner::{PlanError, PlanResult, Planner, RequiresAgent, record};
 pub use resolution::{
     Candidate, CatalogResolution, Resolution, ResolutionError, ResolutionStrategy,
 };

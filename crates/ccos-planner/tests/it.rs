@@ -96,3 +96,6 @@ fn unknown_dataset_and_missing_dir_are_errors() {
         "{e}"
     );
 }
+
+#[path = "it/plans.rs"]
+mod plans;

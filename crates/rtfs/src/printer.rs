@@ -152,6 +152,7 @@ fn write_pretty(out: &mut String, v: &Value, indent: usize, width: usize) {
                 _ => 0,
             };
             let inline = (1 + head_args).min(items.len());
+            let binds = matches!(items.first(), Some(Value::Symbol(s)) if matches!(&**s, "let" | "step-loop"));
             let mut col = indent + 1;
             for (i, item) in items[..inline].iter().enumerate() {
                 if i > 0 {
@@ -159,7 +160,12 @@ fn write_pretty(out: &mut String, v: &Value, indent: usize, width: usize) {
                     col += 1;
                 }
                 let start = out.len();
-                write_pretty(out, item, col, width);
+                match item {
+                    Value::Vector(pairs) if binds && i == 1 => {
+                        write_bindings(out, pairs, col, width)
+                    }
+                    _ => write_pretty(out, item, col, width),
+                }
                 col += out.len() - start;
             }
             for item in &items[inline..] {
@@ -196,6 +202,30 @@ fn write_pretty(out: &mut String, v: &Value, indent: usize, width: usize) {
         }
         _ => out.push_str(&flat),
     })
+}
+
+/// A binding vector (`let`, `step-loop`) as one `name value` pair per line,
+/// each value laid out after its name.
+fn write_bindings(out: &mut String, pairs: &[Value], indent: usize, width: usize) {
+    let flat = print_value(&Value::vector(pairs.to_vec()));
+    if indent + flat.len() <= width {
+        out.push_str(&flat);
+        return;
+    }
+    out.push('[');
+    for (i, pair) in pairs.chunks(2).enumerate() {
+        if i > 0 {
+            out.push('\n');
+            push_indent(out, indent + 1);
+        }
+        let name = print_value(&pair[0]);
+        out.push_str(&name);
+        if let Some(value) = pair.get(1) {
+            out.push(' ');
+            write_pretty(out, value, indent + 2 + name.len(), width);
+        }
+    }
+    out.push(']');
 }
 
 fn is_breakable(v: &Value) -> bool {
@@ -248,6 +278,12 @@ mod tests {
         assert_eq!(
             p,
             "(do\n  (step \"Fetch the issues\"\n    (call :github.issues.list\n      {:owner \"mandubian\" :repo \"ccos\" :state \"all\"}))\n  (step \"Greet\" (call :ccos.echo {:message \"hi\"})))"
+        );
+        // let bindings keep each name beside its value
+        let v = parse_one("(let [s1 (step \"read the file\" (call :ccos.file.read {:path \"README.md\"})) s2 (step \"count\" (call :ccos.text.count_words {:text s1}))] s2)").unwrap().to_value();
+        assert_eq!(
+            pretty(&v, 80),
+            "(let [s1 (step \"read the file\" (call :ccos.file.read {:path \"README.md\"}))\n      s2 (step \"count\" (call :ccos.text.count_words {:text s1}))]\n  s2)"
         );
         // stable: pretty of the re-parsed pretty output is identical
         let again = pretty(&parse_one(&p).unwrap().to_value(), 60);

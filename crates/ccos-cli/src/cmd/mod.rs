@@ -18,6 +18,7 @@ pub mod check;
 pub mod eval;
 pub mod graph;
 pub mod mcp;
+pub mod plan;
 pub mod plans;
 pub mod rtfs;
 pub mod run;

@@ -1,4 +1,5 @@
-//! `ccos run --plan PLAN.rtfs`: governed execution of a plan.
+//! `ccos run --plan PLAN.rtfs` / `ccos run "GOAL"`: governed execution of a plan
+//! (a goal is first planned by `cmd::plan`).
 //!
 //! Builds the run's world from `$CCOS_HOME` — the catalog (built-ins
 //! configured from `config.toml`, imported and discovered capabilities), the
@@ -6,7 +7,7 @@
 //! plan's value (canonical RTFS, or JSON with `--json`).
 //!
 //! Exit codes: 0 success, 1 a failed step / preflight error / bad input,
-//! 3 governance denied the plan or a call.
+//! 3 governance denied the plan or a call, 4 a goal requires an agent.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -46,12 +47,19 @@ pub struct ExecArgs {
     pub json: bool,
 }
 
-/// `ccos run` arguments.
+/// `ccos run` arguments: a goal to plan and run, or `--plan FILE` (exactly one).
 #[derive(Args, Debug)]
 pub struct RunArgs {
+    /// A goal in words: planned (see `ccos plan`), shown on stderr, then run.
+    #[arg(
+        value_name = "GOAL",
+        required_unless_present = "plan",
+        conflicts_with = "plan"
+    )]
+    pub goal: Option<String>,
     /// The RTFS plan to run (`-` for stdin).
     #[arg(long, value_name = "PLAN.rtfs")]
-    pub plan: PathBuf,
+    pub plan: Option<PathBuf>,
     #[command(flatten)]
     pub exec: ExecArgs,
 }
@@ -195,6 +203,8 @@ pub struct Prepared {
     pub orchestrator: Orchestrator,
     /// MCP sessions opened lazily by calls.
     pub mcp: Arc<ccos_mcp::McpExecutor>,
+    /// The catalog the orchestrator runs against (the planner resolves over it).
+    pub marketplace: Arc<Marketplace>,
 }
 
 /// Builds an orchestrator for this home, policy and flags.
@@ -221,10 +231,15 @@ pub fn orchestrator(home: &Home, config: &Config, exec: &ExecArgs) -> Result<Pre
             lock: Mutex::new(()),
         })
     };
+    let marketplace = mp.clone();
     let orchestrator = Orchestrator::new(mp, policy, store)
         .with_approver(approver)
         .with_progress(Arc::new(StepProgress::new()));
-    Ok(Prepared { orchestrator, mcp })
+    Ok(Prepared {
+        orchestrator,
+        mcp,
+        marketplace,
+    })
 }
 
 /// Runs plan source under `orch` and prints the outcome; maps errors to exit codes.
@@ -334,7 +349,16 @@ fn report_error(e: RunError, name: &str, src: &str, json: bool) -> CliError {
 /// Runs `ccos run`.
 pub fn run(args: RunArgs, home: &Home) -> Result<(), CliError> {
     let config = Config::load(home)?;
-    let (name, src) = crate::cmd::rtfs::read_source(&args.plan)?;
+    if let Some(goal) = &args.goal {
+        return crate::cmd::plan::run_goal(goal, home, &config, &args.exec);
+    }
+    let Some(plan) = &args.plan else {
+        return Err(CliError::with_code(
+            Exit::Usage,
+            "give a GOAL or --plan FILE",
+        ));
+    };
+    let (name, src) = crate::cmd::rtfs::read_source(plan)?;
     let prepared = orchestrator(home, &config, &args.exec)?;
     execute(
         &prepared,

@@ -1,0 +1,247 @@
+//! Decomposition (the "what"): from a goal to ordered sub-intents.
+//!
+//! A [`DecompositionStrategy`] turns goal text into [`SubIntent`]s, or says
+//! that it has nothing to offer (`Ok(None)`), so strategies can be chained.
+//!
+//! - [`PatternDecomposition`]: deterministic rules from a TOML file
+//!   (`rules/patterns.toml` embedded, overridable by
+//!   `$CCOS_HOME/patterns.toml`).
+//! - [`HybridDecomposition`]: patterns first; then an optional extra
+//!   strategy (the hook where an LLM decomposition plugs in); otherwise the
+//!   grounded fallback: the whole goal as ONE sub-intent, which resolution
+//!   matches against the real catalog (never an invented capability).
+
+mod pattern;
+
+pub(crate) use pattern::typed_literal;
+pub use pattern::{DEFAULT_RULES, PatternDecomposition, Rule, RuleStep};
+
+use std::collections::BTreeMap;
+
+use crate::intent::{IntentType, ParamValue, SubIntent};
+
+/// Why a decomposition could not be made (not "no pattern matched").
+#[derive(Debug, thiserror::Error)]
+pub enum DecompositionError {
+    /// The rules file is malformed.
+    #[error("rules {source_name}: {message}")]
+    Rules {
+        /// Where the rules came from (a path or `built-in`).
+        source_name: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The goal is empty.
+    #[error("the goal is empty")]
+    EmptyGoal,
+    /// An extra (e.g. LLM) strategy failed.
+    #[error("decomposition strategy {strategy}: {message}")]
+    Strategy {
+        /// The strategy's name.
+        strategy: String,
+        /// What failed.
+        message: String,
+    },
+}
+
+/// A strategy that decomposes goal text into sub-intents.
+pub trait DecompositionStrategy: Send + Sync {
+    /// Short name for traces and the plan archive (`pattern`, `llm`...).
+    fn name(&self) -> &str;
+
+    /// The sub-intents, in order (ids `s1`, `s2`, ...; dependencies only on
+    /// earlier ones), or `None` when this strategy has nothing to offer.
+    fn decompose(&self, goal: &str) -> Result<Option<Vec<SubIntent>>, DecompositionError>;
+}
+
+/// Patterns first, then an optional extra strategy, else the grounded
+/// fallback (the whole goal as one sub-intent).
+pub struct HybridDecomposition {
+    patterns: PatternDecomposition,
+    extra: Option<Box<dyn DecompositionStrategy>>,
+}
+
+/// Which path of [`HybridDecomposition`] produced the sub-intents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HybridPath {
+    /// A pattern rule.
+    Pattern,
+    /// The extra strategy (e.g. an LLM).
+    Extra,
+    /// The whole goal as one sub-intent.
+    Fallback,
+}
+
+impl HybridPath {
+    /// `pattern`, `extra` or `fallback` (used as the generation mode).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HybridPath::Pattern => "pattern",
+            HybridPath::Extra => "extra",
+            HybridPath::Fallback => "fallback",
+        }
+    }
+}
+
+impl HybridDecomposition {
+    /// Hybrid over these pattern rules, with no extra strategy.
+    pub fn new(patterns: PatternDecomposition) -> HybridDecomposition {
+        HybridDecomposition {
+            patterns,
+            extra: None,
+        }
+    }
+
+    /// Plugs in a strategy tried when no pattern matches (the LLM hook:
+    /// the LLM issue's strategies are added here). It must only describe
+    /// *what* is wanted; resolution still picks real capabilities.
+    pub fn with_extra(mut self, s: Box<dyn DecompositionStrategy>) -> HybridDecomposition {
+        self.extra = Some(s);
+        self
+    }
+
+    /// The sub-intents and which path produced them.
+    pub fn decompose_with_path(
+        &self,
+        goal: &str,
+    ) -> Result<(Vec<SubIntent>, HybridPath), DecompositionError> {
+        let goal = goal.trim();
+        if goal.is_empty() {
+            return Err(DecompositionError::EmptyGoal);
+        }
+        if let Some(v) = self.patterns.decompose(goal)? {
+            return Ok((v, HybridPath::Pattern));
+        }
+        if let Some(extra) = &self.extra
+            && let Some(v) = extra.decompose(goal)?
+        {
+            return Ok((v, HybridPath::Extra));
+        }
+        let mut s = SubIntent::new("s1", goal, IntentType::Other("goal".into()));
+        s.params = extract_literals(goal);
+        Ok((vec![s], HybridPath::Fallback))
+    }
+}
+
+/// Literal parameters found in free text (used by the grounded fallback):
+/// the first quoted string as `text`; a `owner/name` token (one slash, no
+/// file extension) as `owner` and `repo`; the first file path (a token with
+/// a `/` or a file extension) as `path`; numbers as `number1`,
+/// `number2`... in order.
+pub fn extract_literals(text: &str) -> BTreeMap<String, ParamValue> {
+    let mut out = BTreeMap::new();
+    let mut rest = text.to_string();
+    if let Some((start, end, inner)) = first_quoted(text) {
+        out.insert(
+            "text".into(),
+            ParamValue::Literal(rtfs::Value::string(inner)),
+        );
+        rest.replace_range(start..end, " ");
+    }
+    let mut n = 0;
+    for raw in rest.split_whitespace() {
+        let tok = raw.trim_matches(|c: char| matches!(c, ',' | ';' | ':' | '!' | '?' | '(' | ')'));
+        let tok = tok.strip_suffix('.').unwrap_or(tok);
+        if tok.is_empty() {
+            continue;
+        }
+        if let Ok(v) = tok.parse::<f64>()
+            && v.is_finite()
+        {
+            n += 1;
+            out.insert(
+                format!("number{n}"),
+                ParamValue::Literal(typed_literal(tok, false)),
+            );
+            continue;
+        }
+        let has_ext = tok.rsplit_once('.').is_some_and(|(stem, ext)| {
+            !stem.is_empty()
+                && (1..=8).contains(&ext.len())
+                && ext.starts_with(|c: char| c.is_ascii_alphabetic())
+                && ext.chars().all(|c| c.is_ascii_alphanumeric())
+        });
+        let slashes = tok.matches('/').count();
+        let word = |s: &str| {
+            !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        };
+        if slashes == 1
+            && !has_ext
+            && !out.contains_key("repo")
+            && let Some((owner, name)) = tok.split_once('/')
+            && word(owner)
+            && word(name)
+        {
+            out.insert(
+                "owner".into(),
+                ParamValue::Literal(rtfs::Value::string(owner)),
+            );
+            out.insert(
+                "repo".into(),
+                ParamValue::Literal(rtfs::Value::string(name)),
+            );
+            continue;
+        }
+        if (has_ext || slashes > 0) && !out.contains_key("path") && !tok.contains("://") {
+            out.insert("path".into(), ParamValue::Literal(rtfs::Value::string(tok)));
+        }
+    }
+    out
+}
+
+/// The first `"..."` or `'...'` string: byte range and contents.
+fn first_quoted(text: &str) -> Option<(usize, usize, &str)> {
+    let (start, q) = text.char_indices().find(|(_, c)| *c == '"' || *c == '\'')?;
+    let len = text[start + 1..].find(q)?;
+    let end = start + 1 + len + 1;
+    Some((start, end, &text[start + 1..end - 1]))
+}
+
+impl DecompositionStrategy for HybridDecomposition {
+    fn name(&self) -> &str {
+        "hybrid"
+    }
+
+    fn decompose(&self, goal: &str) -> Result<Option<Vec<SubIntent>>, DecompositionError> {
+        self.decompose_with_path(goal).map(|(v, _)| Some(v))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hybrid_falls_back_to_whole_goal() {
+        let h = HybridDecomposition::new(PatternDecomposition::builtin().unwrap());
+        let (v, path) = h.decompose_with_path("book me a flight to Paris").unwrap();
+        assert_eq!(path, HybridPath::Fallback);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].description, "book me a flight to Paris");
+        let (_, path) = h
+            .decompose_with_path("read notes.txt and count lines")
+            .unwrap();
+        assert_eq!(path, HybridPath::Pattern);
+        let (v, _) = h
+            .decompose_with_path(
+                "list issues of mandubian/ccos with 'bug' label, 10 per page, see docs/x.md",
+            )
+            .unwrap();
+        let p = &v[0].params;
+        let lit = |k: &str| match p.get(k) {
+            Some(ParamValue::Literal(v)) => v.to_string(),
+            other => panic!("{k}: {other:?}"),
+        };
+        assert_eq!(lit("owner"), "\"mandubian\"");
+        assert_eq!(lit("repo"), "\"ccos\"");
+        assert_eq!(lit("text"), "\"bug\"");
+        assert_eq!(lit("number1"), "10");
+        assert_eq!(lit("path"), "\"docs/x.md\"");
+        assert!(matches!(
+            h.decompose_with_path("  "),
+            Err(DecompositionError::EmptyGoal)
+        ));
+    }
+}

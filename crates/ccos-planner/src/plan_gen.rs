@@ -1,0 +1,767 @@
+//! Plan generation: resolved sub-intents → an RTFS plan.
+//!
+//! Each sub-intent becomes `(step "<description>" (call :<id> args))`:
+//!
+//! - **Arguments.** An object schema gets one map argument whose keys are
+//!   the schema's exact property names ([`map_key`]: exact name first, then
+//!   snake/camel/kebab equivalence, then a small synonym table; a key the
+//!   schema declares is never renamed). A positional schema (`"type":
+//!   "array"` with `prefixItems`) gets positional arguments, matched by the
+//!   items' `title`, else in order.
+//! - **Data flow.** A parameter fed by an earlier sub-intent becomes that
+//!   step's `let` binding (`s1`, `s2`...). When its name matches no
+//!   property, it goes to the property whose name best matches the earlier
+//!   step's topic (shared words with its description), else to the first
+//!   required property not otherwise filled.
+//! - **Coercion.** Where the schema wants `integer`/`number`/`boolean`: a
+//!   string literal that parses is emitted typed; a dynamic value whose
+//!   producer does not declare a matching type is wrapped in
+//!   `(parse-json x)`. Every coercion is noted in the trace.
+//! - **Missing required parameters.** A free-text property (`prompt`,
+//!   `query`, `message`, `text`...) gets the description (soft
+//!   validation); any other becomes a `ccos.user.ask` step whose answer
+//!   feeds it, or, when asking is not possible, is reported missing.
+//! - **Shape.** Steps are layered by dependencies; a layer of several
+//!   independent steps becomes one `step-parallel` (destructured in the
+//!   `let`). A single step is emitted bare. The value of the plan is the
+//!   last sub-intent's result.
+//!
+//! Output is printed with `rtfs::pretty(.., 80)`; everything is ordered, so
+//! identical inputs give byte-identical plans.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use ccos_marketplace::CapabilityManifest;
+use rtfs::Value;
+use serde_json::Value as Json;
+
+use crate::intent::{ParamValue, SubIntent};
+
+/// The capability used to ask the user for a missing parameter.
+pub const ASK_CAPABILITY: &str = "ccos.user.ask";
+
+/// Width of the printed plan.
+pub const PLAN_WIDTH: usize = 80;
+
+/// Property-name words that the description can fill (soft validation).
+const FREE_TEXT: [&str; 8] = [
+    "prompt",
+    "query",
+    "message",
+    "question",
+    "text",
+    "q",
+    "content",
+    "instruction",
+];
+
+/// Synonyms: an intent key (normalised) → schema properties it may fill,
+/// in preference order.
+const SYNONYMS: &[(&str, &[&str])] = &[
+    ("filepath", &["path", "file"]),
+    ("file", &["path"]),
+    ("filename", &["path", "name"]),
+    ("text", &["content", "message", "input", "body"]),
+    ("content", &["text", "body"]),
+    ("message", &["text", "content"]),
+    ("query", &["q", "search"]),
+    ("q", &["query"]),
+    ("url", &["uri", "href"]),
+    ("uri", &["url"]),
+    ("prompt", &["question", "message"]),
+    ("question", &["prompt"]),
+];
+
+/// A sub-intent with its chosen capability.
+#[derive(Debug, Clone)]
+pub struct ResolvedStep {
+    /// The sub-intent.
+    pub intent: SubIntent,
+    /// The capability chosen for it.
+    pub manifest: CapabilityManifest,
+}
+
+/// Options of [`generate`].
+#[derive(Debug, Clone, Copy)]
+pub struct GenOptions {
+    /// Whether missing required parameters may be asked with
+    /// [`ASK_CAPABILITY`] (it exists and the policy allows it).
+    pub can_ask: bool,
+}
+
+/// A generated plan.
+#[derive(Debug, Clone)]
+pub struct Generated {
+    /// The plan as an RTFS value (code as data).
+    pub plan: Value,
+    /// The plan printed with `rtfs::pretty(.., PLAN_WIDTH)`.
+    pub rtfs: String,
+    /// Per sub-intent id: mappings, adapters and coercions applied.
+    pub notes: BTreeMap<String, Vec<String>>,
+    /// Required parameters that could be neither filled nor asked:
+    /// (sub-intent id, what is missing).
+    pub missing: Vec<(String, String)>,
+}
+
+/// A node of the plan: a sub-intent's step or an ask step.
+struct Node {
+    sym: String,
+    step: Value,
+    deps: Vec<String>,
+    /// The sub-intent id, for sub-intent steps.
+    intent: Option<String>,
+}
+
+/// Normalises a key for snake/camel/kebab equivalence: lower-case
+/// alphanumerics only (`per_page`, `perPage`, `per-page` → `perpage`).
+pub fn normalize_key(k: &str) -> String {
+    k.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(|c| c.to_lowercase())
+        .collect()
+}
+
+/// The schema property that intent key `key` fills, if any: the key itself
+/// when declared (never renamed), else an equivalent spelling, else a
+/// synonym. `taken` properties are skipped for the fuzzy tiers.
+pub fn map_key(key: &str, props: &[String], taken: &BTreeSet<String>) -> Option<String> {
+    if props.iter().any(|p| p == key) {
+        return Some(key.to_string());
+    }
+    let n = normalize_key(key);
+    let free = |p: &&String| !taken.contains(*p) && !props.iter().any(|q| q == key);
+    if let Some(p) = props.iter().filter(free).find(|p| normalize_key(p) == n) {
+        return Some(p.clone());
+    }
+    let syn = SYNONYMS.iter().find(|(k, _)| *k == n)?.1;
+    syn.iter().find_map(|s| {
+        props
+            .iter()
+            .filter(free)
+            .find(|p| normalize_key(p) == *s)
+            .cloned()
+    })
+}
+
+/// The JSON-schema `type` of a schema, when it is a single string.
+fn schema_type(s: Option<&Json>) -> Option<&str> {
+    s?.get("type")?.as_str()
+}
+
+/// Words of a text or identifier, lower-cased.
+fn words(s: &str) -> BTreeSet<String> {
+    ccos_marketplace::ids::words(s).into_iter().collect()
+}
+
+/// The argument slots of a schema: (name, schema, required), and whether
+/// the call is positional.
+fn slots(m: &CapabilityManifest) -> (Vec<(String, Json, bool)>, bool) {
+    let s = &m.input_schema;
+    if schema_type(Some(s)) == Some("array") {
+        let items = s
+            .get("prefixItems")
+            .and_then(Json::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let min = s
+            .get("minItems")
+            .and_then(Json::as_u64)
+            .unwrap_or(items.len() as u64);
+        let v = items
+            .into_iter()
+            .enumerate()
+            .map(|(i, it)| {
+                let name = it
+                    .get("title")
+                    .and_then(Json::as_str)
+                    .map(str::to_string)
+                    .unwrap_or_else(|| format!("arg{}", i + 1));
+                (name, it, (i as u64) < min)
+            })
+            .collect();
+        return (v, true);
+    }
+    let required: BTreeSet<String> = m.required_keys().into_iter().collect();
+    let props = s.get("properties").and_then(Json::as_object);
+    let mut v: Vec<(String, Json, bool)> = props
+        .map(|p| {
+            p.iter()
+                .map(|(k, sch)| (k.clone(), sch.clone(), required.contains(k)))
+                .collect()
+        })
+        .unwrap_or_default();
+    for r in &required {
+        if !v.iter().any(|(k, _, _)| k == r) {
+            v.push((r.clone(), Json::Null, true));
+        }
+    }
+    v.sort_by(|a, b| a.0.cmp(&b.0));
+    (v, false)
+}
+
+/// The value for a literal where the schema wants `want`; a note when it
+/// was converted.
+fn coerce_literal(v: &Value, want: Option<&str>) -> (Value, Option<String>) {
+    match (want, v) {
+        (Some("integer" | "number"), Value::Str(s)) => {
+            let t = crate::decompose::typed_literal(s, false);
+            if matches!(t, Value::Int(_) | Value::Float(_)) {
+                return (t, Some(format!("literal {s:?} emitted as a number")));
+            }
+        }
+        (Some("integer"), Value::Float(f)) if f.fract() == 0.0 && f.abs() < 9.0e15 => {
+            return (
+                Value::Int(*f as i64),
+                Some(format!("literal {f} emitted as an integer")),
+            );
+        }
+        (Some("boolean"), Value::Str(s)) if matches!(s.as_ref(), "true" | "false") => {
+            return (
+                Value::Bool(s.as_ref() == "true"),
+                Some(format!("literal {s:?} emitted as a boolean")),
+            );
+        }
+        (Some("string"), Value::Int(_) | Value::Float(_) | Value::Bool(_)) => {
+            let s = v.to_string();
+            return (
+                Value::string(&s),
+                Some(format!("literal {s} emitted as a string")),
+            );
+        }
+        _ => {}
+    }
+    (v.clone(), None)
+}
+
+/// Whether a producer's declared output type satisfies `want`.
+fn type_fits(have: Option<&str>, want: &str) -> bool {
+    match (have, want) {
+        (Some(h), w) if h == w => true,
+        (Some("integer"), "number") => true,
+        _ => false,
+    }
+}
+
+/// A reference to `sym` where the schema wants `want`, produced by a step
+/// whose output type is `have`: wrapped in `(parse-json ..)` when a number
+/// or boolean is wanted and not guaranteed.
+fn coerce_ref(sym: &str, have: Option<&str>, want: Option<&str>) -> (Value, Option<String>) {
+    let s = Value::Symbol(sym.into());
+    match want {
+        Some(w @ ("integer" | "number" | "boolean")) if !type_fits(have, w) => (
+            Value::list(vec![Value::Symbol("parse-json".into()), s]),
+            Some(format!(
+                "coercion: (parse-json {sym}) ({w} wanted, {} given)",
+                have.unwrap_or("unknown type")
+            )),
+        ),
+        _ => (s, None),
+    }
+}
+
+fn step_form(desc: &str, call: Value) -> Value {
+    Value::list(vec![
+        Value::Symbol("step".into()),
+        Value::string(desc),
+        call,
+    ])
+}
+
+/// Generates the plan for resolved sub-intents, in order.
+pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
+    let mut notes: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut missing = vec![];
+    let mut nodes: Vec<Node> = vec![];
+    // Output type of each sub-intent's capability, for coercion.
+    let out_type: BTreeMap<&str, Option<&str>> = steps
+        .iter()
+        .map(|s| {
+            (
+                s.intent.id.as_str(),
+                schema_type(s.manifest.output_schema.as_ref()),
+            )
+        })
+        .collect();
+    let descriptions: BTreeMap<&str, &str> = steps
+        .iter()
+        .map(|s| (s.intent.id.as_str(), s.intent.description.as_str()))
+        .collect();
+    for st in steps {
+        let id = st.intent.id.clone();
+        let note = notes.entry(id.clone()).or_default();
+        let (slots, positional) = slots(&st.manifest);
+        let names: Vec<String> = slots.iter().map(|s| s.0.clone()).collect();
+        let mut filled: BTreeMap<String, Value> = BTreeMap::new();
+        let mut deps: Vec<String> = vec![];
+        let mut unplaced_refs: Vec<(String, String)> = vec![];
+        let mut unplaced_lits: Vec<(String, Value)> = vec![];
+        let want_of = |name: &str| {
+            slots
+                .iter()
+                .find(|s| s.0 == name)
+                .and_then(|s| schema_type(Some(&s.1)))
+        };
+        // 1. named parameters.
+        for (key, pv) in &st.intent.params {
+            let taken: BTreeSet<String> = filled.keys().cloned().collect();
+            let target = map_key(key, &names, &taken).filter(|t| !filled.contains_key(t));
+            match (target, pv) {
+                (Some(t), ParamValue::Literal(v)) => {
+                    if &t != key {
+                        note.push(format!("param {key} -> :{t}"));
+                    }
+                    let (v, n) = coerce_literal(v, want_of(&t));
+                    note.extend(n);
+                    filled.insert(t, v);
+                }
+                (Some(t), ParamValue::StepRef(src)) => {
+                    if &t != key {
+                        note.push(format!("param {key} -> :{t}"));
+                    }
+                    let (v, n) = coerce_ref(
+                        src,
+                        out_type.get(src.as_str()).copied().flatten(),
+                        want_of(&t),
+                    );
+                    note.extend(n);
+                    deps.push(src.clone());
+                    filled.insert(t, v);
+                }
+                (None, ParamValue::StepRef(src)) => unplaced_refs.push((key.clone(), src.clone())),
+                (None, ParamValue::Literal(v)) => unplaced_lits.push((key.clone(), v.clone())),
+            }
+        }
+        // Dependencies without a parameter feed a property too.
+        for d in &st.intent.depends_on {
+            let used = st
+                .intent
+                .params
+                .values()
+                .any(|p| p == &ParamValue::StepRef(d.clone()));
+            if !used {
+                unplaced_refs.push((String::new(), d.clone()));
+            }
+        }
+        // 2. earlier results whose key matched nothing: by topic, else the
+        // first required unfilled property.
+        for (key, src) in unplaced_refs {
+            let topic = words(descriptions.get(src.as_str()).copied().unwrap_or(""));
+            let free: Vec<&(String, Json, bool)> = slots
+                .iter()
+                .filter(|s| !filled.contains_key(&s.0))
+                .collect();
+            let by_topic = free
+                .iter()
+                .map(|s| (words(&s.0).intersection(&topic).count(), *s))
+                .filter(|(n, _)| *n > 0)
+                .max_by(|a, b| a.0.cmp(&b.0).then_with(|| b.1.0.cmp(&a.1.0)))
+                .map(|(_, s)| s.0.clone());
+            let target = by_topic
+                .clone()
+                .or_else(|| free.iter().find(|s| s.2).map(|s| s.0.clone()))
+                .or_else(|| {
+                    positional
+                        .then(|| free.first().map(|s| s.0.clone()))
+                        .flatten()
+                });
+            let Some(t) = target else {
+                note.push(format!("result of {src} not passed: no free property"));
+                continue;
+            };
+            let how = if by_topic.is_some() {
+                "topic match"
+            } else {
+                "first free required"
+            };
+            let label = if key.is_empty() {
+                src.clone()
+            } else {
+                key.clone()
+            };
+            note.push(format!("result of {src} ({label}) -> :{t} ({how})"));
+            let (v, n) = coerce_ref(
+                &src,
+                out_type.get(src.as_str()).copied().flatten(),
+                want_of(&t),
+            );
+            note.extend(n);
+            deps.push(src.clone());
+            filled.insert(t, v);
+        }
+        // Positional calls take unmatched literals in order.
+        for (key, v) in unplaced_lits {
+            let free = slots
+                .iter()
+                .find(|s| positional && !filled.contains_key(&s.0));
+            match free {
+                Some(s) => {
+                    let (v, n) = coerce_literal(&v, schema_type(Some(&s.1)));
+                    note.push(format!("param {key} -> argument {}", s.0));
+                    note.extend(n);
+                    filled.insert(s.0.clone(), v);
+                }
+                None => note.push(format!("param {key} dropped: no matching property")),
+            }
+        }
+        // 3. missing required: adapters, else ask, else report.
+        for (name, sch, required) in &slots {
+            if !*required || filled.contains_key(name) {
+                continue;
+            }
+            let w = words(name);
+            if FREE_TEXT.iter().any(|f| w.contains(*f)) && !positional {
+                note.push(format!("adapter: the description as :{name}"));
+                filled.insert(name.clone(), Value::string(&st.intent.description));
+            } else if opts.can_ask {
+                let sym = format!("{id}-{}", sanitize(name));
+                let prompt = format!("Value for {name} ({})?", st.intent.description);
+                let call = Value::list(vec![
+                    Value::Symbol("call".into()),
+                    Value::keyword(ASK_CAPABILITY),
+                    Value::map([(Value::keyword("prompt"), Value::string(&prompt))]),
+                ]);
+                nodes.push(Node {
+                    sym: sym.clone(),
+                    step: step_form(&format!("ask for {name}"), call),
+                    deps: vec![],
+                    intent: None,
+                });
+                note.push(format!("ask the user for :{name} ({ASK_CAPABILITY})"));
+                let (v, n) = coerce_ref(&sym, Some("string"), schema_type(Some(sch)));
+                note.extend(n);
+                deps.push(sym);
+                filled.insert(name.clone(), v);
+            } else {
+                missing.push((
+                    id.clone(),
+                    format!("required parameter {name} of {}", st.manifest.id),
+                ));
+            }
+        }
+        let mut call = vec![
+            Value::Symbol("call".into()),
+            Value::keyword(&st.manifest.id),
+        ];
+        if positional {
+            for (name, _, _) in &slots {
+                match filled.remove(name) {
+                    Some(v) => call.push(v),
+                    None => break,
+                }
+            }
+        } else {
+            call.push(Value::map(
+                filled.into_iter().map(|(k, v)| (Value::keyword(&k), v)),
+            ));
+        }
+        deps.sort();
+        deps.dedup();
+        nodes.push(Node {
+            sym: id.clone(),
+            step: step_form(&st.intent.description, Value::list(call)),
+            deps,
+            intent: Some(id),
+        });
+    }
+    let plan = shape(&nodes);
+    Generated {
+        rtfs: rtfs::pretty(&plan, PLAN_WIDTH),
+        plan,
+        notes,
+        missing,
+    }
+}
+
+fn sanitize(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
+/// Layers nodes by dependency depth and builds the plan form.
+fn shape(nodes: &[Node]) -> Value {
+    let mut level: BTreeMap<&str, usize> = BTreeMap::new();
+    for n in nodes {
+        let l = n
+            .deps
+            .iter()
+            .filter_map(|d| level.get(d.as_str()))
+            .map(|l| l + 1)
+            .max()
+            .unwrap_or(0);
+        level.insert(&n.sym, l);
+    }
+    let depth = level.values().max().map_or(0, |m| m + 1);
+    let layers: Vec<Vec<&Node>> = (0..depth)
+        .map(|l| {
+            nodes
+                .iter()
+                .filter(|n| level.get(n.sym.as_str()) == Some(&l))
+                .collect()
+        })
+        .collect();
+    let parallel = |layer: &[&Node]| {
+        let mut v = vec![Value::Symbol("step-parallel".into())];
+        v.extend(layer.iter().map(|n| n.step.clone()));
+        Value::list(v)
+    };
+    match layers.as_slice() {
+        [] => Value::Nil,
+        [only] if only.len() == 1 => only[0].step.clone(),
+        [only] => parallel(only),
+        _ => {
+            let mut bindings = vec![];
+            for layer in &layers {
+                if let [n] = layer.as_slice() {
+                    bindings.push(Value::Symbol(n.sym.as_str().into()));
+                    bindings.push(n.step.clone());
+                } else {
+                    bindings.push(Value::vector(
+                        layer
+                            .iter()
+                            .map(|n| Value::Symbol(n.sym.as_str().into()))
+                            .collect(),
+                    ));
+                    bindings.push(parallel(layer));
+                }
+            }
+            let last = nodes
+                .iter()
+                .rev()
+                .find(|n| n.intent.is_some())
+                .map_or(Value::Nil, |n| Value::Symbol(n.sym.as_str().into()));
+            Value::list(vec![
+                Value::Symbol("let".into()),
+                Value::vector(bindings),
+                last,
+            ])
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ccos_marketplace::{Effect, ProviderSpec, TrustTier};
+    use serde_json::json;
+
+    fn cap(id: &str, input: Json, output: Option<Json>) -> CapabilityManifest {
+        CapabilityManifest {
+            id: id.into(),
+            name: id.into(),
+            description: id.into(),
+            version: "1".into(),
+            input_schema: input,
+            output_schema: output,
+            provider: ProviderSpec::Builtin,
+            trust_tier: TrustTier::System,
+            local: true,
+            effects: [Effect::Pure].into_iter().collect(),
+            examples: vec![],
+        }
+    }
+
+    fn step(intent: SubIntent, m: CapabilityManifest) -> ResolvedStep {
+        ResolvedStep {
+            intent,
+            manifest: m,
+        }
+    }
+
+    fn names(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn key_mapping_equivalence_synonyms_and_no_renaming() {
+        let none = BTreeSet::new();
+        let props = names(&["owner", "perPage", "path"]);
+        assert_eq!(
+            map_key("per_page", &props, &none).as_deref(),
+            Some("perPage")
+        );
+        assert_eq!(
+            map_key("per-page", &props, &none).as_deref(),
+            Some("perPage")
+        );
+        assert_eq!(map_key("file_path", &props, &none).as_deref(), Some("path"));
+        assert_eq!(map_key("owner", &props, &none).as_deref(), Some("owner"));
+        assert_eq!(map_key("color", &props, &none), None);
+        // A declared key is never renamed, and never used as a synonym
+        // target for another key.
+        let props = names(&["text", "content"]);
+        assert_eq!(map_key("text", &props, &none).as_deref(), Some("text"));
+        assert_eq!(
+            map_key("content", &props, &none).as_deref(),
+            Some("content")
+        );
+        let props = names(&["content"]);
+        assert_eq!(map_key("text", &props, &none).as_deref(), Some("content"));
+        let taken: BTreeSet<String> = ["content".to_string()].into();
+        assert_eq!(map_key("text", &props, &taken), None);
+    }
+
+    fn obj(props: Json, req: &[&str]) -> Json {
+        json!({"type": "object", "properties": props, "required": req})
+    }
+
+    #[test]
+    fn mapped_params_and_typed_literals() {
+        let m = cap(
+            "gh.list",
+            obj(
+                json!({"owner": {"type": "string"}, "perPage": {"type": "integer"}, "verbose": {"type": "boolean"}}),
+                &["owner"],
+            ),
+            None,
+        );
+        let s = SubIntent::new("s1", "list issues", crate::IntentType::Fetch)
+            .with_param("owner", Value::string("mandubian"))
+            .with_param("per_page", Value::string("10"))
+            .with_param("verbose", Value::string("true"))
+            .with_param("color", Value::string("red"));
+        let g = generate(&[step(s, m)], GenOptions { can_ask: false });
+        assert_eq!(
+            g.rtfs,
+            "(step \"list issues\"\n  (call :gh.list {:owner \"mandubian\" :perPage 10 :verbose true}))"
+        );
+        let n = &g.notes["s1"];
+        assert!(
+            n.contains(&"param per_page -> :perPage".to_string()),
+            "{n:?}"
+        );
+        assert!(n.iter().any(|x| x.contains("color dropped")), "{n:?}");
+        assert!(
+            n.iter().any(|x| x.contains("emitted as a boolean")),
+            "{n:?}"
+        );
+    }
+
+    #[test]
+    fn dependency_by_topic_with_parse_json_coercion() {
+        let ask = cap(
+            "ccos.user.ask",
+            obj(json!({"prompt": {"type": "string"}}), &["prompt"]),
+            Some(json!({"type": "string"})),
+        );
+        let list = cap(
+            "gh.list",
+            obj(
+                json!({"owner": {"type": "string"}, "perPage": {"type": "integer"}}),
+                &["owner"],
+            ),
+            None,
+        );
+        let s1 = SubIntent::new("s1", "ask for the page size", crate::IntentType::AskUser)
+            .with_param("prompt", Value::string("page size?"));
+        let mut s2 = SubIntent::new("s2", "list issues", crate::IntentType::Fetch)
+            .with_param("owner", Value::string("o"));
+        s2.depends_on.push("s1".into());
+        let g = generate(
+            &[step(s1, ask), step(s2, list)],
+            GenOptions { can_ask: false },
+        );
+        assert!(g.rtfs.contains(":perPage (parse-json s1)"), "{}", g.rtfs);
+        let n = &g.notes["s2"];
+        assert!(n.iter().any(|x| x.contains("topic match")), "{n:?}");
+        assert!(
+            n.iter().any(|x| x.starts_with("coercion: (parse-json s1)")),
+            "{n:?}"
+        );
+        assert!(g.rtfs.starts_with("(let [s1"), "{}", g.rtfs);
+    }
+
+    #[test]
+    fn positional_args_and_typed_results_need_no_coercion() {
+        let two = json!({"type": "array", "prefixItems": [{"type": "number", "title": "a"}, {"type": "number", "title": "b"}], "minItems": 2});
+        let add = cap(
+            "ccos.math.add",
+            two.clone(),
+            Some(json!({"type": "number"})),
+        );
+        let mul = cap("ccos.math.mul", two, Some(json!({"type": "number"})));
+        let s1 = SubIntent::new("s1", "add", crate::IntentType::Compute)
+            .with_param("a", Value::Int(2))
+            .with_param("b", Value::string("3"));
+        let s2 = SubIntent::new("s2", "mul", crate::IntentType::Compute)
+            .with_step_param("x", "s1")
+            .with_param("y", Value::Int(4));
+        let g = generate(
+            &[step(s1, add), step(s2, mul)],
+            GenOptions { can_ask: false },
+        );
+        assert!(g.rtfs.contains("(call :ccos.math.add 2 3)"), "{}", g.rtfs);
+        assert!(g.rtfs.contains("(call :ccos.math.mul s1 4)"), "{}", g.rtfs);
+        // A string-typed producer feeding a number needs parse-json.
+        let read = cap("r", obj(json!({}), &[]), Some(json!({"type": "string"})));
+        let two = json!({"type": "array", "prefixItems": [{"type": "number", "title": "a"}, {"type": "number", "title": "b"}]});
+        let add = cap("ccos.math.add", two, None);
+        let s1 = SubIntent::new("s1", "read", crate::IntentType::Fetch);
+        let s2 = SubIntent::new("s2", "add", crate::IntentType::Compute)
+            .with_step_param("a", "s1")
+            .with_param("b", Value::Int(1));
+        let g = generate(
+            &[step(s1, read), step(s2, add)],
+            GenOptions { can_ask: false },
+        );
+        assert!(
+            g.rtfs.contains("(call :ccos.math.add (parse-json s1) 1)"),
+            "{}",
+            g.rtfs
+        );
+    }
+
+    #[test]
+    fn missing_required_is_asked_adapted_or_reported() {
+        let m = cap(
+            "t",
+            obj(
+                json!({"query": {"type": "string"}, "limit": {"type": "integer"}}),
+                &["query", "limit"],
+            ),
+            None,
+        );
+        let s = SubIntent::new("s1", "search things", crate::IntentType::Fetch);
+        let g = generate(&[step(s.clone(), m.clone())], GenOptions { can_ask: true });
+        assert!(g.missing.is_empty());
+        assert!(g.rtfs.contains(":query \"search things\""), "{}", g.rtfs);
+        assert!(g.rtfs.contains("(call :ccos.user.ask"), "{}", g.rtfs);
+        assert!(
+            g.rtfs.contains(":limit (parse-json s1-limit)"),
+            "{}",
+            g.rtfs
+        );
+        let g = generate(&[step(s, m)], GenOptions { can_ask: false });
+        assert_eq!(
+            g.missing,
+            vec![(
+                "s1".to_string(),
+                "required parameter limit of t".to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn independent_steps_run_in_parallel() {
+        let e = cap(
+            "ccos.echo",
+            obj(json!({"message": {"type": "string"}}), &["message"]),
+            None,
+        );
+        let a = SubIntent::new("s1", "echo a", crate::IntentType::Output)
+            .with_param("message", Value::string("a"));
+        let b = SubIntent::new("s2", "echo b", crate::IntentType::Output)
+            .with_param("message", Value::string("b"));
+        let g = generate(
+            &[step(a, e.clone()), step(b, e)],
+            GenOptions { can_ask: false },
+        );
+        assert!(g.rtfs.starts_with("(step-parallel"), "{}", g.rtfs);
+    }
+}

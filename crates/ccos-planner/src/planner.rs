@@ -1,0 +1,559 @@
+//! The planner: goal → sub-intents → resolved capabilities → validated
+//! RTFS plan, with a decision trace; and its record in the store.
+//!
+//! # Choosing a capability
+//!
+//! Each sub-intent is resolved with the configured [`ResolutionStrategy`]
+//! (default [`CatalogResolution`] with minimum query coverage
+//! [`MIN_COVERAGE`]); candidates scoring below [`MIN_SCORE`] are rejected.
+//! The remaining candidates are taken best first; one the policy denies
+//! (`RuntimeContext::decide_call` → `Deny`) is skipped and recorded in the
+//! trace as filtered. A sub-intent left without a capability makes the
+//! whole result `requires_agent` (no plan: never an invented capability).
+//!
+//! # Validation
+//!
+//! The emitted plan is preflighted (`ccos_governance::preflight_str`)
+//! against the catalog and policy; an error finding is a planner bug and
+//! returned as [`PlanError::InvalidPlan`].
+
+use std::sync::Arc;
+
+use ccos_governance::{CallDecision, RuntimeContext};
+use ccos_marketplace::Marketplace;
+use ccos_store::{EdgeKind, NewEntry, NewIntent, NewPlan, Store, StoreError};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::decompose::{DecompositionError, HybridDecomposition, HybridPath, PatternDecomposition};
+use crate::intent::SubIntent;
+use crate::plan_gen::{self, ASK_CAPABILITY, GenOptions, ResolvedStep};
+use crate::resolution::{
+    Candidate, CatalogResolution, Resolution, ResolutionError, ResolutionStrategy,
+};
+
+/// Minimum IDF-weighted share of a sub-intent's words that a capability
+/// must contain to be a candidate (catalog scores are relative to the
+/// pool, so this is the absolute bar against "closest but wrong").
+pub const MIN_COVERAGE: f64 = 0.5;
+
+/// Minimum candidate score (the default catalog weights give the best
+/// candidate of a clear match about 3; a weak partial match stays under 1).
+pub const MIN_SCORE: f64 = 1.0;
+
+/// How many candidates are ranked per sub-intent.
+pub const TOP_K: usize = 5;
+
+/// Why planning failed (not "requires an agent", which is a result).
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    /// Decomposition failed.
+    #[error(transparent)]
+    Decomposition(#[from] DecompositionError),
+    /// Resolution failed.
+    #[error(transparent)]
+    Resolution(#[from] ResolutionError),
+    /// The generated plan does not pass preflight: a planner bug.
+    #[error("planner bug: the generated plan fails preflight: {findings}\n{rtfs}")]
+    InvalidPlan {
+        /// The findings, one per line (`code: message`).
+        findings: String,
+        /// The offending plan.
+        rtfs: String,
+    },
+}
+
+/// A candidate skipped because the policy denies it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Filtered {
+    /// The capability.
+    pub capability_id: String,
+    /// The policy's reasons.
+    pub reasons: Vec<String>,
+}
+
+/// The decision trace of one sub-intent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IntentTrace {
+    /// The sub-intent id.
+    pub sub_intent: String,
+    /// Its description.
+    pub description: String,
+    /// The resolution strategy used.
+    pub strategy: String,
+    /// Candidates at or above [`MIN_SCORE`], best first, with reasons.
+    pub candidates: Vec<Candidate>,
+    /// Candidates below [`MIN_SCORE`].
+    pub rejected: Vec<Candidate>,
+    /// Candidates skipped because the policy denies them.
+    pub filtered: Vec<Filtered>,
+    /// The capability chosen, if any.
+    pub chosen: Option<String>,
+    /// The policy's decision on the chosen one (`allow`, `needs_approval`).
+    pub decision: Option<String>,
+    /// Parameter mappings, adapters and coercions applied.
+    pub notes: Vec<String>,
+}
+
+/// The decision trace of a plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlanTrace {
+    /// The goal.
+    pub goal: String,
+    /// How it was decomposed: `pattern`, `extra` or `fallback`.
+    pub decomposition: String,
+    /// Where the pattern rules came from.
+    pub rules: String,
+    /// One entry per sub-intent, in order.
+    pub intents: Vec<IntentTrace>,
+}
+
+/// A sub-intent no capability can serve.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MissingCapability {
+    /// The sub-intent id.
+    pub sub_intent: String,
+    /// What it asks for.
+    pub description: String,
+    /// Why nothing fits.
+    pub reason: String,
+}
+
+/// The goal needs an agent (or new capabilities): what is missing.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RequiresAgent {
+    /// The uncovered sub-intents.
+    pub missing: Vec<MissingCapability>,
+}
+
+/// The result of planning a goal.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlanResult {
+    /// The goal.
+    pub goal: String,
+    /// The validated RTFS plan; `None` when `requires_agent` is set.
+    pub rtfs: Option<String>,
+    /// The sub-intents.
+    pub sub_intents: Vec<SubIntent>,
+    /// The decision trace.
+    pub trace: PlanTrace,
+    /// Set when some sub-intent has no capability.
+    pub requires_agent: Option<RequiresAgent>,
+}
+
+impl PlanResult {
+    /// The generation mode recorded with the plan: `pattern` for rules,
+    /// else the decomposition path.
+    pub fn generation_mode(&self) -> &str {
+        &self.trace.decomposition
+    }
+}
+
+/// The planner (see the module docs).
+pub struct Planner {
+    marketplace: Arc<Marketplace>,
+    policy: RuntimeContext,
+    decomposition: HybridDecomposition,
+    resolution: Box<dyn ResolutionStrategy>,
+    rules: String,
+}
+
+impl Planner {
+    /// A planner over `marketplace` under `policy`, with `patterns` for
+    /// decomposition and catalog resolution.
+    pub fn new(
+        marketplace: Arc<Marketplace>,
+        policy: RuntimeContext,
+        patterns: PatternDecomposition,
+    ) -> Planner {
+        let rules = patterns.source_name().to_string();
+        Planner {
+            resolution: Box::new(
+                CatalogResolution::new(marketplace.clone()).with_min_coverage(MIN_COVERAGE),
+            ),
+            marketplace,
+            policy,
+            decomposition: HybridDecomposition::new(patterns),
+            rules,
+        }
+    }
+
+    /// Replaces the decomposition (e.g. a hybrid with an LLM strategy).
+    pub fn with_decomposition(mut self, d: HybridDecomposition) -> Planner {
+        self.decomposition = d;
+        self
+    }
+
+    /// Replaces the resolution strategy.
+    pub fn with_resolution(mut self, r: Box<dyn ResolutionStrategy>) -> Planner {
+        self.resolution = r;
+        self
+    }
+
+    /// Plans `goal`: a validated plan, or a requires-agent report.
+    pub fn plan(&self, goal: &str) -> Result<PlanResult, PlanError> {
+        let goal = goal.trim();
+        let (subs, path) = self.decomposition.decompose_with_path(goal)?;
+        let mut traces = vec![];
+        let mut steps = vec![];
+        let mut missing = vec![];
+        for s in &subs {
+            let (trace, chosen) = self.choose(s)?;
+            match chosen {
+                Some(m) => steps.push(ResolvedStep {
+                    intent: s.clone(),
+                    manifest: m,
+                }),
+                None => missing.push(MissingCapability {
+                    sub_intent: s.id.clone(),
+                    description: s.description.clone(),
+                    reason: if trace.filtered.is_empty() {
+                        "no capability fits".into()
+                    } else {
+                        "every fitting capability is denied by the policy".into()
+                    },
+                }),
+            }
+            traces.push(trace);
+        }
+        let mut trace = PlanTrace {
+            goal: goal.to_string(),
+            decomposition: match path {
+                HybridPath::Pattern => "pattern".into(),
+                p => p.as_str().into(),
+            },
+            rules: self.rules.clone(),
+            intents: traces,
+        };
+        let mut result = PlanResult {
+            goal: goal.to_string(),
+            rtfs: None,
+            sub_intents: subs,
+            trace: trace.clone(),
+            requires_agent: None,
+        };
+        if !missing.is_empty() {
+            result.requires_agent = Some(RequiresAgent { missing });
+            return Ok(result);
+        }
+        let can_ask = self
+            .marketplace
+            .get(ASK_CAPABILITY)
+            .is_some_and(|m| !matches!(self.policy.decide_call(&m), CallDecision::Deny { .. }));
+        let generated = plan_gen::generate(&steps, GenOptions { can_ask });
+        for t in &mut trace.intents {
+            if let Some(n) = generated.notes.get(&t.sub_intent) {
+                t.notes.extend(n.iter().cloned());
+            }
+        }
+        result.trace = trace;
+        if !generated.missing.is_empty() {
+            result.requires_agent = Some(RequiresAgent {
+                missing: generated
+                    .missing
+                    .iter()
+                    .map(|(id, what)| MissingCapability {
+                        sub_intent: id.clone(),
+                        description: result
+                            .sub_intents
+                            .iter()
+                            .find(|s| &s.id == id)
+                            .map(|s| s.description.clone())
+                            .unwrap_or_default(),
+                        reason: format!("{what} cannot be filled or asked"),
+                    })
+                    .collect(),
+            });
+            return Ok(result);
+        }
+        self.validate(&generated.rtfs)?;
+        result.rtfs = Some(generated.rtfs);
+        Ok(result)
+    }
+
+    /// Resolves one sub-intent and picks the best allowed candidate.
+    fn choose(
+        &self,
+        s: &SubIntent,
+    ) -> Result<(IntentTrace, Option<ccos_marketplace::CapabilityManifest>), PlanError> {
+        let ranked = self.resolution.resolve(s, TOP_K)?;
+        let (candidates, rejected) = match Resolution::decide(ranked, MIN_SCORE) {
+            Resolution::Resolved { candidates } => (candidates, vec![]),
+            Resolution::NoFit { rejected } => (vec![], rejected),
+        };
+        let mut trace = IntentTrace {
+            sub_intent: s.id.clone(),
+            description: s.description.clone(),
+            strategy: self.resolution.name().to_string(),
+            candidates: candidates.clone(),
+            rejected,
+            filtered: vec![],
+            chosen: None,
+            decision: None,
+            notes: vec![],
+        };
+        for c in &candidates {
+            let Some(m) = self.marketplace.get(&c.capability_id) else {
+                continue;
+            };
+            match self.policy.decide_call(&m) {
+                CallDecision::Deny { reasons } => trace.filtered.push(Filtered {
+                    capability_id: c.capability_id.clone(),
+                    reasons,
+                }),
+                d => {
+                    trace.chosen = Some(m.id.clone());
+                    trace.decision = Some(d.label().to_string());
+                    return Ok((trace, Some(m)));
+                }
+            }
+        }
+        Ok((trace, None))
+    }
+
+    /// Preflights the plan; error findings are a planner bug.
+    fn validate(&self, rtfs: &str) -> Result<(), PlanError> {
+        let bug = |findings: String| PlanError::InvalidPlan {
+            findings,
+            rtfs: rtfs.to_string(),
+        };
+        let report = ccos_governance::preflight_str(rtfs, &*self.marketplace, &self.policy)
+            .map_err(|e| bug(format!("parse: {}", e.message)))?;
+        if report.is_clean() {
+            return Ok(());
+        }
+        Err(bug(report
+            .findings
+            .iter()
+            .filter(|f| f.severity == ccos_governance::Severity::Error)
+            .map(|f| format!("{}: {}", f.code, f.message))
+            .collect::<Vec<_>>()
+            .join("; ")))
+    }
+}
+
+/// Ids of what [`record`] stored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Recorded {
+    /// The root intent (the goal).
+    pub intent_id: String,
+    /// The sub-intents' stored ids, in order (`<root>/s1`...).
+    pub sub_intent_ids: Vec<String>,
+    /// The archived plan, when archived.
+    pub plan_id: Option<String>,
+}
+
+/// Stores a plan result: the goal as root intent, the sub-intents as its
+/// children (`IsSubgoalOf`), data flow (`DependsOn`), the plan archived
+/// when `archive` (the orchestrator archives it itself when it runs the
+/// plan) and a `planner_decision` chain entry with the trace.
+pub async fn record(
+    store: &Store,
+    result: &PlanResult,
+    archive: bool,
+) -> Result<Recorded, StoreError> {
+    let root = unique_id("intent", &result.goal);
+    let mut meta = NewIntent::new(&root, &result.goal);
+    meta.metadata = json!({"planner": result.generation_mode()});
+    store.create_intent(meta).await?;
+    store
+        .append(NewEntry::new("intent_created", json!({"goal": result.goal})).intent(&root))
+        .await?;
+    let sid = |s: &str| format!("{root}/{s}");
+    let mut ids = vec![];
+    for s in &result.sub_intents {
+        let mut n = NewIntent::new(sid(&s.id), &s.description);
+        n.metadata = json!({"intent_type": s.intent_type.as_str(), "params": s.params});
+        store.create_intent(n).await?;
+        store
+            .add_edge(&sid(&s.id), &root, EdgeKind::IsSubgoalOf)
+            .await?;
+        ids.push(sid(&s.id));
+    }
+    for s in &result.sub_intents {
+        for d in &s.depends_on {
+            store
+                .add_edge(&sid(&s.id), &sid(d), EdgeKind::DependsOn)
+                .await?;
+        }
+    }
+    let plan_id = match (&result.rtfs, archive) {
+        (Some(rtfs), true) => {
+            let id = unique_id("plan", rtfs);
+            store
+                .archive_plan(NewPlan {
+                    id: id.clone(),
+                    intent_id: root.clone(),
+                    rtfs: rtfs.clone(),
+                    ir: None,
+                    generation_mode: result.generation_mode().to_string(),
+                    diagnostics: json!([]),
+                    status: "draft".into(),
+                })
+                .await?;
+            Some(id)
+        }
+        _ => None,
+    };
+    let mut entry = NewEntry::new(
+        "planner_decision",
+        json!({
+            "trace": result.trace,
+            "requires_agent": result.requires_agent,
+            "sub_intents": ids,
+        }),
+    )
+    .intent(&root);
+    if let Some(p) = &plan_id {
+        entry = entry.plan(p);
+    }
+    store.append(entry).await?;
+    Ok(Recorded {
+        intent_id: root,
+        sub_intent_ids: ids,
+        plan_id,
+    })
+}
+
+/// A unique id `PREFIX-<16 hex>` from the content, the time, the process
+/// and a counter.
+fn unique_id(prefix: &str, content: &str) -> String {
+    use std::hash::{Hash, Hasher};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    content.hash(&mut h);
+    ccos_store::now_rfc3339().hash(&mut h);
+    std::process::id().hash(&mut h);
+    COUNTER.fetch_add(1, Ordering::Relaxed).hash(&mut h);
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0)
+        .hash(&mut h);
+    format!("{prefix}-{:016x}", h.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ccos_marketplace::builtins::{BuiltinConfig, install};
+
+    pub(crate) fn builtins() -> Arc<Marketplace> {
+        let mp = Marketplace::new().unwrap();
+        install(&mp, BuiltinConfig::default()).unwrap();
+        Arc::new(mp)
+    }
+
+    fn planner(policy: RuntimeContext) -> Planner {
+        Planner::new(builtins(), policy, PatternDecomposition::builtin().unwrap())
+    }
+
+    #[test]
+    fn standard_goals_give_clean_deterministic_plans() {
+        let p = planner(RuntimeContext::default());
+        for g in [
+            "count the words in README.md",
+            "add 2 and 3, then multiply by 4",
+            "read notes.txt and count lines",
+            "convert 'hello world' to upper case",
+            "subtract 3 from 10 then divide by 2",
+            "ask me for the page size",
+        ] {
+            let a = p.plan(g).unwrap();
+            assert!(a.requires_agent.is_none(), "{g}: {:?}", a.requires_agent);
+            assert!(a.rtfs.is_some(), "{g}");
+            assert_eq!(a.generation_mode(), "pattern");
+            // identical inputs, byte-identical plans (fresh planner too).
+            let b = planner(RuntimeContext::default()).plan(g).unwrap();
+            assert_eq!(a.rtfs, b.rtfs);
+            assert_eq!(a, b);
+        }
+    }
+
+    #[test]
+    fn unknown_goal_requires_an_agent_and_never_invents() {
+        let r = planner(RuntimeContext::default())
+            .plan("book me a flight to Paris")
+            .unwrap();
+        assert_eq!(r.rtfs, None);
+        assert_eq!(r.generation_mode(), "fallback");
+        let ra = r.requires_agent.unwrap();
+        assert_eq!(ra.missing.len(), 1);
+        assert_eq!(ra.missing[0].description, "book me a flight to Paris");
+        assert_eq!(ra.missing[0].reason, "no capability fits");
+        assert_eq!(r.trace.intents[0].chosen, None);
+    }
+
+    #[test]
+    fn a_denied_best_candidate_is_skipped_and_traced() {
+        let policy =
+            RuntimeContext::from_toml_str("[capabilities]\ndeny = [\"ccos.file.read\"]\n").unwrap();
+        let r = planner(policy).plan("read notes.txt").unwrap();
+        let t = &r.trace.intents[0];
+        assert_eq!(t.filtered.len(), 1);
+        assert_eq!(t.filtered[0].capability_id, "ccos.file.read");
+        assert!(!t.filtered[0].reasons.is_empty());
+        let chosen = t.chosen.clone().unwrap();
+        assert_ne!(chosen, "ccos.file.read");
+        assert!(!r.rtfs.unwrap().contains(":ccos.file.read"));
+        // denied with no other fitting candidate: requires an agent, and
+        // the reason names the policy.
+        let policy =
+            RuntimeContext::from_toml_str("[capabilities]\ndeny = [\"ccos.text.count_words\"]\n")
+                .unwrap();
+        let r = planner(policy).plan("count the words in 'a b'").unwrap();
+        let ra = r.requires_agent.unwrap();
+        assert!(
+            ra.missing[0].reason.contains("denied by the policy"),
+            "{ra:?}"
+        );
+        assert_eq!(
+            r.trace.intents[0].filtered[0].capability_id, "ccos.text.count_words",
+            "{:?}",
+            r.trace
+        );
+    }
+
+    #[test]
+    fn plan_result_serialises() {
+        let r = planner(RuntimeContext::default())
+            .plan("add 2 and 3, then multiply by 4")
+            .unwrap();
+        let j = serde_json::to_value(&r).unwrap();
+        assert_eq!(j["trace"]["intents"][1]["chosen"], "ccos.math.mul");
+        assert_eq!(j["sub_intents"][1]["depends_on"][0], "s1");
+        let back: PlanResult = serde_json::from_value(j).unwrap();
+        assert_eq!(back, r);
+    }
+
+    #[test]
+    fn record_stores_graph_plan_and_decision() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let dir = tempfile::tempdir().unwrap();
+            let url = format!("sqlite://{}", dir.path().join("ccos.db").display());
+            let store = Store::open(&url).await.unwrap();
+            let r = planner(RuntimeContext::default())
+                .plan("count the words in README.md")
+                .unwrap();
+            let rec = record(&store, &r, true).await.unwrap();
+            let kids = store.children(&rec.intent_id).await.unwrap();
+            assert_eq!(kids.len(), 2);
+            let deps = store.dependencies(&rec.sub_intent_ids[1]).await.unwrap();
+            assert_eq!(deps.len(), 1);
+            assert_eq!(deps[0].id, rec.sub_intent_ids[0]);
+            assert!(rec.plan_id.is_some());
+            let chain = store.chain_by_intent(&rec.intent_id).await.unwrap();
+            let d = chain.iter().find(|e| e.kind == "planner_decision").unwrap();
+            assert_eq!(
+                d.payload["trace"]["intents"][1]["chosen"],
+                "ccos.text.count_words"
+            );
+            assert!(store.verify_chain().await.unwrap().ok);
+        });
+    }
+}
