@@ -261,8 +261,8 @@ impl McpSession {
                 };
                 let transport = AsyncRwTransport::new_client(reader, stdin)
                     .with_max_line_length(cfg.max_result_bytes.saturating_add(64 * 1024));
-                let mut session = McpSession {
-                    server: server.clone(),
+                let session = McpSession {
+                    server,
                     service: None,
                     child: Some(Mutex::new(guard)),
                     pid,
@@ -270,22 +270,13 @@ impl McpSession {
                     timeout: cfg.timeout,
                     max_bytes: cfg.max_result_bytes,
                 };
-                match tokio::time::timeout(cfg.timeout, client_info().serve(transport)).await {
-                    Ok(Ok(service)) => {
-                        session.service = Some(service);
-                        Ok(session)
-                    }
-                    Ok(Err(e)) => Err(McpError::Connect {
-                        server,
-                        message: session.explain(&e.to_string()),
-                    }),
-                    Err(_) => Err(McpError::Timeout {
-                        server,
-                        tool: None,
-                        after: cfg.timeout,
-                        detail: session.detail("during the MCP handshake"),
-                    }),
-                }
+                session
+                    .handshake(
+                        transport,
+                        |s, e| s.explain(e),
+                        |s| s.detail("during the MCP handshake"),
+                    )
+                    .await
             }
             Transport::Http { url, headers } => {
                 let mut h = HashMap::new();
@@ -309,8 +300,8 @@ impl McpSession {
                     .max_json_response_size(cfg.max_result_bytes)
                     .max_sse_event_size(cfg.max_result_bytes);
                 let transport = StreamableHttpClientTransport::from_config(config);
-                let mut session = McpSession {
-                    server: server.clone(),
+                let session = McpSession {
+                    server,
                     service: None,
                     child: None,
                     pid: None,
@@ -318,23 +309,45 @@ impl McpSession {
                     timeout: cfg.timeout,
                     max_bytes: cfg.max_result_bytes,
                 };
-                match tokio::time::timeout(cfg.timeout, client_info().serve(transport)).await {
-                    Ok(Ok(service)) => {
-                        session.service = Some(service);
-                        Ok(session)
-                    }
-                    Ok(Err(e)) => Err(McpError::Connect {
-                        server,
-                        message: format!("{url}: {}", readable(&e.to_string())),
-                    }),
-                    Err(_) => Err(McpError::Timeout {
-                        server,
-                        tool: None,
-                        after: cfg.timeout,
-                        detail: format!("during the MCP handshake with {url}"),
-                    }),
-                }
+                session
+                    .handshake(
+                        transport,
+                        |_, e| format!("{url}: {}", readable(e)),
+                        |_| format!("during the MCP handshake with {url}"),
+                    )
+                    .await
             }
+        }
+    }
+
+    /// Runs the MCP handshake over `transport` within the session's
+    /// timeout; `connect_error` and `timeout_detail` word the failures for
+    /// the transport at hand.
+    async fn handshake<T, E, A>(
+        mut self,
+        transport: T,
+        connect_error: impl FnOnce(&McpSession, &str) -> String,
+        timeout_detail: impl FnOnce(&McpSession) -> String,
+    ) -> Result<McpSession, McpError>
+    where
+        T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        match tokio::time::timeout(self.timeout, client_info().serve(transport)).await {
+            Ok(Ok(service)) => {
+                self.service = Some(service);
+                Ok(self)
+            }
+            Ok(Err(e)) => Err(McpError::Connect {
+                message: connect_error(&self, &e.to_string()),
+                server: self.server.clone(),
+            }),
+            Err(_) => Err(McpError::Timeout {
+                detail: timeout_detail(&self),
+                server: self.server.clone(),
+                tool: None,
+                after: self.timeout,
+            }),
         }
     }
 
