@@ -477,22 +477,14 @@ fn key_at(text: &str, offset: usize) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ccos_marketplace::ProviderSpec;
     use serde_json::json;
 
     fn cap(id: &str, tier: TrustTier, effects: &[Effect]) -> CapabilityManifest {
         CapabilityManifest {
-            id: id.into(),
-            name: id.into(),
-            description: String::new(),
-            version: "0.1.0".into(),
-            input_schema: json!({"type":"object"}),
-            output_schema: None,
-            provider: ProviderSpec::Builtin,
             trust_tier: tier,
             local: true,
             effects: effects.iter().copied().collect(),
-            examples: vec![],
+            ..CapabilityManifest::new(id, "", json!({"type":"object"}))
         }
     }
 

@@ -467,17 +467,12 @@ mod tests {
 
     fn cap(id: &str, provider: ProviderSpec) -> CapabilityManifest {
         CapabilityManifest {
-            id: id.into(),
-            name: id.into(),
-            description: format!("does {id}"),
-            version: "1".into(),
-            input_schema: json!({"type":"object","properties":{"q":{}},"required":["q"]}),
-            output_schema: None,
             provider,
-            trust_tier: TrustTier::Community,
-            local: false,
-            effects: Default::default(),
-            examples: vec![],
+            ..CapabilityManifest::new(
+                id,
+                format!("does {id}"),
+                json!({"type":"object","properties":{"q":{}},"required":["q"]}),
+            )
         }
     }
 

@@ -180,25 +180,21 @@ impl CapabilityExecutor for McpExecutor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ccos_marketplace::TrustTier;
     use serde_json::json;
 
     fn manifest(server: &str, tool: &str) -> CapabilityManifest {
         CapabilityManifest {
-            id: crate::names::capability_id(server, tool),
             name: tool.into(),
-            description: String::new(),
-            version: "1".into(),
-            input_schema: json!({"type": "object"}),
-            output_schema: None,
             provider: ProviderSpec::Mcp {
                 server: server.into(),
                 tool: tool.into(),
             },
-            trust_tier: TrustTier::Community,
             local: true,
-            effects: Default::default(),
-            examples: vec![],
+            ..CapabilityManifest::new(
+                crate::names::capability_id(server, tool),
+                "",
+                json!({"type": "object"}),
+            )
         }
     }
 
