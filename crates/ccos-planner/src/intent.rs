@@ -98,6 +98,15 @@ pub enum ParamValue {
     Literal(rtfs::Value),
     /// The result of the sub-intent with this id.
     StepRef(String),
+    /// Inside a "for each" sub-intent ([`SubIntent::each`]): the current
+    /// item, or its `field` (a map key), prefixed by `prefix` when not
+    /// empty (e.g. a directory joined to an entry's name).
+    Item {
+        /// Text put before the value (`(str prefix value)`), or empty.
+        prefix: String,
+        /// The item's key to take (`(get item :field)`), or the item itself.
+        field: Option<String>,
+    },
 }
 
 impl Serialize for ParamValue {
@@ -110,6 +119,10 @@ impl Serialize for ParamValue {
                 m.serialize_entry("literal", &j)?;
             }
             ParamValue::StepRef(id) => m.serialize_entry("step", id)?,
+            ParamValue::Item { prefix, field } => m.serialize_entry(
+                "item",
+                &serde_json::json!({"prefix": prefix, "field": field}),
+            )?,
         }
         m.end()
     }
@@ -127,6 +140,15 @@ impl<'de> Deserialize<'de> for ParamValue {
             Ok(ParamValue::Literal(rtfs::from_json(v)))
         } else if let Some(id) = obj.get("step").and_then(|s| s.as_str()) {
             Ok(ParamValue::StepRef(id.to_string()))
+        } else if let Some(it) = obj.get("item") {
+            Ok(ParamValue::Item {
+                prefix: it
+                    .get("prefix")
+                    .and_then(|p| p.as_str())
+                    .unwrap_or_default()
+                    .to_string(),
+                field: it.get("field").and_then(|f| f.as_str()).map(str::to_string),
+            })
         } else {
             Err(D::Error::custom(
                 "a parameter is {\"literal\": v} or {\"step\": \"id\"}",
@@ -152,6 +174,12 @@ pub struct SubIntent {
     /// Ids of earlier sub-intents whose results this one needs.
     #[serde(default)]
     pub depends_on: Vec<String>,
+    /// "For each": the id of an earlier sub-intent whose result (a
+    /// collection) this one iterates over; the step runs once per item
+    /// (`step-loop`) and its result is the vector of the per-item results.
+    /// [`ParamValue::Item`] parameters refer to the current item.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub each: Option<String>,
 }
 
 impl SubIntent {
@@ -163,12 +191,24 @@ impl SubIntent {
             intent_type: t,
             params: BTreeMap::new(),
             depends_on: Vec::new(),
+            each: None,
         }
     }
 
     /// Adds a literal parameter (builder style).
     pub fn with_param(mut self, name: impl Into<String>, value: rtfs::Value) -> SubIntent {
         self.params.insert(name.into(), ParamValue::Literal(value));
+        self
+    }
+
+    /// Makes this sub-intent run once per item of `step`'s result (and
+    /// depend on it).
+    pub fn for_each(mut self, step: impl Into<String>) -> SubIntent {
+        let step = step.into();
+        if !self.depends_on.contains(&step) {
+            self.depends_on.push(step.clone());
+        }
+        self.each = Some(step);
         self
     }
 

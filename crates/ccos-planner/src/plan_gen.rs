@@ -17,10 +17,21 @@
 //!   string literal that parses is emitted typed; a dynamic value whose
 //!   producer does not declare a matching type is wrapped in
 //!   `(parse-json x)`. Every coercion is noted in the trace.
+//! - **Structured results.** When an earlier step's capability declares
+//!   an `object` output schema (e.g. MCP tools' `outputSchema`
+//!   `{content: string}`) and the property it feeds does not want an
+//!   object, the value is projected: `(get sN :field)`, the field being
+//!   the one named like the property, else the only property, else the
+//!   only one of the wanted type (noted as an adapter in the trace).
 //! - **Missing required parameters.** A free-text property (`prompt`,
 //!   `query`, `message`, `text`...) gets the description (soft
 //!   validation); any other becomes a `ccos.user.ask` step whose answer
 //!   feeds it, or, when asking is not possible, is reported missing.
+//! - **For each.** A sub-intent with `each` runs once per item of an
+//!   earlier result: `(step-loop [item sN] (step "…" (call …)))`, its
+//!   value the vector of per-item results (typed `array` for coercion).
+//!   An item parameter is emitted as `item`, `(get item :field)`, or
+//!   `(str "prefix" …)`, mapped to a property like any other parameter.
 //! - **Shape.** Steps are layered by dependencies; a layer of several
 //!   independent steps becomes one `step-parallel` (destructured in the
 //!   `let`). A single step is emitted bare. The value of the plan is the
@@ -39,6 +50,9 @@ use crate::intent::{ParamValue, SubIntent};
 
 /// The capability used to ask the user for a missing parameter.
 pub const ASK_CAPABILITY: &str = "ccos.user.ask";
+
+/// The symbol bound to the current item in a `step-loop`.
+pub const ITEM_SYMBOL: &str = "item";
 
 /// Width of the printed plan.
 pub const PLAN_WIDTH: usize = 80;
@@ -199,6 +213,57 @@ fn slots(m: &CapabilityManifest) -> (Vec<(String, Json, bool)>, bool) {
     (v, false)
 }
 
+/// The required parameters of `m` that the sub-intent cannot fill: not
+/// mapped from one of its parameters, not a free-text property (filled by
+/// the description), and not left for an earlier result or a positional
+/// literal. Used to prefer, among allowed candidates, one the intent
+/// fits (soft validation) over one that would need asking.
+pub fn unfillable(intent: &SubIntent, m: &CapabilityManifest) -> Vec<String> {
+    let (slots, positional) = slots(m);
+    let names: Vec<String> = slots.iter().map(|s| s.0.clone()).collect();
+    let mut filled: BTreeSet<String> = BTreeSet::new();
+    let mut spare_refs = 0usize;
+    let mut spare_lits = 0usize;
+    for (key, pv) in &intent.params {
+        match map_key(key, &names, &filled).filter(|t| !filled.contains(t)) {
+            Some(t) => {
+                filled.insert(t);
+            }
+            None if matches!(pv, ParamValue::Literal(_)) => spare_lits += 1,
+            None => spare_refs += 1,
+        }
+    }
+    spare_refs += intent
+        .depends_on
+        .iter()
+        .filter(|d| intent.each.as_ref() != Some(*d))
+        .filter(|d| {
+            !intent
+                .params
+                .values()
+                .any(|p| p == &ParamValue::StepRef((*d).clone()))
+        })
+        .count();
+    let mut out = vec![];
+    for (name, _, required) in &slots {
+        if !*required || filled.contains(name) {
+            continue;
+        }
+        let w = words(name);
+        if !positional && FREE_TEXT.iter().any(|f| w.contains(*f)) {
+            continue;
+        }
+        if spare_refs > 0 {
+            spare_refs -= 1;
+        } else if positional && spare_lits > 0 {
+            spare_lits -= 1;
+        } else {
+            out.push(name.clone());
+        }
+    }
+    out
+}
+
 /// The value for a literal where the schema wants `want`; a note when it
 /// was converted.
 fn coerce_literal(v: &Value, want: Option<&str>) -> (Value, Option<String>) {
@@ -259,6 +324,68 @@ fn coerce_ref(sym: &str, have: Option<&str>, want: Option<&str>) -> (Value, Opti
     }
 }
 
+/// The field of an `object` output schema that feeds property `target`
+/// wanting type `want` (not `object`): the field named like the property,
+/// else the only field, else the only field of the wanted type.
+fn project_field(
+    schema: &Json,
+    target: &str,
+    want: Option<&str>,
+) -> Option<(String, Option<String>)> {
+    if schema_type(Some(schema)) != Some("object") || want == Some("object") {
+        return None;
+    }
+    let props = schema.get("properties")?.as_object()?;
+    let ty = |k: &str| schema_type(props.get(k)).map(str::to_string);
+    let n = normalize_key(target);
+    if let Some(k) = props.keys().find(|k| normalize_key(k) == n) {
+        return Some((k.clone(), ty(k)));
+    }
+    if props.len() == 1 {
+        let k = props.keys().next()?;
+        return Some((k.clone(), ty(k)));
+    }
+    let want = want?;
+    let mut of_type = props
+        .iter()
+        .filter(|(_, s)| schema_type(Some(s)) == Some(want));
+    match (of_type.next(), of_type.next()) {
+        (Some((k, _)), None) => Some((k.clone(), Some(want.to_string()))),
+        _ => None,
+    }
+}
+
+/// A reference to step `sym` feeding property `target`: projected out of
+/// a structured (`object`) result when the producer's output schema says
+/// so, then coerced like [`coerce_ref`]. Notes say what was applied.
+fn ref_value(
+    sym: &str,
+    have: Option<&str>,
+    schema: Option<&Json>,
+    target: &str,
+    want: Option<&str>,
+) -> (Value, Vec<String>) {
+    let Some((field, field_type)) = schema.and_then(|s| project_field(s, target, want)) else {
+        let (v, n) = coerce_ref(sym, have, want);
+        return (v, n.into_iter().collect());
+    };
+    let mut notes = vec![format!(
+        "adapter: (get {sym} :{field}) (structured result, :{target} wants {})",
+        want.unwrap_or("any type")
+    )];
+    let (v, n) = coerce_ref(sym, field_type.as_deref(), want);
+    notes.extend(n);
+    let get = |x: Value| Value::list(vec![Value::Symbol("get".into()), x, Value::keyword(&field)]);
+    let v = match v {
+        // (parse-json s) → (parse-json (get s :field))
+        Value::List(items) if items.len() == 2 => {
+            Value::list(vec![items[0].clone(), get(items[1].clone())])
+        }
+        other => get(other),
+    };
+    (v, notes)
+}
+
 fn step_form(desc: &str, call: Value) -> Value {
     Value::list(vec![
         Value::Symbol("step".into()),
@@ -276,11 +403,20 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
     let out_type: BTreeMap<&str, Option<&str>> = steps
         .iter()
         .map(|s| {
-            (
-                s.intent.id.as_str(),
-                schema_type(s.manifest.output_schema.as_ref()),
-            )
+            let t = if s.intent.each.is_some() {
+                Some("array")
+            } else {
+                schema_type(s.manifest.output_schema.as_ref())
+            };
+            (s.intent.id.as_str(), t)
         })
+        .collect();
+    // Output schema of each non-loop sub-intent's capability, for
+    // projecting structured results.
+    let out_schema: BTreeMap<&str, &Json> = steps
+        .iter()
+        .filter(|s| s.intent.each.is_none())
+        .filter_map(|s| Some((s.intent.id.as_str(), s.manifest.output_schema.as_ref()?)))
         .collect();
     let descriptions: BTreeMap<&str, &str> = steps
         .iter()
@@ -295,6 +431,7 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
         let mut deps: Vec<String> = vec![];
         let mut unplaced_refs: Vec<(String, String)> = vec![];
         let mut unplaced_lits: Vec<(String, Value)> = vec![];
+        let mut unplaced_items: Vec<(String, Value)> = vec![];
         let want_of = |name: &str| {
             slots
                 .iter()
@@ -318,14 +455,25 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                     if &t != key {
                         note.push(format!("param {key} -> :{t}"));
                     }
-                    let (v, n) = coerce_ref(
+                    let (v, n) = ref_value(
                         src,
                         out_type.get(src.as_str()).copied().flatten(),
+                        out_schema.get(src.as_str()).copied(),
+                        &t,
                         want_of(&t),
                     );
                     note.extend(n);
                     deps.push(src.clone());
                     filled.insert(t, v);
+                }
+                (Some(t), ParamValue::Item { prefix, field }) => {
+                    if &t != key {
+                        note.push(format!("param {key} -> :{t}"));
+                    }
+                    filled.insert(t, item_value(prefix, field.as_deref()));
+                }
+                (None, ParamValue::Item { prefix, field }) => {
+                    unplaced_items.push((key.clone(), item_value(prefix, field.as_deref())))
                 }
                 (None, ParamValue::StepRef(src)) => unplaced_refs.push((key.clone(), src.clone())),
                 (None, ParamValue::Literal(v)) => unplaced_lits.push((key.clone(), v.clone())),
@@ -333,6 +481,9 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
         }
         // Dependencies without a parameter feed a property too.
         for d in &st.intent.depends_on {
+            if st.intent.each.as_ref() == Some(d) {
+                continue;
+            }
             let used = st
                 .intent
                 .params
@@ -379,14 +530,31 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                 key.clone()
             };
             note.push(format!("result of {src} ({label}) -> :{t} ({how})"));
-            let (v, n) = coerce_ref(
+            let (v, n) = ref_value(
                 &src,
                 out_type.get(src.as_str()).copied().flatten(),
+                out_schema.get(src.as_str()).copied(),
+                &t,
                 want_of(&t),
             );
             note.extend(n);
             deps.push(src.clone());
             filled.insert(t, v);
+        }
+        // The current item, when its key matched nothing: the first free
+        // required property (else the first free one).
+        for (key, v) in unplaced_items {
+            let free: Vec<&(String, Json, bool)> = slots
+                .iter()
+                .filter(|s| !filled.contains_key(&s.0))
+                .collect();
+            match free.iter().find(|s| s.2).or(free.first()) {
+                Some(s) => {
+                    note.push(format!("item ({key}) -> :{}", s.0));
+                    filled.insert(s.0.clone(), v);
+                }
+                None => note.push(format!("item ({key}) dropped: no free property")),
+            }
         }
         // Positional calls take unmatched literals in order.
         for (key, v) in unplaced_lits {
@@ -454,11 +622,24 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                 filled.into_iter().map(|(k, v)| (Value::keyword(&k), v)),
             ));
         }
+        let mut step = step_form(&st.intent.description, Value::list(call));
+        if let Some(src) = &st.intent.each {
+            note.push(format!("for each item of {src}: step-loop"));
+            deps.push(src.clone());
+            step = Value::list(vec![
+                Value::Symbol("step-loop".into()),
+                Value::vector(vec![
+                    Value::Symbol(ITEM_SYMBOL.into()),
+                    Value::Symbol(src.as_str().into()),
+                ]),
+                step,
+            ]);
+        }
         deps.sort();
         deps.dedup();
         nodes.push(Node {
             sym: id.clone(),
-            step: step_form(&st.intent.description, Value::list(call)),
+            step,
             deps,
             intent: Some(id),
         });
@@ -469,6 +650,21 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
         plan,
         notes,
         missing,
+    }
+}
+
+/// The current item, one of its fields, with an optional text prefix:
+/// `item`, `(get item :f)`, `(str "p" …)`.
+fn item_value(prefix: &str, field: Option<&str>) -> Value {
+    let item = Value::Symbol(ITEM_SYMBOL.into());
+    let v = match field {
+        Some(f) => Value::list(vec![Value::Symbol("get".into()), item, Value::keyword(f)]),
+        None => item,
+    };
+    if prefix.is_empty() {
+        v
+    } else {
+        Value::list(vec![Value::Symbol("str".into()), Value::string(prefix), v])
     }
 }
 
@@ -745,6 +941,150 @@ mod tests {
                 "required parameter limit of t".to_string()
             )]
         );
+    }
+
+    #[test]
+    fn for_each_emits_step_loops_over_items_and_fields() {
+        let list = cap(
+            "ccos.file.list",
+            obj(json!({"path": {"type": "string"}}), &[]),
+            Some(json!({"type": "array"})),
+        );
+        let read = cap(
+            "ccos.file.read",
+            obj(json!({"path": {"type": "string"}}), &["path"]),
+            Some(json!({"type": "string"})),
+        );
+        let count = cap(
+            "ccos.text.count_words",
+            obj(json!({"text": {"type": "string"}}), &["text"]),
+            Some(json!({"type": "integer"})),
+        );
+        let s1 = SubIntent::new("s1", "list", crate::IntentType::Fetch)
+            .with_param("path", Value::string("d"));
+        let mut s2 = SubIntent::new("s2", "read", crate::IntentType::Fetch).for_each("s1");
+        s2.params.insert(
+            "file".into(),
+            ParamValue::Item {
+                prefix: "d/".into(),
+                field: Some("name".into()),
+            },
+        );
+        let mut s3 = SubIntent::new("s3", "count", crate::IntentType::Compute).for_each("s2");
+        s3.params.insert(
+            "input".into(),
+            ParamValue::Item {
+                prefix: String::new(),
+                field: None,
+            },
+        );
+        let g = generate(
+            &[step(s1, list), step(s2, read), step(s3, count)],
+            GenOptions { can_ask: false },
+        );
+        assert!(g.missing.is_empty(), "{:?}", g.missing);
+        assert!(g.rtfs.contains("s2 (step-loop [item s1]"), "{}", g.rtfs);
+        assert!(
+            g.rtfs
+                .contains("(call :ccos.file.read {:path (str \"d/\" (get item :name))})"),
+            "{}",
+            g.rtfs
+        );
+        assert!(
+            g.rtfs
+                .contains("(call :ccos.text.count_words {:text item})"),
+            "{}",
+            g.rtfs
+        );
+        assert!(g.rtfs.ends_with("s3)"), "{}", g.rtfs);
+        assert!(g.notes["s2"].iter().any(|n| n.contains("step-loop")));
+        assert!(
+            g.notes["s3"]
+                .iter()
+                .any(|n| n.contains("item (input) -> :text")),
+            "{:?}",
+            g.notes["s3"]
+        );
+    }
+
+    #[test]
+    fn structured_results_are_projected_by_output_schema() {
+        let read = cap(
+            "mcp.fs.read",
+            obj(json!({"path": {"type": "string"}}), &["path"]),
+            Some(json!({"type": "object", "properties": {"content": {"type": "string"}}})),
+        );
+        let count = cap(
+            "count",
+            obj(json!({"text": {"type": "string"}}), &["text"]),
+            None,
+        );
+        let add = cap(
+            "add",
+            json!({"type": "array", "prefixItems": [{"type": "number", "title": "a"}, {"type": "number", "title": "b"}]}),
+            None,
+        );
+        let s1 = SubIntent::new("s1", "read", crate::IntentType::Fetch)
+            .with_param("path", Value::string("a.txt"));
+        let s2 =
+            SubIntent::new("s2", "count", crate::IntentType::Compute).with_step_param("text", "s1");
+        let g = generate(
+            &[step(s1.clone(), read.clone()), step(s2, count)],
+            GenOptions { can_ask: false },
+        );
+        assert!(g.rtfs.contains("{:text (get s1 :content)}"), "{}", g.rtfs);
+        assert!(
+            g.notes["s2"]
+                .iter()
+                .any(|n| n.starts_with("adapter: (get s1"))
+        );
+        // A string field feeding a number: projected, then parse-json.
+        let s2 = SubIntent::new("s2", "add", crate::IntentType::Compute)
+            .with_step_param("a", "s1")
+            .with_param("b", Value::Int(1));
+        let g = generate(
+            &[step(s1, read), step(s2, add)],
+            GenOptions { can_ask: false },
+        );
+        assert!(
+            g.rtfs
+                .contains("(call :add (parse-json (get s1 :content)) 1)"),
+            "{}",
+            g.rtfs
+        );
+        // Several fields and none named like the property or of the wanted
+        // type: no projection.
+        let two = json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}});
+        assert_eq!(project_field(&two, "text", Some("string")), None);
+        assert_eq!(
+            project_field(&two, "b", Some("string")),
+            Some(("b".into(), Some("integer".into())))
+        );
+        assert_eq!(project_field(&two, "x", Some("object")), None);
+    }
+
+    #[test]
+    fn unfillable_lists_required_params_the_intent_cannot_fill() {
+        let many = cap(
+            "read_many",
+            obj(json!({"paths": {"type": "array"}}), &["paths"]),
+            None,
+        );
+        let one = cap(
+            "read_one",
+            obj(
+                json!({"path": {"type": "string"}, "query": {"type": "string"}}),
+                &["path", "query"],
+            ),
+            None,
+        );
+        let s = SubIntent::new("s1", "read the file", crate::IntentType::Fetch)
+            .with_param("path", Value::string("a.txt"));
+        assert_eq!(unfillable(&s, &many), vec!["paths".to_string()]);
+        assert!(unfillable(&s, &one).is_empty());
+        // An earlier result fills the first free required property.
+        let s = SubIntent::new("s2", "read", crate::IntentType::Fetch).with_step_param("x", "s1");
+        assert!(unfillable(&s, &many).is_empty());
     }
 
     #[test]

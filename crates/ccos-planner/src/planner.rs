@@ -8,7 +8,11 @@
 //! [`MIN_COVERAGE`]); candidates scoring below [`MIN_SCORE`] are rejected.
 //! The remaining candidates are taken best first; one the policy denies
 //! (`RuntimeContext::decide_call` → `Deny`) is skipped and recorded in the
-//! trace as filtered. A sub-intent left without a capability makes the
+//! trace as filtered. Among the allowed ones, the first whose required
+//! parameters the sub-intent can fill ([`plan_gen::unfillable`] is empty)
+//! is chosen, the ones before it noted as skipped; when none fits, the
+//! best allowed one is (its missing parameters are then asked or
+//! reported). A sub-intent left without a capability makes the
 //! whole result `requires_agent` (no plan: never an invented capability).
 //!
 //! # Validation
@@ -292,6 +296,9 @@ impl Planner {
             decision: None,
             notes: vec![],
         };
+        // Allowed candidates, best first; the first whose required
+        // parameters the intent can fill wins, else the first allowed.
+        let mut allowed = vec![];
         for c in &candidates {
             let Some(m) = self.marketplace.get(&c.capability_id) else {
                 continue;
@@ -301,14 +308,29 @@ impl Planner {
                     capability_id: c.capability_id.clone(),
                     reasons,
                 }),
-                d => {
-                    trace.chosen = Some(m.id.clone());
-                    trace.decision = Some(d.label().to_string());
-                    return Ok((trace, Some(m)));
-                }
+                d => allowed.push((m, d.label().to_string())),
             }
         }
-        Ok((trace, None))
+        let fits = allowed
+            .iter()
+            .position(|(m, _)| plan_gen::unfillable(s, m).is_empty());
+        if let Some(i) = fits {
+            for (m, _) in &allowed[..i] {
+                trace.notes.push(format!(
+                    "skipped {}: required {} not fillable from the intent",
+                    m.id,
+                    plan_gen::unfillable(s, m).join(", ")
+                ));
+            }
+        }
+        match allowed.into_iter().nth(fits.unwrap_or(0)) {
+            Some((m, d)) => {
+                trace.chosen = Some(m.id.clone());
+                trace.decision = Some(d);
+                Ok((trace, Some(m)))
+            }
+            None => Ok((trace, None)),
+        }
     }
 
     /// Preflights the plan; error findings are a planner bug.

@@ -61,6 +61,32 @@ fn smoke(name: &str, min_tools: usize, splits: usize) {
     }
     let table = eval::render_table(&r);
     assert!(table.contains("hit@1"), "{table}");
+    // Decomposition figures on the TaskBench-format datasets, argument
+    // figures on Seal-Tools, neither elsewhere.
+    for s in &r.splits {
+        match name {
+            "ultratool" | "restbench" => {
+                let d = s.decomposition.unwrap_or_else(|| panic!("{}", s.split));
+                assert_eq!(d.goals, 3);
+                assert!((0.0..=100.0).contains(&d.node_f1) && (0.0..=100.0).contains(&d.link_f1));
+                assert_eq!(
+                    (d.gpt4_node_f1, d.gpt4_link_f1),
+                    ((81.5, 96.9), (54.7, 80.5))
+                );
+                assert!(
+                    table.contains("node-F1") && table.contains("link-F1"),
+                    "{table}"
+                );
+            }
+            "seal-tools" => {
+                let a = s.arguments.unwrap_or_else(|| panic!("{}", s.split));
+                assert_eq!(a.queries, 3);
+                assert!(a.calls >= 3 && (0.0..=100.0).contains(&a.call_exact));
+                assert!(table.contains("per-call exact"), "{table}");
+            }
+            _ => assert!(s.decomposition.is_none() && s.arguments.is_none()),
+        }
+    }
     let json = serde_json::to_value(&r).unwrap_or_default();
     assert_eq!(json["dataset"], name);
 }
@@ -99,3 +125,6 @@ fn unknown_dataset_and_missing_dir_are_errors() {
 
 #[path = "it/plans.rs"]
 mod plans;
+
+#[path = "it/mcp_plans.rs"]
+mod mcp_plans;

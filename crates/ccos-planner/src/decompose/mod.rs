@@ -7,11 +7,19 @@
 //!   (`rules/patterns.toml` embedded, overridable by
 //!   `$CCOS_HOME/patterns.toml`).
 //! - [`HybridDecomposition`]: patterns first; then an optional extra
-//!   strategy (the hook where an LLM decomposition plugs in); otherwise the
-//!   grounded fallback: the whole goal as ONE sub-intent, which resolution
-//!   matches against the real catalog (never an invented capability).
+//!   strategy (the hook where an LLM decomposition plugs in); then
+//!   [`ClauseDecomposition`] (one sub-intent per clause of a multi-part
+//!   goal, or the pattern rules' sub-intents for a clause they match);
+//!   otherwise the grounded fallback: the whole goal as ONE
+//!   sub-intent, which resolution matches against the real catalog (never
+//!   an invented capability).
 
+mod clause;
 mod pattern;
+
+pub use clause::{
+    BACK_REFERENCES, CONNECTORS, Clause, ClauseDecomposition, PerClause, refers_back, split_clauses,
+};
 
 pub(crate) use pattern::typed_literal;
 pub use pattern::{DEFAULT_RULES, PatternDecomposition, Rule, RuleStep};
@@ -54,8 +62,9 @@ pub trait DecompositionStrategy: Send + Sync {
     fn decompose(&self, goal: &str) -> Result<Option<Vec<SubIntent>>, DecompositionError>;
 }
 
-/// Patterns first, then an optional extra strategy, else the grounded
-/// fallback (the whole goal as one sub-intent).
+/// Patterns first, then an optional extra strategy, then clauses
+/// ([`ClauseDecomposition`]), else the grounded fallback (the whole goal as
+/// one sub-intent).
 pub struct HybridDecomposition {
     patterns: PatternDecomposition,
     extra: Option<Box<dyn DecompositionStrategy>>,
@@ -68,6 +77,8 @@ pub enum HybridPath {
     Pattern,
     /// The extra strategy (e.g. an LLM).
     Extra,
+    /// [`ClauseDecomposition`]: one sub-intent per clause.
+    Clause,
     /// The whole goal as one sub-intent.
     Fallback,
 }
@@ -78,6 +89,7 @@ impl HybridPath {
         match self {
             HybridPath::Pattern => "pattern",
             HybridPath::Extra => "extra",
+            HybridPath::Clause => "clause",
             HybridPath::Fallback => "fallback",
         }
     }
@@ -116,6 +128,10 @@ impl HybridDecomposition {
             && let Some(v) = extra.decompose(goal)?
         {
             return Ok((v, HybridPath::Extra));
+        }
+        let per_clause = |c: &str| self.patterns.decompose(c);
+        if let Some(v) = ClauseDecomposition.decompose_with(goal, &per_clause)? {
+            return Ok((v, HybridPath::Clause));
         }
         let mut s = SubIntent::new("s1", goal, IntentType::Other("goal".into()));
         s.params = extract_literals(goal);
@@ -224,21 +240,28 @@ mod tests {
             .decompose_with_path("read notes.txt and count lines")
             .unwrap();
         assert_eq!(path, HybridPath::Pattern);
-        let (v, _) = h
+        let (v, path) = h
             .decompose_with_path(
                 "list issues of mandubian/ccos with 'bug' label, 10 per page, see docs/x.md",
             )
             .unwrap();
-        let p = &v[0].params;
-        let lit = |k: &str| match p.get(k) {
+        assert_eq!(path, HybridPath::Clause);
+        // "10 per page" follows a bare comma without a verb: merged back.
+        assert_eq!(v.len(), 2);
+        let lit = |i: usize, k: &str| match v[i].params.get(k) {
             Some(ParamValue::Literal(v)) => v.to_string(),
             other => panic!("{k}: {other:?}"),
         };
-        assert_eq!(lit("owner"), "\"mandubian\"");
-        assert_eq!(lit("repo"), "\"ccos\"");
-        assert_eq!(lit("text"), "\"bug\"");
-        assert_eq!(lit("number1"), "10");
-        assert_eq!(lit("path"), "\"docs/x.md\"");
+        assert_eq!(lit(0, "owner"), "\"mandubian\"");
+        assert_eq!(lit(0, "repo"), "\"ccos\"");
+        assert_eq!(lit(0, "text"), "\"bug\"");
+        assert_eq!(lit(0, "number1"), "10");
+        assert_eq!(lit(1, "path"), "\"docs/x.md\"");
+        let (v, path) = h
+            .decompose_with_path("list issues of mandubian/ccos with 'bug' label 10 per page")
+            .unwrap();
+        assert_eq!(path, HybridPath::Fallback);
+        assert_eq!(v[0].params.len(), 4);
         assert!(matches!(
             h.decompose_with_path("  "),
             Err(DecompositionError::EmptyGoal)

@@ -17,6 +17,9 @@ pub const DEFAULT_RULES: &str = include_str!("../../rules/patterns.toml");
 /// or a token with a file extension.
 const FILE: &str =
     r#"(?:"[^"]+"|'[^']+'|[\w.~-]*/[\w./~-]*|[\w~-][\w.~-]*\.[A-Za-z][A-Za-z0-9]{0,7})"#;
+/// Regex shorthand for a directory: a quoted string or a path-like token
+/// (a bare name such as `docs` included).
+const DIR: &str = r#"(?:"[^"]+"|'[^']+'|[\w.~/-]+)"#;
 /// Regex shorthand for a number.
 const NUM: &str = r"(?:-?\d+(?:\.\d+)?)";
 /// Regex shorthand for a quoted string.
@@ -42,6 +45,12 @@ pub struct RuleStep {
     /// `"$prev"` (the previous sub-intent's result).
     #[serde(default)]
     pub params: BTreeMap<String, String>,
+    /// `"$prev"`: run this sub-intent once per item of the previous
+    /// sub-intent's result (a `step-loop`); its params may then use
+    /// `"$item"` or `"$item.field"`, optionally after text
+    /// (`"{dir}/$item.name"`).
+    #[serde(default)]
+    pub each: Option<String>,
 }
 
 /// One rule: a regex matched against a whole segment, and the sub-intents
@@ -84,11 +93,17 @@ struct Draft {
     intent_type: IntentType,
     description: String,
     params: BTreeMap<String, DraftParam>,
+    /// Iterates over the previous sub-intent's result.
+    each: bool,
 }
 
 enum DraftParam {
     Literal(rtfs::Value),
     Prev,
+    Item {
+        prefix: String,
+        field: Option<String>,
+    },
 }
 
 impl PatternDecomposition {
@@ -116,8 +131,20 @@ impl PatternDecomposition {
             if rule.steps.is_empty() {
                 return Err(err(format!("rule {:?} has no [[rule.step]]", rule.name)));
             }
+            for st in &rule.steps {
+                if st.each.as_deref().is_some_and(|e| e != "$prev") {
+                    return Err(err(format!("rule {:?}: each must be \"$prev\"", rule.name)));
+                }
+                if st.each.is_none() && st.params.values().any(|t| t.contains("$item")) {
+                    return Err(err(format!(
+                        "rule {:?}: \"$item\" outside an `each` step",
+                        rule.name
+                    )));
+                }
+            }
             let expanded = rule
                 .pattern
+                .replace("DIR", DIR)
                 .replace("FILE", FILE)
                 .replace("NUM", NUM)
                 .replace("TEXT", TEXT)
@@ -202,6 +229,7 @@ impl PatternDecomposition {
                             .iter()
                             .map(|(k, t)| (k.clone(), param(t, &values)))
                             .collect(),
+                        each: s.each.is_some(),
                     })
                     .collect(),
             )
@@ -253,6 +281,19 @@ fn param(template: &str, values: &BTreeMap<&str, (String, bool)>) -> DraftParam 
     if template == "$prev" {
         return DraftParam::Prev;
     }
+    if let Some((before, after)) = template.split_once("$item") {
+        let field = after
+            .strip_prefix('.')
+            .filter(|f| !f.is_empty())
+            .map(str::to_string);
+        let prefix = fill(before, values);
+        // `{dir}/` with a dir already ending in `/`: one slash.
+        let prefix = match prefix.strip_suffix("//") {
+            Some(p) => format!("{p}/"),
+            None => prefix,
+        };
+        return DraftParam::Item { prefix, field };
+    }
     if let Some(name) = template.strip_prefix('{').and_then(|t| t.strip_suffix('}'))
         && let Some((v, quoted)) = values.get(name)
     {
@@ -300,12 +341,21 @@ impl DecompositionStrategy for PatternDecomposition {
             let id = format!("s{}", i + 1);
             let prev = out.last().map(|s| s.id.clone());
             let mut s = SubIntent::new(id, d.description, d.intent_type);
+            if d.each {
+                match &prev {
+                    Some(prev) => s = s.for_each(prev.clone()),
+                    None => return Ok(None),
+                }
+            }
             for (k, p) in d.params {
                 match (p, &prev) {
                     (DraftParam::Literal(v), _) => {
                         s.params.insert(k, ParamValue::Literal(v));
                     }
                     (DraftParam::Prev, Some(prev)) => s = s.with_step_param(k, prev.clone()),
+                    (DraftParam::Item { prefix, field }, _) => {
+                        s.params.insert(k, ParamValue::Item { prefix, field });
+                    }
                     // "$prev" with nothing before: no pattern for this goal.
                     (DraftParam::Prev, None) => return Ok(None),
                 }
@@ -413,6 +463,59 @@ mod tests {
                 .unwrap()
                 .is_none()
         );
+    }
+
+    #[test]
+    fn for_each_rules_loop_over_the_previous_result() {
+        let v = d("list the files in data and for each file count its lines");
+        assert_eq!(v.len(), 3);
+        assert_eq!(lit(&v[0], "path"), Value::string("data"));
+        assert_eq!(v[1].each.as_deref(), Some("s1"));
+        assert_eq!(v[1].depends_on, vec!["s1".to_string()]);
+        assert_eq!(
+            v[1].params.get("path"),
+            Some(&ParamValue::Item {
+                prefix: "data/".into(),
+                field: Some("name".into())
+            })
+        );
+        assert_eq!(v[2].each.as_deref(), Some("s2"));
+        assert_eq!(
+            v[2].params.get("text"),
+            Some(&ParamValue::Item {
+                prefix: String::new(),
+                field: None
+            })
+        );
+        let v = d("for each file in docs/ count the words");
+        assert_eq!(
+            v[1].params.get("path"),
+            Some(&ParamValue::Item {
+                prefix: "docs/".into(),
+                field: Some("name".into())
+            })
+        );
+        assert_eq!(v[2].description, "count the words in the text");
+        let v = d("list the files in data");
+        assert_eq!(v.len(), 1);
+        assert!(v[0].each.is_none());
+        // `each` other than "$prev", or "$item" outside `each`: errors.
+        for bad in [
+            "[[rule]]\nname='x'\npattern='x'\n[[rule.step]]\ntype='fetch'\ndescription='d'\neach='s1'",
+            "[[rule]]\nname='x'\npattern='x'\n[[rule.step]]\ntype='fetch'\ndescription='d'\nparams={p='$item'}",
+        ] {
+            assert!(matches!(
+                PatternDecomposition::from_toml(bad, "t"),
+                Err(DecompositionError::Rules { .. })
+            ));
+        }
+        // `each` on a first step: nothing to iterate, no pattern.
+        let p = PatternDecomposition::from_toml(
+            "[[rule]]\nname='x'\npattern='x'\n[[rule.step]]\ntype='fetch'\ndescription='d'\neach='$prev'",
+            "t",
+        )
+        .unwrap();
+        assert!(p.decompose("x").unwrap().is_none());
     }
 
     #[test]

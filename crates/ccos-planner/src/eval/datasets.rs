@@ -2,13 +2,13 @@
 //! README). Files are read at run time; nothing of them is copied into the
 //! project.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use serde_json::Value as Json;
 
-use super::{Baseline, EvalError, Query, Split, Tool, ToolParam, baselines};
+use super::{Baseline, EvalError, GoldCall, Query, Split, Tool, ToolParam, baselines};
 
 /// A loaded dataset: its tools and one or more query splits over them.
 #[derive(Debug, Clone)]
@@ -113,6 +113,7 @@ fn metatool(dir: &Path) -> Result<Dataset, EvalError> {
             id: format!("row{}", i + 1),
             text: q.clone(),
             gold: gold_set([t.as_str()]),
+            ..Query::default()
         });
     }
     #[derive(Deserialize)]
@@ -128,6 +129,7 @@ fn metatool(dir: &Path) -> Result<Dataset, EvalError> {
             id: format!("multi{i}"),
             text: m.query,
             gold: gold_set(m.tool.iter().map(String::as_str)),
+            ..Query::default()
         })
         .collect();
     Ok(Dataset {
@@ -165,6 +167,14 @@ struct TaskGoal {
     id: Json,
     user_request: String,
     task_nodes: Vec<TaskNode>,
+    #[serde(default)]
+    task_links: Vec<TaskLink>,
+}
+
+#[derive(Deserialize)]
+struct TaskLink {
+    source: String,
+    target: String,
 }
 
 #[derive(Deserialize)]
@@ -184,6 +194,13 @@ fn task_query(g: TaskGoal) -> Query {
         id: id_string(&g.id),
         text: g.user_request.trim().to_string(),
         gold: gold_set(g.task_nodes.iter().map(|n| n.task.as_str())),
+        links: Some(
+            g.task_links
+                .iter()
+                .map(|l| (l.source.clone(), l.target.clone()))
+                .collect(),
+        ),
+        calls: vec![],
     }
 }
 
@@ -254,6 +271,10 @@ struct SealQuery {
 #[derive(Deserialize)]
 struct SealCall {
     api: String,
+    #[serde(default)]
+    parameters: BTreeMap<String, Json>,
+    #[serde(default)]
+    responses: Vec<String>,
 }
 
 /// Seal-Tools: tools from `tool.jsonl` (with parameters); in-domain and
@@ -305,6 +326,16 @@ fn seal_tools(dir: &Path) -> Result<Dataset, EvalError> {
                 id: q.id,
                 text: q.query,
                 gold: gold_set(q.calling.iter().map(|c| c.api.as_str())),
+                links: None,
+                calls: q
+                    .calling
+                    .into_iter()
+                    .map(|c| GoldCall {
+                        api: c.api,
+                        arguments: c.parameters,
+                        labels: c.responses,
+                    })
+                    .collect(),
             })
             .collect();
         splits.push(split(name, queries, baseline));

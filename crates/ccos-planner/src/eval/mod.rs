@@ -1,5 +1,5 @@
-//! The evaluation harness: resolution measured on public tool-retrieval
-//! benchmarks.
+//! The evaluation harness: resolution, decomposition and argument filling
+//! measured on public tool-use benchmarks.
 //!
 //! For each dataset ([`datasets::load`]) every tool becomes one manifest of
 //! a temporary in-memory [`Marketplace`] (description, and parameters as
@@ -10,11 +10,19 @@
 //! printed beside the BM25 baseline of `../shared/bench/README.md`
 //! ([`baselines`]).
 //!
+//! Decomposition and arguments ([`decomposition`]): on splits with gold
+//! links (UltraTool, RestBench) each query is also decomposed by
+//! [`HybridDecomposition`] (patterns → clauses → whole goal) and each
+//! sub-intent resolved top-1, giving TaskBench node-F1 and link-F1 beside
+//! the published GPT-4 range; on Seal-Tools the chosen calls' arguments are
+//! filled from the query's literals and scored by exact match.
+//!
 //! Subsets: `limit` keeps the first N queries of each split; `every` keeps
 //! every Nth query (1 = all). Both are deterministic.
 
 pub mod csv;
 pub mod datasets;
+pub mod decomposition;
 pub mod metrics;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -28,8 +36,10 @@ use serde::Serialize;
 use serde_json::json;
 
 pub use datasets::{DATASETS, Dataset, bench_dir_for_repo, find_repo_root, load};
+pub use decomposition::{ArgumentSummary, DecompositionSummary};
 pub use metrics::{Summary, score_query};
 
+use crate::decompose::{HybridDecomposition, PatternDecomposition};
 use crate::intent::{IntentType, SubIntent};
 use crate::resolution::{CatalogResolution, ResolutionStrategy};
 
@@ -85,7 +95,7 @@ pub struct Tool {
 }
 
 /// One query with its gold tools.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Query {
     /// The dataset's id (or row number).
     pub id: String,
@@ -93,6 +103,24 @@ pub struct Query {
     pub text: String,
     /// Gold tool names.
     pub gold: BTreeSet<String>,
+    /// Gold `(source, target)` tool links, for TaskBench-format datasets
+    /// (UltraTool, RestBench); `None` elsewhere. Scores decomposition.
+    pub links: Option<BTreeSet<(String, String)>>,
+    /// Gold calls with their arguments (Seal-Tools); empty elsewhere.
+    /// Scores argument filling.
+    pub calls: Vec<GoldCall>,
+}
+
+/// One gold call of a query (Seal-Tools `calling` entry).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct GoldCall {
+    /// The tool name.
+    pub api: String,
+    /// Gold arguments by parameter name (values as the dataset has them;
+    /// a string equal to an earlier call's label refers to its result).
+    pub arguments: BTreeMap<String, serde_json::Value>,
+    /// The labels this call's results get (`API_call_0`...).
+    pub labels: Vec<String>,
 }
 
 /// A named list of queries scored together.
@@ -179,6 +207,13 @@ pub struct SplitReport {
     pub baseline: Option<Baseline>,
     /// Wall-clock seconds for resolving and scoring this split.
     pub seconds: f64,
+    /// Decomposition figures (node-F1, link-F1), for splits with gold
+    /// links (UltraTool, RestBench); see [`decomposition`].
+    pub decomposition: Option<DecompositionSummary>,
+    /// Argument exact match, for splits with gold calls (Seal-Tools).
+    pub arguments: Option<ArgumentSummary>,
+    /// Wall-clock seconds of the decomposition + argument pass.
+    pub decomposition_seconds: f64,
 }
 
 /// The figures of one dataset.
@@ -339,12 +374,19 @@ pub fn evaluate_with<S: ResolutionStrategy>(
                 .collect();
             acc.add(score_query(&ranking, &q.gold), q.gold.len());
         }
+        let seconds = t0.elapsed().as_secs_f64();
+        let t1 = Instant::now();
+        let (decomposition, arguments) =
+            decompose_split(split, opts, &strategy, &names, &dataset.tools)?;
         splits.push(SplitReport {
             split: split.name.clone(),
             total_queries: split.queries.len(),
             ours: acc.summary(),
             baseline: split.baseline,
-            seconds: t0.elapsed().as_secs_f64(),
+            seconds,
+            decomposition,
+            arguments,
+            decomposition_seconds: t1.elapsed().as_secs_f64(),
         });
     }
     Ok(DatasetReport {
@@ -356,6 +398,81 @@ pub fn evaluate_with<S: ResolutionStrategy>(
         load_seconds,
         splits,
     })
+}
+
+/// The decomposition + argument pass over one split (see
+/// [`decomposition`]): each query decomposed by [`HybridDecomposition`]
+/// over the built-in patterns, each sub-intent resolved top-1 by
+/// `strategy`. `None` for the figures the split has no gold for.
+fn decompose_split<S: ResolutionStrategy>(
+    split: &Split,
+    opts: EvalOptions,
+    strategy: &S,
+    names: &BTreeMap<String, String>,
+    tools: &[Tool],
+) -> Result<(Option<DecompositionSummary>, Option<ArgumentSummary>), EvalError> {
+    let with_links = split.queries.iter().any(|q| q.links.is_some());
+    let with_calls = split.queries.iter().any(|q| !q.calls.is_empty());
+    if !with_links && !with_calls {
+        return Ok((None, None));
+    }
+    let patterns = PatternDecomposition::builtin()
+        .map_err(|e| EvalError::Planner(format!("built-in patterns: {e}")))?;
+    let hybrid = HybridDecomposition::new(patterns);
+    let by_name: BTreeMap<&str, &Tool> = tools.iter().map(|t| (t.name.as_str(), t)).collect();
+    let mut dacc = decomposition::DecompositionAcc::default();
+    let mut aacc = decomposition::ArgumentAcc::default();
+    let chosen = split
+        .queries
+        .iter()
+        .step_by(opts.every.max(1))
+        .take(opts.limit.unwrap_or(usize::MAX));
+    for q in chosen {
+        let (subs, _) = hybrid
+            .decompose_with_path(&q.text)
+            .map_err(|e| EvalError::Planner(format!("query {}: {e}", q.id)))?;
+        let mut picks = Vec::with_capacity(subs.len());
+        for s in &subs {
+            let cands = strategy
+                .resolve(s, 1)
+                .map_err(|e| EvalError::Planner(format!("query {}: {e}", q.id)))?;
+            picks.push(cands.first().map(|c| {
+                names
+                    .get(&c.capability_id)
+                    .cloned()
+                    .unwrap_or_else(|| c.capability_id.clone())
+            }));
+        }
+        if let Some(gold_links) = &q.links {
+            let ids: Vec<String> = subs.iter().map(|s| s.id.clone()).collect();
+            let deps: Vec<Vec<String>> = subs.iter().map(|s| s.depends_on.clone()).collect();
+            let (nodes, links) = decomposition::predicted_graph(&ids, &picks, &deps);
+            dacc.add(&nodes, &q.gold, &links, gold_links, subs.len());
+        }
+        if !q.calls.is_empty() {
+            let mut used = vec![false; subs.len()];
+            let mut pred = Vec::with_capacity(q.calls.len());
+            for call in &q.calls {
+                let slot = picks
+                    .iter()
+                    .enumerate()
+                    .find(|(i, p)| !used[*i] && p.as_deref() == Some(call.api.as_str()))
+                    .map(|(i, _)| i);
+                pred.push(match (slot, by_name.get(call.api.as_str())) {
+                    (Some(i), Some(tool)) => {
+                        used[i] = true;
+                        Some(decomposition::fill_arguments(&subs[i].params, tool))
+                    }
+                    _ => None,
+                });
+            }
+            aacc.add(&q.calls, &pred);
+        }
+    }
+    Ok((
+        with_links.then(|| dacc.summary()),
+        with_calls.then(|| aacc.summary()),
+    ))
 }
 
 fn cell(ours: Option<f64>, base: Option<f64>) -> String {
@@ -414,6 +531,42 @@ pub fn render_table(r: &DatasetReport) -> String {
             sp.seconds
         );
     }
+    for sp in &r.splits {
+        if let Some(d) = &sp.decomposition {
+            let _ = writeln!(
+                s,
+                "{:<26} decomposition over {} goals ({:.1} sub-intents/goal, {:.2}s): \
+                 node-F1 {:.1} (GPT-4 TaskBench {:.1}-{:.1}), \
+                 link-F1 {:.1} (GPT-4 TaskBench {:.1}-{:.1})",
+                sp.split,
+                d.goals,
+                d.sub_intents,
+                sp.decomposition_seconds,
+                d.node_f1,
+                d.gpt4_node_f1.0,
+                d.gpt4_node_f1.1,
+                d.link_f1,
+                d.gpt4_link_f1.0,
+                d.gpt4_link_f1.1
+            );
+        }
+        if let Some(a) = &sp.arguments {
+            let _ = writeln!(
+                s,
+                "{:<26} arguments over {} queries / {} calls ({:.2}s): \
+                 tool chosen {:.1}, per-call exact {:.1}, per-query exact {:.1}, \
+                 per-argument {:.1}",
+                sp.split,
+                a.queries,
+                a.calls,
+                sp.decomposition_seconds,
+                a.tool_match,
+                a.call_exact,
+                a.query_exact,
+                a.argument_exact
+            );
+        }
+    }
     s
 }
 
@@ -448,6 +601,7 @@ mod tests {
             id: id.into(),
             text: text.into(),
             gold: gold.iter().map(|s| s.to_string()).collect(),
+            ..Query::default()
         };
         let ds = Dataset {
             name: "tiny".into(),

@@ -7,7 +7,8 @@
 //!    "me" a high IDF), plus its parameter names; analysed like the index
 //!    (identifiers split, lower-cased, stemmed). A request with several
 //!    parts is also cut into *clauses* at sentence punctuation, commas and
-//!    connectors (`and`, `then`, `also`, `after`).
+//!    connectors by the splitter shared with decomposition
+//!    ([`crate::decompose::split_clauses`]).
 //! 1. **Pool.** The marketplace's search index is queried with the whole
 //!    query for `max(k, POOL_MIN)` hits, and with each clause for
 //!    [`CLAUSE_POOL`] more.
@@ -592,30 +593,15 @@ fn content_text(text: &str) -> String {
         .join(" ")
 }
 
-/// Words that join the parts of a multi-part request.
-const CONNECTORS: [&str; 5] = ["and", "then", "also", "after", "afterwards"];
-
 /// The analysed terms of each clause of a request, when it has two or
 /// more: the text is cut at sentence punctuation, commas and connectors
-/// ([`CONNECTORS`]); clauses of fewer than two terms are dropped. A single
+/// ([`crate::decompose::split_clauses`]); clauses of fewer than two terms are dropped. A single
 /// clause gives an empty vector (the whole query is the clause).
 fn clauses(text: &str) -> Vec<BTreeSet<String>> {
-    let mut parts: Vec<String> = vec![String::new()];
-    for piece in text.split_inclusive(|c: char| c.is_whitespace() || ".,;!?\n".contains(c)) {
-        let word = piece.trim_matches(|c: char| c.is_whitespace() || ".,;!?".contains(c));
-        let ends = piece.ends_with(|c: char| ".,;!?".contains(c));
-        if CONNECTORS.contains(&word.to_ascii_lowercase().as_str()) {
-            parts.push(String::new());
-            continue;
-        }
-        if let Some(last) = parts.last_mut() {
-            last.push_str(word);
-            last.push(' ');
-        }
-        if ends {
-            parts.push(String::new());
-        }
-    }
+    let parts: Vec<String> = crate::decompose::split_clauses(text)
+        .into_iter()
+        .map(|c| c.text)
+        .collect();
     let out: Vec<BTreeSet<String>> = parts
         .iter()
         .map(|p| {

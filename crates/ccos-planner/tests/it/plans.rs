@@ -27,6 +27,9 @@ async fn fixture() -> Fixture {
     )
     .unwrap();
     std::fs::write(dir.path().join("notes.txt"), "one\ntwo\nthree\n").unwrap();
+    std::fs::create_dir(dir.path().join("data")).unwrap();
+    std::fs::write(dir.path().join("data/a.txt"), "one two\nthree\n").unwrap();
+    std::fs::write(dir.path().join("data/b.txt"), "four\n").unwrap();
     let marketplace = Arc::new(Marketplace::new().unwrap());
     install(
         &marketplace,
@@ -143,6 +146,26 @@ async fn ask_then_multiply() {
     assert_eq!(
         plan_and_run("ask_mul", "ask me for the page size, then multiply it by 2").await,
         "50"
+    );
+}
+
+#[tokio::test]
+async fn list_then_for_each_file_count_lines() {
+    assert_eq!(
+        plan_and_run(
+            "for_each_lines",
+            "list the files in data and for each file count its lines"
+        )
+        .await,
+        "[2 1]"
+    );
+}
+
+#[tokio::test]
+async fn for_each_file_in_dir_count_words() {
+    assert_eq!(
+        plan_and_run("for_each_words", "for each file in data count the words").await,
+        "[3 1]"
     );
 }
 

@@ -1,0 +1,487 @@
+//! Clause splitting (shared by [`ClauseDecomposition`] and the catalog
+//! resolution's multi-part scoring) and the deterministic, no-LLM
+//! [`ClauseDecomposition`].
+//!
+//! Splitting rule ([`split_clauses`]): the text is cut into
+//! whitespace-separated tokens; a clause ends after a token ending in
+//! sentence punctuation or a comma/semicolon (`.`, `,`, `;`, `!`, `?`,
+//! also before a closing quote or bracket), and at the connector words
+//! [`CONNECTORS`] (`and`, `then`, `also`, `after`, `afterwards`,
+//! `finally`; `after that` counts as one connector). Punctuation inside a
+//! token (`notes.txt`, `3.5`) and anything inside double quotes never
+//! splits.
+//!
+//! Dependency rule ([`ClauseDecomposition`]): clause *n* depends on clause
+//! *n − 1* when it refers back to it, i.e. it contains (as whole words,
+//! case-insensitively) one of [`BACK_REFERENCES`]: `it`, `its`, `them`,
+//! `their`, `that`, `this`, `those`, `these`, or the phrases `the result`,
+//! `the results`, `the output`, `the response`.
+
+use super::{DecompositionError, DecompositionStrategy, extract_literals};
+use crate::intent::{IntentType, SubIntent};
+
+/// Words that join the parts of a multi-part request.
+pub const CONNECTORS: [&str; 6] = ["and", "then", "also", "after", "afterwards", "finally"];
+
+/// Words and phrases by which a clause refers to the previous clause's
+/// result (see the module documentation).
+pub const BACK_REFERENCES: [&str; 12] = [
+    "it",
+    "its",
+    "them",
+    "their",
+    "that",
+    "this",
+    "those",
+    "these",
+    "the result",
+    "the results",
+    "the output",
+    "the response",
+];
+
+/// One clause of a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Clause {
+    /// The connector word(s) that introduced it (`and`, `after that`...),
+    /// empty when it follows punctuation or starts the text.
+    pub lead: String,
+    /// The clause's words, joined by single spaces, with the terminating
+    /// punctuation removed.
+    pub text: String,
+    /// It follows a comma directly (no connector): a soft break.
+    pub after_comma: bool,
+}
+
+/// Cuts `text` into clauses (rule in the module documentation). Empty
+/// clauses are dropped; a text without any cut gives one clause.
+pub fn split_clauses(text: &str) -> Vec<Clause> {
+    let mut out: Vec<Clause> = Vec::new();
+    let mut cur = Clause {
+        lead: String::new(),
+        text: String::new(),
+        after_comma: false,
+    };
+    let mut in_quote = false;
+    let mut prev_connector: Option<String> = None;
+    let flush = |cur: &mut Clause, out: &mut Vec<Clause>, lead: String, after_comma: bool| {
+        let done = std::mem::replace(
+            cur,
+            Clause {
+                lead,
+                text: String::new(),
+                after_comma,
+            },
+        );
+        if !done.text.trim().is_empty() {
+            out.push(done);
+        }
+    };
+    for tok in text.split_whitespace() {
+        let quotes = tok.matches('"').count();
+        let lower = tok.to_ascii_lowercase();
+        if !in_quote {
+            if CONNECTORS.contains(&lower.as_str()) {
+                let lead = if cur.text.is_empty() && !cur.lead.is_empty() {
+                    format!("{} {lower}", cur.lead)
+                } else {
+                    lower.clone()
+                };
+                flush(&mut cur, &mut out, lead, false);
+                prev_connector = Some(lower);
+                continue;
+            }
+            if lower == "that" && cur.text.is_empty() && prev_connector.as_deref() == Some("after")
+            {
+                cur.lead.push_str(" that");
+                prev_connector = None;
+                continue;
+            }
+        }
+        prev_connector = None;
+        if quotes % 2 == 1 {
+            in_quote = !in_quote;
+        }
+        let core = tok.trim_end_matches(['"', '\'', ')', ']']);
+        let ends = !in_quote && core.ends_with(['.', ',', ';', '!', '?']);
+        let word = if ends {
+            let stripped = core.trim_end_matches(['.', ',', ';', '!', '?']);
+            // Keep closing quotes/brackets that followed the punctuation.
+            format!("{stripped}{}", &tok[core.len()..])
+        } else {
+            tok.to_string()
+        };
+        if !word.is_empty() {
+            if !cur.text.is_empty() {
+                cur.text.push(' ');
+            }
+            cur.text.push_str(&word);
+        }
+        if ends {
+            flush(&mut cur, &mut out, String::new(), core.ends_with(','));
+        }
+    }
+    flush(&mut cur, &mut out, String::new(), false);
+    out
+}
+
+/// Whether `clause` refers back to the previous clause (see
+/// [`BACK_REFERENCES`]).
+pub fn refers_back(clause: &str) -> bool {
+    let words: Vec<String> = clause
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    BACK_REFERENCES.iter().any(|r| {
+        let parts: Vec<&str> = r.split(' ').collect();
+        words
+            .windows(parts.len())
+            .any(|w| w.iter().zip(&parts).all(|(a, b)| a == b))
+    })
+}
+
+/// The first word of a clause, lower-cased, skipping a leading `please`.
+fn first_word(clause: &str) -> String {
+    clause
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_ascii_lowercase()
+        })
+        .find(|w| w != "please")
+        .unwrap_or_default()
+}
+
+/// Action verbs (imperatives) and the intent type each suggests.
+const VERBS: &[(&str, &[&str])] = &[
+    (
+        "fetch",
+        &[
+            "get",
+            "fetch",
+            "read",
+            "find",
+            "search",
+            "list",
+            "look",
+            "retrieve",
+            "check",
+            "query",
+            "download",
+            "load",
+            "open",
+            "view",
+            "see",
+            "tell",
+            "give",
+            "show",
+            "what",
+            "which",
+            "who",
+            "how",
+            "recommend",
+            "suggest",
+            "help",
+        ],
+    ),
+    (
+        "filter",
+        &["filter", "select", "keep", "exclude", "choose", "pick"],
+    ),
+    (
+        "compute",
+        &[
+            "count",
+            "compute",
+            "calculate",
+            "add",
+            "sum",
+            "multiply",
+            "subtract",
+            "divide",
+            "estimate",
+            "compare",
+            "analyze",
+            "analyse",
+        ],
+    ),
+    (
+        "transform",
+        &[
+            "convert",
+            "translate",
+            "summarize",
+            "summarise",
+            "format",
+            "sort",
+            "transform",
+            "extract",
+            "generate",
+        ],
+    ),
+    (
+        "output",
+        &[
+            "print", "display", "send", "email", "notify", "remind", "share", "post", "reply",
+        ],
+    ),
+    (
+        "write",
+        &[
+            "write", "save", "create", "book", "delete", "update", "set", "schedule", "cancel",
+            "change", "modify", "remove", "buy", "order", "pay", "transfer", "register", "reserve",
+            "assign", "upload", "make", "plan", "record", "edit", "apply", "submit", "handle",
+            "arrange",
+        ],
+    ),
+    ("askuser", &["ask"]),
+];
+
+/// The intent type suggested by a clause's first word (`please` skipped;
+/// see [`VERBS`]), or `None` when it is not a known action verb.
+fn verb_type(clause: &str) -> Option<IntentType> {
+    let w = first_word(clause);
+    VERBS
+        .iter()
+        .find(|(_, vs)| vs.contains(&w.as_str()))
+        .map(|(t, _)| IntentType::parse(t))
+}
+
+/// The intent type suggested by a clause ([`verb_type`], else `clause`).
+fn intent_type(clause: &str) -> IntentType {
+    verb_type(clause).unwrap_or_else(|| IntentType::Other("clause".into()))
+}
+
+/// Deterministic decomposition by clauses: one sub-intent per clause of the
+/// goal (see the module documentation for the splitting and dependency
+/// rules). A clause is merged back into the previous one (with its
+/// connector or comma) when it has fewer than two words (`count words and
+/// lines`), or when it follows a bare comma and does not start with an
+/// action verb ([`VERBS`], after an optional `please`): `fly to Rome on
+/// Monday, the passenger is Li` stays one clause. Offers nothing
+/// (`None`) when the goal has a single clause, so the whole-goal fallback
+/// applies. Parameters are the clause's literals
+/// ([`extract_literals`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ClauseDecomposition;
+
+impl ClauseDecomposition {
+    /// The clause texts after merging short clauses into their predecessor.
+    pub fn clause_texts(goal: &str) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for c in split_clauses(goal) {
+            let n_words = c
+                .text
+                .split_whitespace()
+                .filter(|w| w.chars().any(char::is_alphanumeric))
+                .count();
+            match out.last_mut() {
+                Some(last) if n_words < 2 || (c.after_comma && verb_type(&c.text).is_none()) => {
+                    if !c.lead.is_empty() {
+                        last.push(' ');
+                        last.push_str(&c.lead);
+                    } else {
+                        last.push(',');
+                    }
+                    last.push(' ');
+                    last.push_str(&c.text);
+                }
+                _ => out.push(c.text),
+            }
+        }
+        out
+    }
+}
+
+/// A decomposition tried on each clause (see
+/// [`ClauseDecomposition::decompose_with`]).
+pub type PerClause<'a> = dyn Fn(&str) -> Result<Option<Vec<SubIntent>>, DecompositionError> + 'a;
+
+impl ClauseDecomposition {
+    /// Like [`DecompositionStrategy::decompose`], but each clause is first
+    /// offered to `per_clause` (e.g. the pattern rules): when it returns
+    /// sub-intents they replace the clause's single one (renumbered in
+    /// sequence, their internal references kept); a back-reference then
+    /// links the group's first sub-intent to the previous group's last.
+    pub fn decompose_with(
+        &self,
+        goal: &str,
+        per_clause: &PerClause<'_>,
+    ) -> Result<Option<Vec<SubIntent>>, DecompositionError> {
+        let texts = Self::clause_texts(goal);
+        if texts.len() < 2 {
+            return Ok(None);
+        }
+        let mut subs: Vec<SubIntent> = Vec::with_capacity(texts.len());
+        for t in &texts {
+            let prev_last = subs.last().map(|s| s.id.clone());
+            let offset = subs.len();
+            let group = match per_clause(t)? {
+                Some(g) if !g.is_empty() => renumber(g, offset),
+                _ => {
+                    let mut s =
+                        SubIntent::new(format!("s{}", offset + 1), t.clone(), intent_type(t));
+                    s.params = extract_literals(t);
+                    vec![s]
+                }
+            };
+            let mut group = group;
+            if let (Some(prev), Some(first)) = (prev_last, group.first_mut())
+                && refers_back(t)
+                && !first.depends_on.contains(&prev)
+            {
+                first.depends_on.push(prev);
+            }
+            subs.extend(group);
+        }
+        Ok(Some(subs))
+    }
+}
+
+/// Renames sub-intents `s1, s2...` of one group to follow `offset` earlier
+/// ones, updating every reference (dependencies, step parameters, `each`).
+fn renumber(group: Vec<SubIntent>, offset: usize) -> Vec<SubIntent> {
+    let map: std::collections::BTreeMap<String, String> = group
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.id.clone(), format!("s{}", offset + i + 1)))
+        .collect();
+    let rename = |id: &str| map.get(id).cloned().unwrap_or_else(|| id.to_string());
+    group
+        .into_iter()
+        .map(|mut s| {
+            s.id = rename(&s.id);
+            s.depends_on = s.depends_on.iter().map(|d| rename(d)).collect();
+            s.each = s.each.as_deref().map(rename);
+            for v in s.params.values_mut() {
+                if let crate::intent::ParamValue::StepRef(r) = v {
+                    *r = rename(r);
+                }
+            }
+            s
+        })
+        .collect()
+}
+
+impl DecompositionStrategy for ClauseDecomposition {
+    fn name(&self) -> &str {
+        "clause"
+    }
+
+    fn decompose(&self, goal: &str) -> Result<Option<Vec<SubIntent>>, DecompositionError> {
+        self.decompose_with(goal, &|_| Ok(None))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(s: &str) -> Vec<String> {
+        split_clauses(s).into_iter().map(|c| c.text).collect()
+    }
+
+    #[test]
+    fn splits_at_punctuation_and_connectors() {
+        assert_eq!(
+            texts("Book a flight to Paris, then send an email to Bob."),
+            ["Book a flight to Paris", "send an email to Bob"]
+        );
+        assert_eq!(
+            texts("read notes.txt; count 3.5 words. After that show it"),
+            ["read notes.txt", "count 3.5 words", "show it"]
+        );
+        let c = split_clauses("get x after that print it and finally save");
+        assert_eq!(c[1].lead, "after that");
+        assert_eq!(c[2].lead, "and finally");
+        assert_eq!(
+            texts("say \"a, b and c\" also stop"),
+            ["say \"a, b and c\"", "stop"]
+        );
+        assert_eq!(texts("one clause only"), ["one clause only"]);
+        assert!(texts("  , and .").is_empty());
+    }
+
+    #[test]
+    fn decomposes_with_back_references() {
+        let d = ClauseDecomposition;
+        let v = d
+            .decompose("Find hotels in Rome, then book the cheapest of them and email my boss")
+            .unwrap()
+            .unwrap();
+        let got: Vec<(&str, &str, Vec<String>)> = v
+            .iter()
+            .map(|s| (s.id.as_str(), s.description.as_str(), s.depends_on.clone()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("s1", "Find hotels in Rome", vec![]),
+                ("s2", "book the cheapest of them", vec!["s1".to_string()]),
+                ("s3", "email my boss", vec![]),
+            ]
+        );
+        assert_eq!(v[0].intent_type, IntentType::Fetch);
+        assert_eq!(v[1].intent_type, IntentType::Write);
+        assert_eq!(v[2].intent_type, IntentType::Output);
+        assert_eq!(
+            ClauseDecomposition::clause_texts(
+                "Please fly me to Rome on Monday, the passenger is Li, and remind me, check in"
+            ),
+            [
+                "Please fly me to Rome on Monday, the passenger is Li",
+                "remind me",
+                "check in"
+            ]
+        );
+        // Short clauses merge back; a single clause offers nothing.
+        assert!(d.decompose("count words and lines").unwrap().is_none());
+        assert!(d.decompose("book me a flight").unwrap().is_none());
+        let v = d
+            .decompose("read docs/a.md and summarize the result")
+            .unwrap()
+            .unwrap();
+        assert_eq!(v[1].depends_on, ["s1"]);
+        assert!(v[0].params.contains_key("path"));
+        // Per-clause patterns replace a clause and are renumbered.
+        let per = |c: &str| -> Result<Option<Vec<SubIntent>>, DecompositionError> {
+            Ok(c.starts_with("read").then(|| {
+                vec![
+                    SubIntent::new("s1", "read", IntentType::Fetch),
+                    SubIntent::new("s2", "count", IntentType::Compute)
+                        .with_step_param("text", "s1"),
+                ]
+            }))
+        };
+        let v = d
+            .decompose_with("email Bob. read a.txt, then translate it", &per)
+            .unwrap()
+            .unwrap();
+        let got: Vec<(&str, Vec<String>)> = v
+            .iter()
+            .map(|s| (s.id.as_str(), s.depends_on.clone()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("s1", vec![]),
+                ("s2", vec![]),
+                ("s3", vec!["s2".to_string()]),
+                ("s4", vec!["s3".to_string()]),
+            ]
+        );
+        assert_eq!(
+            v[2].params["text"],
+            crate::intent::ParamValue::StepRef("s2".into())
+        );
+    }
+
+    #[test]
+    fn back_reference_words_are_whole_words() {
+        assert!(refers_back("translate it"));
+        assert!(refers_back("save The Result to disk"));
+        assert!(!refers_back("itemize the thesis"));
+        assert!(!refers_back("results page"));
+    }
+}
