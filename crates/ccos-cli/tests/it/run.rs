@@ -171,7 +171,20 @@ fn ctrl_c_stops_the_run_and_is_recorded() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    // Interrupt only once the run is under way (its first step is in the
+    // chain), however slowly the machine starts the process.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let chain = ccos(home.path(), &["chain", "show", "--json"]);
+        if text(&chain.stdout).contains("step_started") {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the run never started its first step"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
     let started = Instant::now();
     let status = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
