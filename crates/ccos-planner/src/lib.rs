@@ -32,5 +32,6 @@ pub use decompose::{DecompositionStrategy, HybridDecomposition, PatternDecomposi
 pub use intent::{IntentType, ParamValue, SubIntent};
 pub use planner::{PlanError, PlanResult, Planner, RequiresAgent, record};
 pub use resolution::{
-    Candidate, CatalogResolution, Resolution, ResolutionError, ResolutionStrategy,
+    Candidate, CatalogResolution, CompositeResolution, McpResolution, Resolution, ResolutionError,
+    ResolutionStrategy,
 };

@@ -10,8 +10,10 @@
 //! turns candidates below a threshold into [`Resolution::NoFit`].
 
 mod catalog;
+mod composite;
 
 pub use catalog::{CLAUSE_POOL, CatalogResolution, DEFAULT_MIN_COVERAGE, POOL_MIN, Weights};
+pub use composite::{CompositeResolution, FUSION_DEPTH, McpResolution, RRF_K};
 
 use serde::{Deserialize, Serialize};
 
