@@ -29,6 +29,19 @@ pub struct EvalArgs {
     /// current directory.
     #[arg(long, env = "CCOS_BENCH_DIR", value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
+    /// Resolution strategy to measure: `catalog` (the planner's default) or
+    /// `composite` (catalog and MCP rankings fused by reciprocal rank fusion).
+    #[arg(long, value_enum, default_value_t = Strategy::Catalog)]
+    pub strategy: Strategy,
+}
+
+/// The resolution strategies `ccos eval` can measure.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// `CatalogResolution`.
+    Catalog,
+    /// `CompositeResolution::lexical`.
+    Composite,
 }
 
 /// Runs `ccos eval`.
@@ -69,7 +82,13 @@ pub fn run(args: EvalArgs, _home: &Home) -> Result<(), CliError> {
     let mut reports = Vec::new();
     for name in names {
         let ds = eval::load(name, &dir).map_err(CliError::msg)?;
-        let report = eval::evaluate(&ds, opts).map_err(CliError::msg)?;
+        let report = match args.strategy {
+            Strategy::Catalog => eval::evaluate(&ds, opts),
+            Strategy::Composite => {
+                eval::evaluate_with(&ds, opts, ccos_planner::CompositeResolution::lexical)
+            }
+        }
+        .map_err(CliError::msg)?;
         if !args.json {
             println!("{}", eval::render_table(&report));
         }

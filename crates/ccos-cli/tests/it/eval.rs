@@ -62,6 +62,11 @@ fn metatool_resolution_beats_bm25_on_a_subset() {
 }
 
 #[test]
+fn fused_strategy_beats_bm25_on_restbench() {
+    assert_beats_baseline("restbench", &["--strategy", "composite"]);
+}
+
+#[test]
 fn unknown_dataset_is_a_usage_error() {
     let home = tempfile::tempdir().unwrap();
     let out = ccos(home.path(), &["eval", "nope"]);
