@@ -480,15 +480,7 @@ impl McpSession {
         if !base.is_empty() {
             parts.push(base.into());
         }
-        if let Some(line) = self.diag.non_json() {
-            parts.push(format!(
-                "the server wrote output that is not JSON-RPC: \"{line}\""
-            ));
-        }
-        let err = self.diag.stderr();
-        if !err.is_empty() {
-            parts.push(format!("stderr: {}", last_lines(&err, 3)));
-        }
+        self.push_diagnostics(&mut parts);
         parts.join("; ")
     }
 
@@ -502,6 +494,13 @@ impl McpSession {
         {
             parts.push(status);
         }
+        self.push_diagnostics(&mut parts);
+        parts.join("; ")
+    }
+
+    /// What the server showed besides JSON-RPC: a non-JSON line on stdout,
+    /// the tail of its stderr.
+    fn push_diagnostics(&self, parts: &mut Vec<String>) {
         if let Some(line) = self.diag.non_json() {
             parts.push(format!(
                 "the server wrote output that is not JSON-RPC: \"{line}\""
@@ -511,7 +510,6 @@ impl McpSession {
         if !err.is_empty() {
             parts.push(format!("stderr: {}", last_lines(&err, 3)));
         }
-        parts.join("; ")
     }
 
     fn classify(&self, e: ServiceError, tool: Option<&str>) -> McpError {

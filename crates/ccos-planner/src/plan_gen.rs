@@ -438,38 +438,44 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                 .find(|s| s.0 == name)
                 .and_then(|s| schema_type(Some(&s.1)))
         };
+        // The value passing sub-intent `src`'s result to property `t`
+        // (projection of structured results, coercion), with its notes.
+        let result_for = |src: &str, t: &str| {
+            ref_value(
+                src,
+                out_type.get(src).copied().flatten(),
+                out_schema.get(src).copied(),
+                t,
+                want_of(t),
+            )
+        };
+        // Properties not filled yet, in schema order.
+        let free_slots = |filled: &BTreeMap<String, Value>| -> Vec<&(String, Json, bool)> {
+            slots
+                .iter()
+                .filter(|s| !filled.contains_key(&s.0))
+                .collect()
+        };
         // 1. named parameters.
         for (key, pv) in &st.intent.params {
             let taken: BTreeSet<String> = filled.keys().cloned().collect();
             let target = map_key(key, &names, &taken).filter(|t| !filled.contains_key(t));
+            if let Some(t) = target.as_ref().filter(|t| *t != key) {
+                note.push(format!("param {key} -> :{t}"));
+            }
             match (target, pv) {
                 (Some(t), ParamValue::Literal(v)) => {
-                    if &t != key {
-                        note.push(format!("param {key} -> :{t}"));
-                    }
                     let (v, n) = coerce_literal(v, want_of(&t));
                     note.extend(n);
                     filled.insert(t, v);
                 }
                 (Some(t), ParamValue::StepRef(src)) => {
-                    if &t != key {
-                        note.push(format!("param {key} -> :{t}"));
-                    }
-                    let (v, n) = ref_value(
-                        src,
-                        out_type.get(src.as_str()).copied().flatten(),
-                        out_schema.get(src.as_str()).copied(),
-                        &t,
-                        want_of(&t),
-                    );
+                    let (v, n) = result_for(src, &t);
                     note.extend(n);
                     deps.push(src.clone());
                     filled.insert(t, v);
                 }
                 (Some(t), ParamValue::Item { prefix, field }) => {
-                    if &t != key {
-                        note.push(format!("param {key} -> :{t}"));
-                    }
                     filled.insert(t, item_value(prefix, field.as_deref()));
                 }
                 (None, ParamValue::Item { prefix, field }) => {
@@ -497,10 +503,7 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
         // first required unfilled property.
         for (key, src) in unplaced_refs {
             let topic = words(descriptions.get(src.as_str()).copied().unwrap_or(""));
-            let free: Vec<&(String, Json, bool)> = slots
-                .iter()
-                .filter(|s| !filled.contains_key(&s.0))
-                .collect();
+            let free = free_slots(&filled);
             let by_topic = free
                 .iter()
                 .map(|s| (words(&s.0).intersection(&topic).count(), *s))
@@ -530,13 +533,7 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                 key.clone()
             };
             note.push(format!("result of {src} ({label}) -> :{t} ({how})"));
-            let (v, n) = ref_value(
-                &src,
-                out_type.get(src.as_str()).copied().flatten(),
-                out_schema.get(src.as_str()).copied(),
-                &t,
-                want_of(&t),
-            );
+            let (v, n) = result_for(&src, &t);
             note.extend(n);
             deps.push(src.clone());
             filled.insert(t, v);
@@ -544,10 +541,7 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
         // The current item, when its key matched nothing: the first free
         // required property (else the first free one).
         for (key, v) in unplaced_items {
-            let free: Vec<&(String, Json, bool)> = slots
-                .iter()
-                .filter(|s| !filled.contains_key(&s.0))
-                .collect();
+            let free = free_slots(&filled);
             match free.iter().find(|s| s.2).or(free.first()) {
                 Some(s) => {
                     note.push(format!("item ({key}) -> :{}", s.0));

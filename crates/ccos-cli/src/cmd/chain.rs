@@ -32,13 +32,27 @@ pub enum ChainCommand {
     },
 }
 
-/// Opens the store configured for `home` (`CCOS_DATABASE_URL`, the config
-/// file, else SQLite under home); shared by the store subcommands.
-pub async fn open_store(home: &Home) -> Result<ccos_store::Store, CliError> {
-    let url = Config::load(home)?.database_url(home);
-    ccos_store::Store::open(&url)
+/// Opens the store `config` names for `home` (`CCOS_DATABASE_URL`, the
+/// config file, else SQLite under home).
+pub async fn open_store(home: &Home, config: &Config) -> Result<ccos_store::Store, CliError> {
+    ccos_store::Store::open(&config.database_url(home))
         .await
         .map_err(|e| CliError::msg(format!("opening the store: {e}")))
+}
+
+/// Opens the store, runs `f` with it and closes it: the body of every
+/// store subcommand (`chain`, `graph`, `plans`).
+pub fn with_store<T>(
+    home: &Home,
+    f: impl AsyncFnOnce(&ccos_store::Store) -> Result<T, CliError>,
+) -> Result<T, CliError> {
+    let config = Config::load(home)?;
+    crate::rt::block_on(async move {
+        let store = open_store(home, &config).await?;
+        let result = f(&store).await;
+        store.close().await;
+        result
+    })?
 }
 
 /// Maps a store error to a CLI error.
@@ -48,12 +62,7 @@ pub fn store_err(e: ccos_store::StoreError) -> CliError {
 
 /// Runs a chain subcommand.
 pub fn run(cmd: ChainCommand, home: &Home) -> Result<(), CliError> {
-    crate::rt::block_on(async move {
-        let store = open_store(home).await?;
-        let result = run_with(&store, cmd).await;
-        store.close().await;
-        result
-    })?
+    with_store(home, async |store| run_with(store, cmd).await)
 }
 
 async fn run_with(store: &ccos_store::Store, cmd: ChainCommand) -> Result<(), CliError> {

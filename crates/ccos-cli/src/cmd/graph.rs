@@ -2,7 +2,7 @@
 
 use clap::Subcommand;
 
-use crate::cmd::chain::{open_store, store_err};
+use crate::cmd::chain::{store_err, with_store};
 use crate::cmd::print_json;
 use crate::exit::CliError;
 use crate::home::Home;
@@ -42,12 +42,7 @@ pub fn run(cmd: GraphCommand, home: &Home) -> Result<(), CliError> {
         ),
         _ => None,
     };
-    crate::rt::block_on(async move {
-        let store = open_store(home).await?;
-        let result = run_with(&store, cmd, status).await;
-        store.close().await;
-        result
-    })?
+    with_store(home, async |store| run_with(store, cmd, status).await)
 }
 
 async fn run_with(

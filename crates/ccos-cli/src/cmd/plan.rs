@@ -141,7 +141,7 @@ pub fn run(args: PlanArgs, home: &Home) -> Result<(), CliError> {
     let policy = load_policy(args.policy.as_ref(), &config)?;
     let mp = open_marketplace(home, &config, &exec)?;
     let result = plan_goal(home, mp, policy, &args.goal)?;
-    let store = crate::rt::block_on(crate::cmd::chain::open_store(home))??;
+    let store = crate::rt::block_on(crate::cmd::chain::open_store(home, &config))??;
     let rec = record(&store, &result, true)?;
     if args.json {
         let mut j = serde_json::to_value(&result).map_err(CliError::msg)?;

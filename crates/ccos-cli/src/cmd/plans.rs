@@ -2,7 +2,7 @@
 
 use clap::Subcommand;
 
-use crate::cmd::chain::{open_store, store_err};
+use crate::cmd::chain::{store_err, with_store};
 use crate::cmd::print_json;
 use crate::exit::CliError;
 use crate::home::Home;
@@ -28,12 +28,7 @@ pub enum PlansCommand {
 
 /// Runs a plans subcommand.
 pub fn run(cmd: PlansCommand, home: &Home) -> Result<(), CliError> {
-    crate::rt::block_on(async move {
-        let store = open_store(home).await?;
-        let result = run_with(&store, cmd).await;
-        store.close().await;
-        result
-    })?
+    with_store(home, async |store| run_with(store, cmd).await)
 }
 
 async fn run_with(store: &ccos_store::Store, cmd: PlansCommand) -> Result<(), CliError> {

@@ -217,7 +217,7 @@ pub fn orchestrator(home: &Home, config: &Config, exec: &ExecArgs) -> Result<Pre
         .map_err(CliError::msg)?;
     let mcp = Arc::new(ccos_mcp::McpExecutor::new(mcp_config));
     mp.register_executor(mcp.clone());
-    let store = crate::rt::block_on(crate::cmd::chain::open_store(home))??;
+    let store = crate::rt::block_on(crate::cmd::chain::open_store(home, config))??;
     let mut policy = policy;
     for name in &config.secrets.env {
         if !policy.secret_env.contains(name) {

@@ -101,19 +101,7 @@ async fn computed_id_to_denied_capability_is_refused_at_run_time() {
         r#"(do (step "Sneaky" (call (keyword (str "ccos.file." "write")) {{:path "{}" :content "x"}})))"#,
         target.display()
     );
-    let err = fx
-        .orchestrator
-        .run(&src, RunOptions::default())
-        .await
-        .unwrap_err();
-    let RunError::Denied {
-        reason,
-        run_id: Some(run_id),
-        ..
-    } = err
-    else {
-        panic!("expected a run-time denial, got {err}")
-    };
+    let (reason, run_id) = fx.run_denied_at_run_time(&src).await;
     assert!(reason.contains("ccos.file.write"), "{reason}");
     assert!(!target.exists(), "the denied write happened");
     let entries = fx.run_entries(&run_id).await;
@@ -134,19 +122,7 @@ async fn approval_refused_when_non_interactive() {
         r#"(call :ccos.file.write {{:path "{}" :content "x"}})"#,
         target.display()
     );
-    let err = fx
-        .orchestrator
-        .run(&src, RunOptions::default())
-        .await
-        .unwrap_err();
-    let RunError::Denied {
-        run_id: Some(run_id),
-        reason,
-        ..
-    } = err
-    else {
-        panic!("expected denial, got {err}")
-    };
+    let (reason, run_id) = fx.run_denied_at_run_time(&src).await;
     assert!(reason.contains("approval refused"), "{reason}");
     assert!(!target.exists());
     let entries = fx.run_entries(&run_id).await;
@@ -172,19 +148,7 @@ async fn approval_refused_when_non_interactive() {
 async fn call_budget_is_enforced() {
     let fx = fixture(policy("[limits]\nmax_calls = 2\n")).await;
     let src = r#"(do (call :ccos.echo {:message "1"}) (call :ccos.echo {:message "2"}) (call :ccos.echo {:message "3"}))"#;
-    let err = fx
-        .orchestrator
-        .run(src, RunOptions::default())
-        .await
-        .unwrap_err();
-    let RunError::Denied {
-        reason,
-        run_id: Some(run_id),
-        ..
-    } = err
-    else {
-        panic!("expected denial, got {err}")
-    };
+    let (reason, run_id) = fx.run_denied_at_run_time(src).await;
     assert!(reason.contains("budget"), "{reason}");
     let entries = fx.run_entries(&run_id).await;
     let ok_calls = entries

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use ccos_governance::RuntimeContext;
 use ccos_marketplace::Marketplace;
 use ccos_marketplace::builtins::{BuiltinConfig, install};
-use ccos_orchestrator::Orchestrator;
+use ccos_orchestrator::{Orchestrator, RunError, RunOptions};
 use ccos_store::{ChainEntry, Store};
 
 pub struct Fixture {
@@ -61,6 +61,20 @@ impl Fixture {
             .chain_by_run(run_id)
             .await
             .unwrap()
+    }
+
+    /// Runs `src`, which the policy must deny while it runs (not at
+    /// preflight); returns the denial's reason and the run id.
+    #[allow(dead_code)]
+    pub async fn run_denied_at_run_time(&self, src: &str) -> (String, String) {
+        match self.orchestrator.run(src, RunOptions::default()).await {
+            Err(RunError::Denied {
+                reason,
+                run_id: Some(run_id),
+                ..
+            }) => (reason, run_id),
+            other => panic!("expected a run-time denial, got {other:?}"),
+        }
     }
 
     pub async fn assert_chain_verifies(&self) {
