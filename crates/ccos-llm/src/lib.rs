@@ -1,0 +1,223 @@
+//! The LLM layer.
+//!
+//! Everything above this crate talks to a language model through one
+//! synchronous interface, [`LlmProvider::generate_text`]: a request made of
+//! chat messages (plus the id and version of the prompt template that built
+//! it, for the causal chain), answered with text. Implementations:
+//!
+//! - [`ScriptedProvider`]: replays answers from a list or a file, in order;
+//!   the one sanctioned fake, for tests and demos.
+//!
+//! The interface is synchronous on purpose: the planner is synchronous and
+//! deterministic; a provider that needs async I/O runs it on its own
+//! runtime, so callers never need one.
+//!
+//! [`Prompt`] templates live as versioned files in the repository (never as
+//! string literals scattered in code) and are rendered with `{{name}}`
+//! placeholders. [`redact`] removes secret values before a prompt or an
+//! answer is recorded anywhere.
+
+mod prompt;
+mod scripted;
+
+pub use prompt::{Prompt, PromptError};
+pub use scripted::ScriptedProvider;
+
+use serde::{Deserialize, Serialize};
+
+/// Who wrote a chat message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// Instructions framing the conversation.
+    System,
+    /// The caller (the planner).
+    User,
+    /// The model (earlier answers, e.g. in a repair round).
+    Assistant,
+}
+
+/// One chat message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message {
+    /// Who wrote it.
+    pub role: Role,
+    /// The text.
+    pub content: String,
+}
+
+impl Message {
+    /// A system message.
+    pub fn system(content: impl Into<String>) -> Message {
+        Message {
+            role: Role::System,
+            content: content.into(),
+        }
+    }
+
+    /// A user message.
+    pub fn user(content: impl Into<String>) -> Message {
+        Message {
+            role: Role::User,
+            content: content.into(),
+        }
+    }
+
+    /// An assistant message.
+    pub fn assistant(content: impl Into<String>) -> Message {
+        Message {
+            role: Role::Assistant,
+            content: content.into(),
+        }
+    }
+}
+
+/// A request to a model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LlmRequest {
+    /// The prompt template that built it (`"plan.rtfs@1"`), for the record.
+    pub prompt_id: String,
+    /// The conversation, oldest first.
+    pub messages: Vec<Message>,
+    /// Ask the server for a JSON object answer (OpenAI `response_format`).
+    pub json_mode: bool,
+    /// Upper bound on the answer's length in tokens.
+    pub max_tokens: Option<u32>,
+    /// Sampling temperature; the planner uses 0 for reproducibility.
+    pub temperature: f32,
+}
+
+impl LlmRequest {
+    /// A request with these messages, temperature 0, no JSON mode, no
+    /// token bound.
+    pub fn new(prompt_id: impl Into<String>, messages: Vec<Message>) -> LlmRequest {
+        LlmRequest {
+            prompt_id: prompt_id.into(),
+            messages,
+            json_mode: false,
+            max_tokens: None,
+            temperature: 0.0,
+        }
+    }
+
+    /// Sets JSON mode.
+    pub fn json(mut self, on: bool) -> LlmRequest {
+        self.json_mode = on;
+        self
+    }
+
+    /// Sets the token bound.
+    pub fn max_tokens(mut self, n: u32) -> LlmRequest {
+        self.max_tokens = Some(n);
+        self
+    }
+
+    /// Approximate size of the prompt in tokens (characters / 4, the usual
+    /// rule of thumb for English and code), for reports and budgets.
+    pub fn approx_tokens(&self) -> usize {
+        approx_tokens(self.messages.iter().map(|m| m.content.as_str()))
+    }
+}
+
+/// Approximate token count of some texts: characters / 4, rounded up.
+pub fn approx_tokens<'a>(texts: impl IntoIterator<Item = &'a str>) -> usize {
+    let chars: usize = texts.into_iter().map(|t| t.chars().count()).sum();
+    chars.div_ceil(4)
+}
+
+/// Token usage reported by a server (optional in many servers' answers).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    /// Tokens in the prompt.
+    pub prompt_tokens: u64,
+    /// Tokens in the answer.
+    pub completion_tokens: u64,
+}
+
+/// A model's answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LlmResponse {
+    /// The answer text (may contain prose, fences, anything: callers
+    /// extract and validate).
+    pub text: String,
+    /// The model that answered, as the server named it.
+    pub model: String,
+    /// Token usage, when the server reported it.
+    pub usage: Option<Usage>,
+}
+
+/// Why a model could not be asked or did not answer.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LlmError {
+    /// The provider is misconfigured (missing URL or model, bad file).
+    #[error("LLM configuration: {0}")]
+    Config(String),
+    /// The server answered with an error status (after retries, if the
+    /// status was retryable).
+    #[error("LLM server answered HTTP {status}: {body}")]
+    Http {
+        /// The HTTP status code.
+        status: u16,
+        /// The start of the answer body.
+        body: String,
+    },
+    /// No answer within the time limit (after retries).
+    #[error("LLM request timed out after {seconds} s")]
+    Timeout {
+        /// The limit that was exceeded.
+        seconds: u64,
+    },
+    /// The connection failed.
+    #[error("LLM transport: {0}")]
+    Transport(String),
+    /// The server's answer does not have the expected shape.
+    #[error("LLM answer malformed: {0}")]
+    Malformed(String),
+    /// A scripted provider has no answer left.
+    #[error("scripted LLM has no answer left (served {served})")]
+    ScriptExhausted {
+        /// How many answers were served before.
+        served: usize,
+    },
+}
+
+/// A language model the planner can ask.
+pub trait LlmProvider: Send + Sync {
+    /// A short description for traces (`"openai-compatible http://...
+    /// llama3.1"`, `"scripted tests/x.json"`); never contains secrets.
+    fn describe(&self) -> String;
+
+    /// Answers one request. Must not panic on any server answer and must
+    /// return within the provider's time limit.
+    fn generate_text(&self, request: &LlmRequest) -> Result<LlmResponse, LlmError>;
+}
+
+/// Replaces every occurrence of each non-empty secret in `text` with
+/// `[REDACTED]` (longest secrets first, so a secret containing another is
+/// removed whole). Used before prompts and answers are recorded.
+pub fn redact(text: &str, secrets: &[String]) -> String {
+    let mut sorted: Vec<&String> = secrets.iter().filter(|s| !s.is_empty()).collect();
+    sorted.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+    let mut out = text.to_string();
+    for s in sorted {
+        out = out.replace(s.as_str(), "[REDACTED]");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redact_removes_longest_first() {
+        let s = vec!["abc".to_string(), "abcdef".to_string(), String::new()];
+        assert_eq!(redact("x abcdef y abc", &s), "x [REDACTED] y [REDACTED]");
+    }
+
+    #[test]
+    fn approx_tokens_rounds_up() {
+        let r = LlmRequest::new("p@1", vec![Message::user("12345")]);
+        assert_eq!(r.approx_tokens(), 2);
+    }
+}
