@@ -21,6 +21,9 @@
 //! base_url = "http://127.0.0.1:11434/v1"   # or CCOS_LLM_BASE_URL
 //! model = "llama3.1"                       # or CCOS_LLM_MODEL
 //! api_key = "..."                          # or CCOS_LLM_API_KEY
+//! timeout_secs = 60                        # per request
+//! max_retries = 3                          # on HTTP 429/5xx only
+//! script = "answers.json"                  # or CCOS_LLM_SCRIPT: replay, no server
 //! ```
 
 #![allow(dead_code)]
@@ -88,6 +91,12 @@ pub struct LlmConfig {
     pub model: Option<String>,
     /// API key.
     pub api_key: Option<String>,
+    /// Per-request timeout in seconds (default 60).
+    pub timeout_secs: Option<u64>,
+    /// Retries on HTTP 429/5xx (default 3).
+    pub max_retries: Option<u32>,
+    /// A script of answers to replay instead of a server (or CCOS_LLM_SCRIPT).
+    pub script: Option<std::path::PathBuf>,
 }
 
 impl Config {

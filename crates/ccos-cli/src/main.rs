@@ -9,6 +9,7 @@ mod cmd;
 mod config;
 mod exit;
 mod home;
+mod llm;
 mod rt;
 
 use clap::{Parser, Subcommand};
@@ -34,6 +35,14 @@ enum Command {
     /// Work with RTFS source: evaluate, format, check.
     #[command(subcommand)]
     Rtfs(cmd::rtfs::RtfsCommand),
+    /// Synthesize a planner (or an RTFS agent) from a conversation (spec 026).
+    #[command(subcommand)]
+    Synth(cmd::synth::SynthCommand),
+    /// The agent registry: list agents, show one (card, plan, outcomes).
+    #[command(subcommand)]
+    Agents(cmd::agents::AgentsCommand),
+    /// Ask the configured LLM for an intent (RTFS first, JSON fallback) and store it.
+    Intent(cmd::intent::IntentArgs),
     /// Plan a goal over the catalog (RTFS plan, or exit 4: requires an agent).
     Plan(cmd::plan::PlanArgs),
     /// Measure capability resolution on a public benchmark (metatool, ultratool, restbench, seal-tools).
@@ -64,6 +73,9 @@ fn main() {
     let home = home::Home::resolve(cli.home.clone());
     let result: Result<(), CliError> = match cli.command {
         Command::Rtfs(c) => cmd::rtfs::run(c, &home),
+        Command::Synth(c) => cmd::synth::run(c, &home),
+        Command::Agents(c) => cmd::agents::run(c, &home),
+        Command::Intent(c) => cmd::intent::run(c, &home),
         Command::Plan(c) => cmd::plan::run(c, &home),
         Command::Eval(c) => cmd::eval::run(c, &home),
         Command::Mcp(c) => cmd::mcp::run(c, &home),

@@ -7,11 +7,17 @@ mod caps;
 mod check;
 #[path = "it/eval.rs"]
 mod eval;
+#[path = "it/intent.rs"]
+mod intent;
 #[path = "it/plan.rs"]
 mod plan;
+#[path = "it/plan_llm.rs"]
+mod plan_llm;
 #[path = "it/run.rs"]
 mod run;
 #[path = "it/store.rs"]
 mod store;
 #[path = "it/support.rs"]
 mod support;
+#[path = "it/synth.rs"]
+mod synth;

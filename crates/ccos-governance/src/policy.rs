@@ -411,6 +411,33 @@ impl RuntimeContext {
         }
     }
 
+    /// The policy's verdict on an agent (spec 026): the same allow/deny
+    /// globs as capabilities (deny wins) and the maximum trust tier. Effects
+    /// are decided per call when the agent runs.
+    pub fn decide_agent(&self, id: &str, trust_tier: TrustTier) -> CallDecision {
+        let mut deny = vec![];
+        if let Some(p) = self.deny.first_match(id) {
+            deny.push(format!("denied by pattern {p}"));
+        } else if !self.allow.matches(id) {
+            deny.push(format!(
+                "not matched by any allowed pattern ({})",
+                self.allow.patterns().join(" ")
+            ));
+        }
+        if trust_tier > self.max_trust_tier {
+            deny.push(format!(
+                "trust tier {} exceeds maximum {}",
+                trust_tier.as_str(),
+                self.max_trust_tier.as_str()
+            ));
+        }
+        if deny.is_empty() {
+            CallDecision::Allow
+        } else {
+            CallDecision::Deny { reasons: deny }
+        }
+    }
+
     /// The plan-level verdict from per-call ones: `Deny` if any call is
     /// denied, else `NeedsApproval` if any needs approval, else `Allow`.
     /// Reasons are prefixed with the capability id and de-duplicated, in
@@ -713,5 +740,21 @@ pre_approved = ["ccos.fs.*"]
         let p = RuntimeContext::from_file(&path).unwrap();
         assert_eq!(p.call_timeout_ms, 5);
         assert_eq!(p.secret_env, ["TOKEN"]);
+    }
+
+    #[test]
+    fn agents_are_decided_by_the_capability_globs_and_trust_tier() {
+        let p = RuntimeContext::from_toml_str(
+            "[capabilities]\nallow = [\"agent.*\"]\ndeny = [\"agent.bad\"]\n",
+        )
+        .unwrap();
+        assert_eq!(
+            p.decide_agent("agent.ok", TrustTier::Community),
+            CallDecision::Allow
+        );
+        assert!(p.decide_agent("agent.bad", TrustTier::System).is_denied());
+        assert!(p.decide_agent("other", TrustTier::System).is_denied());
+        let d = p.decide_agent("agent.x", TrustTier::Untrusted);
+        assert!(d.reasons()[0].contains("trust tier untrusted"), "{d:?}");
     }
 }

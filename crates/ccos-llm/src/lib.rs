@@ -5,8 +5,15 @@
 //! chat messages (plus the id and version of the prompt template that built
 //! it, for the causal chain), answered with text. Implementations:
 //!
+//! - [`OpenAiCompatible`]: a chat-completions client over HTTP (timeouts,
+//!   retries with backoff on 429/5xx only, tolerant of missing optional
+//!   fields), configured by [`LlmSettings::resolve`];
 //! - [`ScriptedProvider`]: replays answers from a list or a file, in order;
 //!   the one sanctioned fake, for tests and demos.
+//!
+//! [`Recorder`] wraps any provider and keeps every [`Exchange`] (redacted)
+//! for the causal chain. [`extract`] finds the RTFS form or JSON object in
+//! an answer wrapped in prose or markdown fences, and reports cut answers.
 //!
 //! The interface is synchronous on purpose: the planner is synchronous and
 //! deterministic; a provider that needs async I/O runs it on its own
@@ -17,10 +24,19 @@
 //! placeholders. [`redact`] removes secret values before a prompt or an
 //! answer is recorded anywhere.
 
+pub mod extract;
+mod http;
 mod prompt;
+mod recorder;
 mod scripted;
 
+pub use extract::{ExtractError, Extracted, extract_form, extract_json_object, strip_fences};
+pub use http::{
+    ENV_API_KEY, ENV_BASE_URL, ENV_MODEL, ENV_SCRIPT, FileSettings, LlmSettings, OpenAiCompatible,
+    open_provider, parse_completion, provider_from_settings, script_path,
+};
 pub use prompt::{Prompt, PromptError};
+pub use recorder::{Exchange, Recorder};
 pub use scripted::ScriptedProvider;
 
 use serde::{Deserialize, Serialize};

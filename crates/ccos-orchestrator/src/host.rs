@@ -1,13 +1,13 @@
 //! The governed RTFS host: every `(call ...)` of a running plan lands here.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use ccos_governance::{CallDecision, CallTarget, RuntimeContext};
-use ccos_marketplace::Marketplace;
-use ccos_store::{NewEntry, Store, StoreError};
+use ccos_marketplace::{Marketplace, ProviderSpec};
+use ccos_store::{NewEntry, OutcomeKind, Store, StoreError};
 use rtfs::{Branch, CallRequest, ErrorKind, Host, RtfsError, StepEvent, StepPhase, Value};
 use serde_json::json;
 use tokio::sync::Notify;
@@ -97,6 +97,22 @@ pub(crate) struct HostParts {
     pub redactor: Arc<Redactor>,
     pub interrupt: Arc<Interrupt>,
     pub runtime: tokio::runtime::Handle,
+    /// Limits of the run, also applied to each RTFS-defined capability body.
+    pub limits: rtfs::Limits,
+}
+
+/// How many RTFS-defined capability bodies (agents, stubs) may be under
+/// evaluation at once in one run: bounds their nesting (an agent calling an
+/// agent calling ...), including through parallel branches.
+pub const MAX_RTFS_NESTING: usize = 8;
+
+/// Decrements the nesting counter when an RTFS body's evaluation ends.
+struct NestGuard<'a>(&'a AtomicUsize);
+
+impl Drop for NestGuard<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 pub(crate) struct RunIds {
@@ -114,6 +130,7 @@ pub struct GovernedHost {
     record_error: Mutex<Option<StoreError>>,
     denial: Mutex<Option<String>>,
     failed_step: Mutex<Option<(String, String)>>,
+    nested: AtomicUsize,
 }
 
 impl GovernedHost {
@@ -126,6 +143,7 @@ impl GovernedHost {
             record_error: Mutex::new(None),
             denial: Mutex::new(None),
             failed_step: Mutex::new(None),
+            nested: AtomicUsize::new(0),
         }
     }
 
@@ -200,6 +218,53 @@ impl GovernedHost {
         )
         .at(req.span)
         .with_help("change the plan, or the policy (--policy FILE) if this call should be allowed")
+    }
+
+    /// Evaluates the body of an RTFS-defined capability with this same
+    /// host (so its calls are governed, recorded and counted like the
+    /// plan's), the call's map argument bound as `context` (and `input`),
+    /// every argument as the vector `args`.
+    fn eval_rtfs(&self, id: &str, body: &str, args: &[Value]) -> Result<Value, String> {
+        let depth = self.nested.fetch_add(1, Ordering::SeqCst) + 1;
+        let _guard = NestGuard(&self.nested);
+        if depth > MAX_RTFS_NESTING {
+            return Err(format!(
+                "{id}: more than {MAX_RTFS_NESTING} RTFS-defined capabilities nested"
+            ));
+        }
+        let forms =
+            rtfs::parse(body).map_err(|e| format!("{id}: its RTFS body does not parse: {e}"))?;
+        let input = match args {
+            [one @ Value::Map(_)] => one.clone(),
+            _ => Value::map([]),
+        };
+        let ev = rtfs::Evaluator::new(self).with_limits(self.parts.limits);
+        ev.define("context", input.clone());
+        ev.define("input", input);
+        ev.define("args", Value::vector(args.to_vec()));
+        ev.eval_program(&forms)
+            .map_err(|e| format!("{id} failed: {}", e.message))
+    }
+
+    /// Records the outcome of a call for trust feedback.
+    fn record_outcome(&self, id: &str, ok: bool) {
+        let kind = if self.parts.marketplace.get_agent(id).is_some() {
+            OutcomeKind::Agent
+        } else {
+            OutcomeKind::Capability
+        };
+        let store = self.parts.store.clone();
+        let run = self.ids.run.clone();
+        let res = self
+            .parts
+            .runtime
+            .block_on(async move { store.record_outcome(id, kind, ok, Some(&run)).await });
+        if let Err(e) = res {
+            let mut slot = lock(&self.record_error);
+            if slot.is_none() {
+                *slot = Some(e);
+            }
+        }
     }
 
     fn progress(&self, e: ProgressEvent) {
@@ -318,17 +383,22 @@ impl Host for GovernedHost {
         let interrupt = self.parts.interrupt.clone();
         let id = req.capability.to_string();
         let args = req.args.clone();
-        let outcome = self.parts.runtime.block_on(async move {
-            tokio::select! {
-                r = tokio::time::timeout(timeout, mp.call(&id, args)) => match r {
-                    Ok(Ok(v)) => Ok(v),
-                    Ok(Err(e)) => Err(e.to_string()),
-                    Err(_) => Err(format!("{id} timed out after {} ms", timeout.as_millis())),
-                },
-                _ = interrupt.wait() => Err(format!("{id} cancelled: run interrupted")),
-            }
-        });
+        let outcome = if let ProviderSpec::Rtfs { body } = &manifest.provider {
+            self.eval_rtfs(&id, body, &args)
+        } else {
+            self.parts.runtime.block_on(async move {
+                tokio::select! {
+                    r = tokio::time::timeout(timeout, mp.call(&id, args)) => match r {
+                        Ok(Ok(v)) => Ok(v),
+                        Ok(Err(e)) => Err(e.to_string()),
+                        Err(_) => Err(format!("{id} timed out after {} ms", timeout.as_millis())),
+                    },
+                    _ = interrupt.wait() => Err(format!("{id} cancelled: run interrupted")),
+                }
+            })
+        };
         let duration = started.elapsed();
+        self.record_outcome(req.capability, outcome.is_ok());
         let (result_json, error) = match &outcome {
             Ok(v) => (
                 rtfs::to_json(v).unwrap_or_else(|_| json!(rtfs::print_value(v))),

@@ -18,6 +18,15 @@
 //!    secrets replaced by `<redacted>`;
 //! 6. records `run_ended` (or `run_interrupted`).
 //!
+//! A capability whose provider is `ProviderSpec::Rtfs { body }` (a
+//! synthesized agent, a requires-agent stub) is evaluated by the same
+//! host: its map argument is bound as `context` (and `input`), every
+//! argument as `args`; the calls it makes are governed, recorded and
+//! counted like the plan's own, and at most [`MAX_RTFS_NESTING`] such
+//! bodies run at once (bounding agent-calls-agent recursion). Every call's
+//! success or failure is recorded as an outcome
+//! (`ccos_store::Store::record_outcome`) for trust feedback.
+//!
 //! `step-parallel` branches run on their own threads, so their calls proceed
 //! concurrently. Evaluation itself runs on a blocking thread; calls are
 //! driven on the tokio runtime the orchestrator was created on.
@@ -37,7 +46,7 @@ use ccos_store::{NewEntry, NewIntent, NewPlan, Store};
 use serde_json::json;
 
 pub use approval::{Approval, ApprovalRequest, Approver, AutoApprove, DenyAll};
-pub use host::{GovernedHost, Interrupt, ProgressEvent, ProgressSink};
+pub use host::{GovernedHost, Interrupt, MAX_RTFS_NESTING, ProgressEvent, ProgressSink};
 pub use redact::Redactor;
 
 /// Options for one run.
@@ -305,6 +314,7 @@ impl Orchestrator {
                 redactor: self.redactor.clone(),
                 interrupt: self.interrupt.clone(),
                 runtime: tokio::runtime::Handle::current(),
+                limits: options.limits,
             },
             host::RunIds {
                 run: run_id.clone(),

@@ -6,6 +6,9 @@
 //! generator over small word lists), so every run plans over the same
 //! catalog. Each size also prints an explicit p50 / p95 over 200 plans.
 //!
+//! `plan_semantic/1000` measures the same with semantic resolution on
+//! (needs the embedding model).
+//!
 //! Run: `cargo bench -p ccos-planner --bench plan`
 
 use std::hint::black_box;
@@ -133,9 +136,76 @@ fn bench(c: &mut Criterion) {
     }
 }
 
+/// Goal → validated plan with semantic resolution on (the CLI's default:
+/// catalog + semantic, gated RRF) at 1k synthetic capabilities. Needs the
+/// embedding model; skipped with a note when absent.
+fn bench_semantic(c: &mut Criterion) {
+    use ccos_planner::CompositeResolution;
+    use ccos_planner::resolution::{SemanticIndex, SemanticResolution};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let embedder = match ccos_embed::test_model_dir(&root)
+        .and_then(|d| ccos_embed::Embedder::load(&d).map_err(|e| e.to_string()))
+    {
+        Ok(e) => Arc::new(e),
+        Err(msg) => {
+            eprintln!("skipping plan/semantic: {msg}");
+            return;
+        }
+    };
+    let goals = [
+        "count the words in README.md",
+        "add 2 and 3, then multiply by 4",
+        "read notes.txt and count lines",
+    ];
+    let n = 1_000usize;
+    let mp = Marketplace::new().expect("marketplace");
+    install(&mp, BuiltinConfig::default()).expect("built-ins");
+    mp.replace_all(synthetic(n)).expect("synthetic catalog");
+    let mp = Arc::new(mp);
+    let t = Instant::now();
+    let index = SemanticIndex::from_marketplace(embedder, &mp).expect("index");
+    eprintln!(
+        "semantic index of {} capabilities (no cache): {:?}",
+        index.len(),
+        t.elapsed()
+    );
+    let planner = Planner::new(
+        mp.clone(),
+        RuntimeContext::default(),
+        PatternDecomposition::builtin().expect("rules"),
+    )
+    .with_resolution(Box::new(CompositeResolution::default_for(
+        mp.clone(),
+        Some(SemanticResolution::new(Arc::new(index))),
+    )));
+    for g in goals {
+        assert!(planner.plan(g).expect("plan").rtfs.is_some(), "{g}");
+    }
+    let mut times: Vec<Duration> = (0..60)
+        .map(|i| {
+            let t = Instant::now();
+            black_box(planner.plan(goals[i % goals.len()]).ok());
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    eprintln!(
+        "plan latency with semantic on, {n} synthetic capabilities + built-ins: p50 {:?}, p95 {:?}",
+        times[times.len() / 2],
+        times[times.len() * 95 / 100]
+    );
+    c.bench_function(&format!("plan_semantic/{n}"), |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i += 1;
+            black_box(planner.plan(goals[i % goals.len()]).ok())
+        })
+    });
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20).measurement_time(Duration::from_secs(3));
-    targets = bench
+    targets = bench, bench_semantic
 }
 criterion_main!(benches);

@@ -24,6 +24,7 @@
 pub mod decompose;
 pub mod eval;
 pub mod intent;
+pub mod llm;
 pub mod plan_gen;
 pub mod planner;
 pub mod resolution;

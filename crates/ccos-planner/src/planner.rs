@@ -104,12 +104,21 @@ pub struct IntentTrace {
 pub struct PlanTrace {
     /// The goal.
     pub goal: String,
-    /// How it was decomposed: `pattern`, `extra` or `fallback`.
+    /// How it was decomposed: `pattern`, the extra strategy's name
+    /// (`llm-grounded`, `llm-intent-first`), `clause` or `fallback`.
     pub decomposition: String,
     /// Where the pattern rules came from.
     pub rules: String,
     /// One entry per sub-intent, in order.
     pub intents: Vec<IntentTrace>,
+    /// Extra (LLM) decomposition strategies that failed before the one
+    /// used, with the reasons.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub decomposition_failures: Vec<crate::decompose::StrategyFailure>,
+    /// Notices about how the planner ran (e.g. semantic resolution off
+    /// because the embedding model is absent).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notices: Vec<String>,
 }
 
 /// A sub-intent no capability can serve.
@@ -160,6 +169,7 @@ pub struct Planner {
     decomposition: HybridDecomposition,
     resolution: Box<dyn ResolutionStrategy>,
     rules: String,
+    notices: Vec<String>,
 }
 
 impl Planner {
@@ -179,6 +189,7 @@ impl Planner {
             policy,
             decomposition: HybridDecomposition::new(patterns),
             rules,
+            notices: vec![],
         }
     }
 
@@ -194,10 +205,17 @@ impl Planner {
         self
     }
 
+    /// Adds a notice to every trace (e.g. "semantic resolution off: ...").
+    pub fn with_notice(mut self, notice: impl Into<String>) -> Planner {
+        self.notices.push(notice.into());
+        self
+    }
+
     /// Plans `goal`: a validated plan, or a requires-agent report.
     pub fn plan(&self, goal: &str) -> Result<PlanResult, PlanError> {
         let goal = goal.trim();
-        let (subs, path) = self.decomposition.decompose_with_path(goal)?;
+        let outcome = self.decomposition.decompose_traced(goal)?;
+        let (subs, path, strategy) = (outcome.sub_intents, outcome.path, outcome.strategy);
         let mut traces = vec![];
         let mut steps = vec![];
         let mut missing = vec![];
@@ -224,10 +242,14 @@ impl Planner {
             goal: goal.to_string(),
             decomposition: match path {
                 HybridPath::Pattern => "pattern".into(),
+                // The extra strategy's own name (`llm-grounded`, ...).
+                HybridPath::Extra => strategy,
                 p => p.as_str().into(),
             },
             rules: self.rules.clone(),
             intents: traces,
+            decomposition_failures: outcome.failures,
+            notices: self.notices.clone(),
         };
         let mut result = PlanResult {
             goal: goal.to_string(),

@@ -52,6 +52,7 @@ fn smoke(name: &str, min_tools: usize, splits: usize) {
     let opts = EvalOptions {
         every: 1,
         limit: Some(3),
+        ..EvalOptions::default()
     };
     let r = eval::evaluate(&ds, opts).unwrap_or_else(|e| panic!("evaluating {name}: {e}"));
     assert_eq!(r.splits.len(), splits);
@@ -128,3 +129,9 @@ mod plans;
 
 #[path = "it/mcp_plans.rs"]
 mod mcp_plans;
+
+#[path = "it/llm_modes.rs"]
+mod llm_modes;
+
+#[path = "it/adversarial.rs"]
+mod adversarial;

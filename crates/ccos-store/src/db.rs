@@ -60,11 +60,12 @@ struct Migration {
     statements: &'static [&'static str],
 }
 
-const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    name: "intent graph, causal chain, plan archive",
-    statements: &[
-        "CREATE TABLE intents (
+const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "intent graph, causal chain, plan archive",
+        statements: &[
+            "CREATE TABLE intents (
             id TEXT PRIMARY KEY,
             goal TEXT NOT NULL,
             constraints TEXT NOT NULL,
@@ -74,16 +75,16 @@ const MIGRATIONS: &[Migration] = &[Migration {
             updated_at TEXT NOT NULL,
             metadata TEXT NOT NULL
         )",
-        "CREATE INDEX intents_status ON intents (status)",
-        "CREATE TABLE intent_edges (
+            "CREATE INDEX intents_status ON intents (status)",
+            "CREATE TABLE intent_edges (
             from_id TEXT NOT NULL,
             to_id TEXT NOT NULL,
             kind TEXT NOT NULL,
             created_at TEXT NOT NULL,
             PRIMARY KEY (from_id, to_id, kind)
         )",
-        "CREATE INDEX intent_edges_to ON intent_edges (to_id, kind)",
-        "CREATE TABLE causal_chain (
+            "CREATE INDEX intent_edges_to ON intent_edges (to_id, kind)",
+            "CREATE TABLE causal_chain (
             seq BIGINT PRIMARY KEY,
             kind TEXT NOT NULL,
             intent_id TEXT,
@@ -94,17 +95,17 @@ const MIGRATIONS: &[Migration] = &[Migration {
             prev_hash TEXT NOT NULL,
             hash TEXT NOT NULL
         )",
-        "CREATE INDEX causal_chain_intent ON causal_chain (intent_id, seq)",
-        "CREATE INDEX causal_chain_plan ON causal_chain (plan_id, seq)",
-        "CREATE INDEX causal_chain_run ON causal_chain (run_id, seq)",
-        // The last appended entry, updated in the same transaction as each
-        // append: lets `verify` notice entries removed from the end.
-        "CREATE TABLE chain_head (
+            "CREATE INDEX causal_chain_intent ON causal_chain (intent_id, seq)",
+            "CREATE INDEX causal_chain_plan ON causal_chain (plan_id, seq)",
+            "CREATE INDEX causal_chain_run ON causal_chain (run_id, seq)",
+            // The last appended entry, updated in the same transaction as each
+            // append: lets `verify` notice entries removed from the end.
+            "CREATE TABLE chain_head (
             id BIGINT PRIMARY KEY,
             last_seq BIGINT NOT NULL,
             last_hash TEXT NOT NULL
         )",
-        "CREATE TABLE plans (
+            "CREATE TABLE plans (
             id TEXT PRIMARY KEY,
             intent_id TEXT NOT NULL,
             rtfs TEXT NOT NULL,
@@ -114,10 +115,37 @@ const MIGRATIONS: &[Migration] = &[Migration {
             status TEXT NOT NULL,
             created_at TEXT NOT NULL
         )",
-        "CREATE INDEX plans_intent ON plans (intent_id)",
-        "CREATE INDEX plans_created ON plans (created_at, id)",
-    ],
-}];
+            "CREATE INDEX plans_intent ON plans (intent_id)",
+            "CREATE INDEX plans_created ON plans (created_at, id)",
+        ],
+    },
+    Migration {
+        version: 2,
+        name: "embedding cache",
+        statements: &["CREATE TABLE embeddings (
+            model TEXT NOT NULL,
+            text_hash TEXT NOT NULL,
+            dim BIGINT NOT NULL,
+            vector TEXT NOT NULL,
+            PRIMARY KEY (model, text_hash)
+        )"],
+    },
+    Migration {
+        version: 3,
+        name: "execution outcomes (trust feedback)",
+        statements: &[
+            "CREATE TABLE outcomes (
+            id TEXT PRIMARY KEY,
+            subject TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            ok BIGINT NOT NULL,
+            run_id TEXT,
+            ts TEXT NOT NULL
+        )",
+            "CREATE INDEX outcomes_subject ON outcomes (subject, kind)",
+        ],
+    },
+];
 
 const CREATE_MIGRATIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
     version BIGINT PRIMARY KEY,
@@ -317,7 +345,7 @@ mod tests {
         assert_eq!(s.engine(), Engine::Sqlite);
         s.close().await;
         let s = Store::open(&url).await.unwrap();
-        assert_eq!(s.schema_versions().await.unwrap(), vec![1]);
+        assert_eq!(s.schema_versions().await.unwrap(), vec![1, 2, 3]);
         s.close().await;
     }
 }

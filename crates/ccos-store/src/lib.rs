@@ -49,14 +49,17 @@
 mod canonical_impl;
 mod chain;
 mod db;
+mod embeddings;
 mod error;
 mod graph;
+mod outcomes;
 mod plans;
 
 pub use chain::{ChainEntry, GENESIS_HASH, NewEntry, VerifyReport};
 pub use db::{Engine, Store};
 pub use error::StoreError;
 pub use graph::{Edge, EdgeKind, Intent, IntentStatus, NewIntent, Subgraph};
+pub use outcomes::{Outcome, OutcomeKind};
 pub use plans::{NewPlan, PlanRecord};
 
 /// Canonical JSON encoding and the chain hash, exposed so other tools (and

@@ -8,7 +8,11 @@ mod chain;
 mod common;
 #[path = "it/concurrency.rs"]
 mod concurrency;
+#[path = "it/embeddings.rs"]
+mod embeddings;
 #[path = "it/graph.rs"]
 mod graph;
+#[path = "it/outcomes.rs"]
+mod outcomes;
 #[path = "it/plans.rs"]
 mod plans;

@@ -5,7 +5,11 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use ccos_planner::eval::{self, DATASETS, EvalOptions};
+use std::sync::Arc;
+
+use ccos_planner::CompositeResolution;
+use ccos_planner::eval::{self, DATASETS, EvalOptions, Part};
+use ccos_planner::resolution::{SemanticIndex, SemanticResolution};
 
 use crate::exit::{CliError, Exit};
 use crate::home::Home;
@@ -29,10 +33,31 @@ pub struct EvalArgs {
     /// current directory.
     #[arg(long, env = "CCOS_BENCH_DIR", value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
-    /// Resolution strategy to measure: `catalog` (the planner's default) or
-    /// `composite` (catalog and MCP rankings fused by reciprocal rank fusion).
+    /// Resolution strategy to measure: `catalog` (lexical), `composite`
+    /// (catalog and MCP rankings fused by reciprocal rank fusion),
+    /// `semantic` (embedding cosine; needs the model, see
+    /// scripts/setup-model.sh) or `fused` (catalog + semantic, RRF).
     #[arg(long, value_enum, default_value_t = Strategy::Catalog)]
     pub strategy: Strategy,
+    /// Which part of each split: `all`, `dev` (for tuning) or `test` (for
+    /// reporting); a seeded 30/70 split by query position.
+    #[arg(long, value_enum, default_value_t = PartArg::All)]
+    pub part: PartArg,
+    /// RRF weight of the semantic ranking in `--strategy fused` (the
+    /// catalog's is 1); tune on `--part dev` only.
+    #[arg(long, value_name = "W", default_value_t = ccos_planner::resolution::SEMANTIC_WEIGHT)]
+    pub semantic_weight: f64,
+}
+
+/// `--part` values.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartArg {
+    /// Every query.
+    All,
+    /// The dev part.
+    Dev,
+    /// The test part.
+    Test,
 }
 
 /// The resolution strategies `ccos eval` can measure.
@@ -42,10 +67,14 @@ pub enum Strategy {
     Catalog,
     /// `CompositeResolution::lexical`.
     Composite,
+    /// `SemanticResolution` (all-MiniLM-L6-v2 embeddings).
+    Semantic,
+    /// `CompositeResolution::fused`: catalog + semantic.
+    Fused,
 }
 
 /// Runs `ccos eval`.
-pub fn run(args: EvalArgs, _home: &Home) -> Result<(), CliError> {
+pub fn run(args: EvalArgs, home: &Home) -> Result<(), CliError> {
     let names: Vec<&str> = if args.dataset == "all" {
         DATASETS.to_vec()
     } else if DATASETS.contains(&args.dataset.as_str()) {
@@ -78,6 +107,23 @@ pub fn run(args: EvalArgs, _home: &Home) -> Result<(), CliError> {
     let opts = EvalOptions {
         every: args.every.max(1),
         limit: args.limit,
+        part: match args.part {
+            PartArg::All => Part::All,
+            PartArg::Dev => Part::Dev,
+            PartArg::Test => Part::Test,
+        },
+    };
+    let embedder = match args.strategy {
+        Strategy::Semantic | Strategy::Fused => {
+            let dir = crate::cmd::plan::model_dir(home);
+            let e = ccos_embed::Embedder::load(&dir).map_err(|e| {
+                CliError::msg(format!(
+                    "--strategy semantic/fused needs the embedding model: {e}"
+                ))
+            })?;
+            Some(Arc::new(e))
+        }
+        _ => None,
     };
     let mut reports = Vec::new();
     for name in names {
@@ -86,6 +132,30 @@ pub fn run(args: EvalArgs, _home: &Home) -> Result<(), CliError> {
             Strategy::Catalog => eval::evaluate(&ds, opts),
             Strategy::Composite => {
                 eval::evaluate_with(&ds, opts, ccos_planner::CompositeResolution::lexical)
+            }
+            Strategy::Semantic | Strategy::Fused => {
+                let Some(e) = embedder.clone() else {
+                    return Err(CliError::msg("embedding model not loaded"));
+                };
+                let (mp, _) = eval::build_marketplace(&ds.tools).map_err(CliError::msg)?;
+                let index = SemanticIndex::from_marketplace(e, &mp)
+                    .map_err(|e| CliError::msg(format!("embedding the {name} tools: {e}")))?;
+                let texts: Vec<&str> = ds
+                    .splits
+                    .iter()
+                    .flat_map(|s| eval::select(s, opts))
+                    .map(|q| q.text.as_str())
+                    .collect();
+                let semantic = SemanticResolution::new(Arc::new(index))
+                    .prime(&texts)
+                    .map_err(|e| CliError::msg(format!("embedding the {name} queries: {e}")))?;
+                if args.strategy == Strategy::Semantic {
+                    eval::evaluate_with(&ds, opts, |_| semantic)
+                } else {
+                    eval::evaluate_with(&ds, opts, |mp| {
+                        CompositeResolution::fused_weighted(mp, semantic, args.semantic_weight)
+                    })
+                }
             }
         }
         .map_err(CliError::msg)?;

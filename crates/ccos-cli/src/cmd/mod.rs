@@ -12,13 +12,17 @@ pub fn print_json(value: &impl Serialize) -> Result<(), CliError> {
     Ok(())
 }
 
+pub mod agents;
 pub mod caps;
 pub mod chain;
 pub mod check;
 pub mod eval;
 pub mod graph;
+pub mod intent;
 pub mod mcp;
 pub mod plan;
+pub mod plan_llm;
 pub mod plans;
 pub mod rtfs;
 pub mod run;
+pub mod synth;

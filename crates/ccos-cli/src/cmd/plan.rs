@@ -17,7 +17,8 @@ use std::sync::Arc;
 use ccos_governance::RuntimeContext;
 use ccos_marketplace::Marketplace;
 use ccos_planner::planner::{PlanResult, Recorded};
-use ccos_planner::{PatternDecomposition, Planner};
+use ccos_planner::resolution::SemanticResolution;
+use ccos_planner::{CompositeResolution, PatternDecomposition, Planner};
 use clap::Args;
 
 use crate::cmd::run::{ExecArgs, load_policy, open_marketplace};
@@ -39,19 +40,91 @@ pub struct PlanArgs {
     /// Security policy file (TOML); default: the config's `policy`, else the built-in default.
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
+    /// Let the configured LLM write the plan: `rtfs` (direct RTFS with
+    /// repair), `ir` (JSON IR compiled to RTFS) or `auto` (rtfs, then ir).
+    #[arg(long, value_name = "MODE", value_parser = parse_mode)]
+    pub mode: Option<ccos_planner::llm::modes::Mode>,
+    /// Run both LLM modes and print the diff of their plans.
+    #[arg(long, conflicts_with = "mode")]
+    pub compare: bool,
 }
 
-/// Plans `goal` over `mp` under `policy`, with this home's pattern rules.
+/// Parses `--mode` (`rtfs`, `ir`, `auto`).
+pub fn parse_mode(s: &str) -> Result<ccos_planner::llm::modes::Mode, String> {
+    ccos_planner::llm::modes::Mode::parse(s)
+        .ok_or_else(|| format!("unknown mode {s:?}: rtfs, ir or auto"))
+}
+
+/// Plans `goal` over `mp` under `policy`, with this home's pattern rules
+/// and the default resolution ([`resolution`]; `store` holds the embedding
+/// cache).
 pub fn plan_goal(
     home: &Home,
     mp: Arc<Marketplace>,
     policy: RuntimeContext,
+    store: &ccos_store::Store,
     goal: &str,
 ) -> Result<PlanResult, CliError> {
     let patterns = PatternDecomposition::load(home.root()).map_err(CliError::msg)?;
-    Planner::new(mp, policy, patterns)
-        .plan(goal)
-        .map_err(CliError::msg)
+    let (strategy, notice) = resolution(home, mp.clone(), store)?;
+    let planner = Planner::new(mp.clone(), policy, patterns).with_resolution(Box::new(strategy));
+    // With an LLM configured: its decompositions join the hybrid one.
+    let (mut planner, llm) = crate::cmd::plan_llm::with_llm_decomposition(home, planner, mp)?;
+    if let Some(n) = notice {
+        planner = planner.with_notice(n);
+    }
+    let result = planner.plan(goal).map_err(CliError::msg);
+    crate::cmd::plan_llm::record_decomposition_exchanges(store, None, llm.as_ref())?;
+    result
+}
+
+/// Where the embedding model is: `$CCOS_EMBED_MODEL_DIR`, else
+/// `$CCOS_HOME/models/all-MiniLM-L6-v2`.
+pub fn model_dir(home: &Home) -> PathBuf {
+    match std::env::var_os(ccos_embed::MODEL_DIR_ENV) {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => ccos_embed::default_model_dir(home.root()),
+    }
+}
+
+/// The planner's default resolution: catalog fused with semantic
+/// resolution when the embedding model is installed (capability vectors
+/// cached in `store`); otherwise the catalog alone, with ONE notice printed
+/// to stderr and returned for the trace.
+pub fn resolution(
+    home: &Home,
+    mp: Arc<Marketplace>,
+    store: &ccos_store::Store,
+) -> Result<(CompositeResolution, Option<String>), CliError> {
+    let dir = model_dir(home);
+    let off = |why: String| {
+        let n = format!(
+            "semantic resolution off: {why}; run scripts/setup-model.sh {}; resolving lexically",
+            dir.display()
+        );
+        eprintln!("{n}");
+        Ok((CompositeResolution::default_for(mp.clone(), None), Some(n)))
+    };
+    if !ccos_embed::model_present(&dir) {
+        return off(format!("model not found at {}", dir.display()));
+    }
+    let embedder = match ccos_embed::Embedder::load(&dir) {
+        Ok(e) => Arc::new(e),
+        Err(e) => return off(format!("loading the model failed: {e}")),
+    };
+    let index = crate::rt::block_on(ccos_planner::resolution::build_index_cached(
+        store, embedder, &mp,
+    ))?;
+    match index {
+        Ok(ix) => Ok((
+            CompositeResolution::default_for(
+                mp.clone(),
+                Some(SemanticResolution::new(Arc::new(ix))),
+            ),
+            None,
+        )),
+        Err(e) => off(format!("indexing the catalog failed: {e}")),
+    }
 }
 
 /// Records a plan result in `store` (see [`ccos_planner::record`]).
@@ -89,6 +162,9 @@ pub fn explain(r: &PlanResult) -> String {
         ";; decomposition: {} (rules: {})\n",
         t.decomposition, t.rules
     );
+    for n in &t.notices {
+        out.push_str(&format!(";; notice: {n}\n"));
+    }
     for i in &t.intents {
         out.push_str(&format!(
             ";; {} {:?} [{}]\n",
@@ -128,6 +204,9 @@ pub fn explain(r: &PlanResult) -> String {
 
 /// Runs `ccos plan`.
 pub fn run(args: PlanArgs, home: &Home) -> Result<(), CliError> {
+    if args.mode.is_some() || args.compare {
+        return crate::cmd::plan_llm::run(&args, home);
+    }
     let config = Config::load(home)?;
     home.ensure()
         .map_err(|e| CliError::msg(format!("creating {}: {e}", home.root().display())))?;
@@ -140,8 +219,8 @@ pub fn run(args: PlanArgs, home: &Home) -> Result<(), CliError> {
     };
     let policy = load_policy(args.policy.as_ref(), &config)?;
     let mp = open_marketplace(home, &config, &exec)?;
-    let result = plan_goal(home, mp, policy, &args.goal)?;
     let store = crate::rt::block_on(crate::cmd::chain::open_store(home, &config))??;
+    let result = plan_goal(home, mp, policy, &store, &args.goal)?;
     let rec = record(&store, &result, true)?;
     if args.json {
         let mut j = serde_json::to_value(&result).map_err(CliError::msg)?;
@@ -180,6 +259,7 @@ pub fn run_goal(goal: &str, home: &Home, config: &Config, exec: &ExecArgs) -> Re
         home,
         prepared.marketplace.clone(),
         orch.policy().clone(),
+        orch.store(),
         goal,
     )?;
     let rec = record(orch.store(), &result, false)?;

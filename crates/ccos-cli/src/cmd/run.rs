@@ -60,6 +60,9 @@ pub struct RunArgs {
     /// The RTFS plan to run (`-` for stdin).
     #[arg(long, value_name = "PLAN.rtfs")]
     pub plan: Option<PathBuf>,
+    /// Let the configured LLM plan the GOAL: `rtfs`, `ir` or `auto` (see `ccos plan --mode`).
+    #[arg(long, value_name = "MODE", requires = "goal", value_parser = crate::cmd::plan::parse_mode)]
+    pub mode: Option<ccos_planner::llm::modes::Mode>,
     #[command(flatten)]
     pub exec: ExecArgs,
 }
@@ -349,6 +352,9 @@ fn report_error(e: RunError, name: &str, src: &str, json: bool) -> CliError {
 /// Runs `ccos run`.
 pub fn run(args: RunArgs, home: &Home) -> Result<(), CliError> {
     let config = Config::load(home)?;
+    if let (Some(goal), Some(mode)) = (&args.goal, args.mode) {
+        return crate::cmd::plan_llm::run_goal(goal, mode, home, &config, &args.exec);
+    }
     if let Some(goal) = &args.goal {
         return crate::cmd::plan::run_goal(goal, home, &config, &args.exec);
     }

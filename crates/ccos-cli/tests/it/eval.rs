@@ -72,3 +72,70 @@ fn unknown_dataset_is_a_usage_error() {
     let out = ccos(home.path(), &["eval", "nope"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }
+
+/// A home whose `models/` links to the test embedding model (from
+/// `CCOS_EMBED_MODEL_DIR` or `tools/models/`); fails with the setup hint
+/// when the model is not installed.
+fn home_with_model() -> tempfile::TempDir {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let model = ccos_embed::test_model_dir(&root).unwrap_or_else(|msg| panic!("{msg}"));
+    let home = tempfile::tempdir().unwrap();
+    let models = home.path().join("models");
+    std::fs::create_dir_all(&models).unwrap();
+    std::os::unix::fs::symlink(&model, models.join(ccos_embed::MODEL_NAME)).unwrap();
+    home
+}
+
+#[test]
+fn semantic_and_fused_strategies_run_and_fused_beats_bm25_on_restbench() {
+    let Some(dir) = bench_dir() else { return };
+    let home = home_with_model();
+    let dir = dir.display().to_string();
+    // Semantic alone: runs, sane figures (a subset keeps it short).
+    let out = crate::support::ccos(
+        home.path(),
+        &[
+            "eval",
+            "ultratool",
+            "--json",
+            "--data-dir",
+            &dir,
+            "--strategy",
+            "semantic",
+            "--limit",
+            "40",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let split = &report[0]["splits"][0];
+    assert_eq!(split["ours"]["queries"], 40);
+    let hit1 = split["ours"]["hit1"].as_f64().unwrap();
+    assert!((20.0..=100.0).contains(&hit1), "semantic hit@1 {hit1}");
+    // Fused (catalog + semantic): above the BM25 baseline on every figure.
+    let out = crate::support::ccos(
+        home.path(),
+        &[
+            "eval",
+            "restbench",
+            "--json",
+            "--data-dir",
+            &dir,
+            "--strategy",
+            "fused",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for split in report[0]["splits"].as_array().unwrap() {
+        for metric in ["hit1", "recall5", "ndcg5", "comp5"] {
+            let (Some(ours), Some(base)) = (
+                split["ours"][metric].as_f64(),
+                split["baseline"][metric].as_f64(),
+            ) else {
+                continue;
+            };
+            assert!(ours > base, "fused {metric}: {ours:.1} vs BM25 {base:.1}");
+        }
+    }
+}

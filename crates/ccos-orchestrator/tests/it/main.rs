@@ -3,4 +3,5 @@
 
 mod builtins;
 mod mcp;
+mod rtfs_agents;
 mod support;

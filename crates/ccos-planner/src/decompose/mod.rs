@@ -6,8 +6,9 @@
 //! - [`PatternDecomposition`]: deterministic rules from a TOML file
 //!   (`rules/patterns.toml` embedded, overridable by
 //!   `$CCOS_HOME/patterns.toml`).
-//! - [`HybridDecomposition`]: patterns first; then an optional extra
-//!   strategy (the hook where an LLM decomposition plugs in); then
+//! - [`HybridDecomposition`]: patterns first; then the extra strategies
+//!   in order (where the LLM decompositions of `crate::llm::decompose`
+//!   plug in; a failing one is recorded and skipped); then
 //!   [`ClauseDecomposition`] (one sub-intent per clause of a multi-part
 //!   goal, or the pattern rules' sub-intents for a clause they match);
 //!   otherwise the grounded fallback: the whole goal as ONE
@@ -62,12 +63,38 @@ pub trait DecompositionStrategy: Send + Sync {
     fn decompose(&self, goal: &str) -> Result<Option<Vec<SubIntent>>, DecompositionError>;
 }
 
-/// Patterns first, then an optional extra strategy, then clauses
+/// Patterns first, then the extra strategies in the order they were added
+/// (the LLM decompositions: grounded, then intent-first), then clauses
 /// ([`ClauseDecomposition`]), else the grounded fallback (the whole goal as
-/// one sub-intent).
+/// one sub-intent). An extra strategy that fails is recorded
+/// ([`StrategyFailure`]) and the next one is tried.
 pub struct HybridDecomposition {
     patterns: PatternDecomposition,
-    extra: Option<Box<dyn DecompositionStrategy>>,
+    extras: Vec<Box<dyn DecompositionStrategy>>,
+}
+
+/// An extra strategy of [`HybridDecomposition`] that failed, and why (for
+/// the planner's decision trace).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct StrategyFailure {
+    /// The strategy's name (`llm-grounded`, ...).
+    pub strategy: String,
+    /// Why it failed.
+    pub reason: String,
+}
+
+/// What [`HybridDecomposition::decompose_traced`] produced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HybridOutcome {
+    /// The sub-intents.
+    pub sub_intents: Vec<SubIntent>,
+    /// Which path produced them.
+    pub path: HybridPath,
+    /// The name of the strategy that produced them (`pattern`, an extra
+    /// strategy's name, `clause`, `fallback`).
+    pub strategy: String,
+    /// The extra strategies tried before, which failed, in order.
+    pub failures: Vec<StrategyFailure>,
 }
 
 /// Which path of [`HybridDecomposition`] produced the sub-intents.
@@ -100,15 +127,16 @@ impl HybridDecomposition {
     pub fn new(patterns: PatternDecomposition) -> HybridDecomposition {
         HybridDecomposition {
             patterns,
-            extra: None,
+            extras: Vec::new(),
         }
     }
 
-    /// Plugs in a strategy tried when no pattern matches (the LLM hook:
-    /// the LLM issue's strategies are added here). It must only describe
-    /// *what* is wanted; resolution still picks real capabilities.
+    /// Appends a strategy tried when no pattern matches, after the ones
+    /// already added (the LLM hook: grounded, then intent-first). It must
+    /// only describe *what* is wanted; resolution still picks real
+    /// capabilities.
     pub fn with_extra(mut self, s: Box<dyn DecompositionStrategy>) -> HybridDecomposition {
-        self.extra = Some(s);
+        self.extras.push(s);
         self
     }
 
@@ -117,25 +145,43 @@ impl HybridDecomposition {
         &self,
         goal: &str,
     ) -> Result<(Vec<SubIntent>, HybridPath), DecompositionError> {
+        self.decompose_traced(goal).map(|o| (o.sub_intents, o.path))
+    }
+
+    /// The sub-intents, the path and strategy that produced them, and the
+    /// extra strategies that failed before (recorded, not fatal).
+    pub fn decompose_traced(&self, goal: &str) -> Result<HybridOutcome, DecompositionError> {
         let goal = goal.trim();
         if goal.is_empty() {
             return Err(DecompositionError::EmptyGoal);
         }
+        let mut failures = vec![];
+        let done = |sub_intents, path: HybridPath, strategy: &str, failures| HybridOutcome {
+            sub_intents,
+            path,
+            strategy: strategy.to_string(),
+            failures,
+        };
         if let Some(v) = self.patterns.decompose(goal)? {
-            return Ok((v, HybridPath::Pattern));
+            return Ok(done(v, HybridPath::Pattern, "pattern", failures));
         }
-        if let Some(extra) = &self.extra
-            && let Some(v) = extra.decompose(goal)?
-        {
-            return Ok((v, HybridPath::Extra));
+        for extra in &self.extras {
+            match extra.decompose(goal) {
+                Ok(Some(v)) => return Ok(done(v, HybridPath::Extra, extra.name(), failures)),
+                Ok(None) => {}
+                Err(e) => failures.push(StrategyFailure {
+                    strategy: extra.name().to_string(),
+                    reason: e.to_string(),
+                }),
+            }
         }
         let per_clause = |c: &str| self.patterns.decompose(c);
         if let Some(v) = ClauseDecomposition.decompose_with(goal, &per_clause)? {
-            return Ok((v, HybridPath::Clause));
+            return Ok(done(v, HybridPath::Clause, "clause", failures));
         }
         let mut s = SubIntent::new("s1", goal, IntentType::Other("goal".into()));
         s.params = extract_literals(goal);
-        Ok((vec![s], HybridPath::Fallback))
+        Ok(done(vec![s], HybridPath::Fallback, "fallback", failures))
     }
 }
 

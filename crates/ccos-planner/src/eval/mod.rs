@@ -176,6 +176,53 @@ pub mod baselines {
     pub const SEAL_OUT: Baseline = b(95.4, 84.9, 86.1, Some(59.6));
 }
 
+/// Which part of a split to evaluate: the honest dev/test split.
+///
+/// Each query belongs to dev or test by a seeded hash of its position in
+/// its split (SHA-256 of `"ccos-eval-split-v1:<index>"`, first two bytes
+/// modulo 100 below [`DEV_PERCENT`] → dev): deterministic, independent of
+/// the query text, about 30% dev / 70% test. Anything tuned (fusion
+/// weights, bars) is chosen on dev; figures are reported on test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Part {
+    /// Every query.
+    #[default]
+    All,
+    /// The dev part (tuning only).
+    Dev,
+    /// The test part (reported figures).
+    Test,
+}
+
+/// Share of each split, in percent, in the dev part.
+pub const DEV_PERCENT: u32 = 30;
+
+impl Part {
+    /// Whether the query at `index` of its split belongs to this part.
+    pub fn contains(self, index: usize) -> bool {
+        use sha2::{Digest, Sha256};
+        let dev = || {
+            let h = Sha256::digest(format!("ccos-eval-split-v1:{index}").as_bytes());
+            (u32::from(h[0]) << 8 | u32::from(h[1])) % 100 < DEV_PERCENT
+        };
+        match self {
+            Part::All => true,
+            Part::Dev => dev(),
+            Part::Test => !dev(),
+        }
+    }
+
+    /// `all`, `dev` or `test`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Part::All => "all",
+            Part::Dev => "dev",
+            Part::Test => "test",
+        }
+    }
+}
+
 /// Which queries to evaluate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EvalOptions {
@@ -183,6 +230,8 @@ pub struct EvalOptions {
     pub every: usize,
     /// Then keep at most this many queries per split.
     pub limit: Option<usize>,
+    /// First keep only the queries of this part (dev/test split).
+    pub part: Part,
 }
 
 impl Default for EvalOptions {
@@ -190,8 +239,22 @@ impl Default for EvalOptions {
         EvalOptions {
             every: 1,
             limit: None,
+            part: Part::All,
         }
     }
+}
+
+/// The queries of `split` that `opts` selects: the part, then every Nth,
+/// then at most `limit`. Deterministic.
+pub fn select<'a>(split: &'a Split, opts: EvalOptions) -> impl Iterator<Item = &'a Query> + 'a {
+    split
+        .queries
+        .iter()
+        .enumerate()
+        .filter(move |(i, _)| opts.part.contains(*i))
+        .map(|(_, q)| q)
+        .step_by(opts.every.max(1))
+        .take(opts.limit.unwrap_or(usize::MAX))
 }
 
 /// The figures of one split.
@@ -229,6 +292,8 @@ pub struct DatasetReport {
     pub every: usize,
     /// Per-split limit applied.
     pub limit: Option<usize>,
+    /// The dev/test part evaluated.
+    pub part: Part,
     /// Seconds spent loading files and building the marketplace.
     pub load_seconds: f64,
     /// One entry per split.
@@ -351,13 +416,8 @@ pub fn evaluate_with<S: ResolutionStrategy>(
     let mut splits = Vec::new();
     for split in &dataset.splits {
         let t0 = Instant::now();
-        let every = opts.every.max(1);
         let mut acc = metrics::Accumulator::default();
-        let chosen = split
-            .queries
-            .iter()
-            .step_by(every)
-            .take(opts.limit.unwrap_or(usize::MAX));
+        let chosen = select(split, opts);
         for q in chosen {
             let intent = SubIntent::new("s1", q.text.clone(), IntentType::Other("other".into()));
             let cands = strategy
@@ -395,6 +455,7 @@ pub fn evaluate_with<S: ResolutionStrategy>(
         strategy: strategy.name().to_string(),
         every: opts.every.max(1),
         limit: opts.limit,
+        part: opts.part,
         load_seconds,
         splits,
     })
@@ -422,11 +483,7 @@ fn decompose_split<S: ResolutionStrategy>(
     let by_name: BTreeMap<&str, &Tool> = tools.iter().map(|t| (t.name.as_str(), t)).collect();
     let mut dacc = decomposition::DecompositionAcc::default();
     let mut aacc = decomposition::ArgumentAcc::default();
-    let chosen = split
-        .queries
-        .iter()
-        .step_by(opts.every.max(1))
-        .take(opts.limit.unwrap_or(usize::MAX));
+    let chosen = select(split, opts);
     for q in chosen {
         let (subs, _) = hybrid
             .decompose_with_path(&q.text)
@@ -502,9 +559,13 @@ pub fn render_table(r: &DatasetReport) -> String {
         (e, None) => format!("every {e}th query"),
         (e, Some(l)) => format!("every {e}th query, at most {l} per split"),
     };
+    let part = match r.part {
+        Part::All => String::new(),
+        p => format!(", {} part", p.as_str()),
+    };
     let _ = writeln!(
         s,
-        "{}: {} tools, strategy {}, {subset} (load {:.2}s)",
+        "{}: {} tools, strategy {}, {subset}{part} (load {:.2}s)",
         r.dataset, r.tools, r.strategy, r.load_seconds
     );
     let _ = writeln!(
@@ -575,6 +636,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn dev_test_split_is_deterministic_and_about_30_70() {
+        let dev = (0..10_000).filter(|&i| Part::Dev.contains(i)).count();
+        assert!((2_700..3_300).contains(&dev), "{dev}");
+        for i in 0..1000 {
+            assert_ne!(Part::Dev.contains(i), Part::Test.contains(i));
+            assert!(Part::All.contains(i));
+        }
+    }
+
+    #[test]
     fn tool_ids_are_valid_and_unique() {
         let t = |n: &str| Tool {
             name: n.into(),
@@ -635,6 +706,7 @@ mod tests {
             EvalOptions {
                 every: 2,
                 limit: Some(5),
+                part: Part::All,
             },
         )
         .unwrap();

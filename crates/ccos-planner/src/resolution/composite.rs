@@ -19,7 +19,10 @@ use std::sync::Arc;
 
 use ccos_marketplace::{Marketplace, ProviderSpec};
 
-use super::{Candidate, CatalogResolution, ResolutionError, ResolutionStrategy, sort_candidates};
+use super::{
+    Candidate, CatalogResolution, ResolutionError, ResolutionStrategy, SEMANTIC_MIN,
+    SemanticResolution, sort_candidates,
+};
 use crate::intent::SubIntent;
 
 /// The RRF constant: ranks beyond a few dozen contribute little.
@@ -72,20 +75,81 @@ impl ResolutionStrategy for McpResolution {
     }
 }
 
-/// Several strategies fused by reciprocal rank fusion.
-pub struct CompositeResolution {
-    strategies: Vec<Box<dyn ResolutionStrategy + Send + Sync>>,
+/// One fused strategy: its RRF weight and, optionally, its absolute bar.
+struct Member {
+    strategy: Box<dyn ResolutionStrategy + Send + Sync>,
+    weight: f64,
+    bar: Option<f64>,
 }
+
+/// Several strategies fused by (weighted) reciprocal rank fusion.
+///
+/// **Gated mode.** When some strategy is added with a bar
+/// ([`CompositeResolution::with_bar`]), fusion only *reorders*: a candidate
+/// is a fit only if some barred strategy scored it at or above its bar (the
+/// catalog's `MIN_SCORE`, the semantic [`SEMANTIC_MIN`]). Fits score
+/// [`GATE_PASS`] + their fused score, the others their fused score alone
+/// (always below 1), so the planner's `MIN_SCORE` (= [`GATE_PASS`]) keeps
+/// exactly the fits and its "no capability fits" outcome survives fusion.
+pub struct CompositeResolution {
+    members: Vec<Member>,
+    name: String,
+}
+
+/// The score floor of a candidate that passes a bar in gated mode; equal
+/// to the planner's `MIN_SCORE`, which it is compared against.
+pub const GATE_PASS: f64 = crate::planner::MIN_SCORE;
+
+/// RRF weight of the semantic ranking in [`CompositeResolution::default_for`]
+/// and [`CompositeResolution::fused`] (the catalog's is 1). Chosen on the
+/// evaluation's dev split only (`ccos eval --part dev`, weights 0.05–1.0;
+/// 0.05 had the best mean nDCG@5 over the RestBench, UltraTool and
+/// Seal-Tools dev parts): the embedding ranking mostly breaks ties and
+/// fills the lower places of the lexical one.
+pub const SEMANTIC_WEIGHT: f64 = 0.05;
 
 impl CompositeResolution {
     /// An empty composite; add strategies with [`CompositeResolution::with`].
     pub fn new() -> CompositeResolution {
-        CompositeResolution { strategies: vec![] }
+        CompositeResolution {
+            members: vec![],
+            name: "composite".into(),
+        }
     }
 
-    /// Adds a strategy to the fusion.
-    pub fn with(mut self, strategy: impl ResolutionStrategy + Send + Sync + 'static) -> Self {
-        self.strategies.push(Box::new(strategy));
+    /// Adds a strategy to the fusion (weight 1, no bar).
+    pub fn with(self, strategy: impl ResolutionStrategy + Send + Sync + 'static) -> Self {
+        self.with_weighted(strategy, 1.0, None)
+    }
+
+    /// Adds a strategy with an absolute bar (see gated mode above), weight 1.
+    pub fn with_bar(
+        self,
+        strategy: impl ResolutionStrategy + Send + Sync + 'static,
+        bar: f64,
+    ) -> Self {
+        self.with_weighted(strategy, 1.0, Some(bar))
+    }
+
+    /// Adds a strategy with an RRF weight (its term is `weight / (K + rank)`)
+    /// and an optional bar.
+    pub fn with_weighted(
+        mut self,
+        strategy: impl ResolutionStrategy + Send + Sync + 'static,
+        weight: f64,
+        bar: Option<f64>,
+    ) -> Self {
+        self.members.push(Member {
+            strategy: Box::new(strategy),
+            weight,
+            bar,
+        });
+        self
+    }
+
+    /// Renames the composite (its name appears in traces and eval reports).
+    pub fn named(mut self, name: impl Into<String>) -> Self {
+        self.name = name.into();
         self
     }
 
@@ -94,6 +158,48 @@ impl CompositeResolution {
         CompositeResolution::new()
             .with(CatalogResolution::new(marketplace.clone()))
             .with(McpResolution::new(marketplace))
+    }
+
+    /// The planner's default resolution: the catalog ranking (with the
+    /// planner's minimum coverage, bar `MIN_SCORE`) fused with the semantic
+    /// ranking (weight [`SEMANTIC_WEIGHT`], bar [`SEMANTIC_MIN`]) in gated
+    /// mode; without a semantic strategy (model absent), the catalog alone
+    /// in gated mode (same choices as the catalog by itself). MCP tools are
+    /// part of the catalog ranking; `McpResolution` is not fused in by
+    /// default because counting MCP tools twice would prefer them over an
+    /// equivalent built-in for no reason of relevance.
+    pub fn default_for(
+        marketplace: Arc<Marketplace>,
+        semantic: Option<SemanticResolution>,
+    ) -> CompositeResolution {
+        let catalog =
+            CatalogResolution::new(marketplace).with_min_coverage(crate::planner::MIN_COVERAGE);
+        let c = CompositeResolution::new().with_bar(catalog, crate::planner::MIN_SCORE);
+        match semantic {
+            Some(s) => c
+                .with_weighted(s, SEMANTIC_WEIGHT, Some(SEMANTIC_MIN))
+                .named("composite(catalog+semantic)"),
+            None => c.named("composite(catalog)"),
+        }
+    }
+
+    /// The evaluation's fused strategy: catalog (no coverage floor, as
+    /// `ccos eval --strategy catalog`) and semantic, weighted RRF, no gate.
+    pub fn fused(marketplace: Arc<Marketplace>, semantic: SemanticResolution) -> Self {
+        CompositeResolution::fused_weighted(marketplace, semantic, SEMANTIC_WEIGHT)
+    }
+
+    /// [`CompositeResolution::fused`] with another semantic weight (for
+    /// tuning on the dev split).
+    pub fn fused_weighted(
+        marketplace: Arc<Marketplace>,
+        semantic: SemanticResolution,
+        weight: f64,
+    ) -> Self {
+        CompositeResolution::new()
+            .with(CatalogResolution::new(marketplace))
+            .with_weighted(semantic, weight, None)
+            .named(format!("fused(catalog+semantic, weight {weight})"))
     }
 }
 
@@ -105,29 +211,44 @@ impl Default for CompositeResolution {
 
 impl ResolutionStrategy for CompositeResolution {
     fn name(&self) -> &str {
-        "composite"
+        &self.name
     }
 
     fn resolve(&self, intent: &SubIntent, k: usize) -> Result<Vec<Candidate>, ResolutionError> {
         let depth = k.max(FUSION_DEPTH);
+        let gated = self.members.iter().any(|m| m.bar.is_some());
         // BTreeMap: candidates accumulate in id order, whatever the strategies' order.
-        let mut fused: BTreeMap<String, Candidate> = BTreeMap::new();
-        for strategy in &self.strategies {
+        let mut fused: BTreeMap<String, (Candidate, bool)> = BTreeMap::new();
+        for member in &self.members {
+            let strategy = &member.strategy;
             for (i, c) in strategy.resolve(intent, depth)?.into_iter().enumerate() {
                 let rank = i + 1;
-                let entry = fused
-                    .entry(c.capability_id.clone())
-                    .or_insert_with(|| Candidate {
-                        capability_id: c.capability_id.clone(),
-                        score: 0.0,
-                        reasons: vec![],
-                    });
-                entry.score += 1.0 / (RRF_K + rank as f64);
+                let (entry, passes) = fused.entry(c.capability_id.clone()).or_insert_with(|| {
+                    (
+                        Candidate {
+                            capability_id: c.capability_id.clone(),
+                            score: 0.0,
+                            reasons: vec![],
+                        },
+                        false,
+                    )
+                });
+                entry.score += member.weight / (RRF_K + rank as f64);
                 entry.reasons.push(format!(
                     "{} #{rank} (score {:.3})",
                     strategy.name(),
                     c.score
                 ));
+                if let Some(bar) = member.bar
+                    && c.score >= bar
+                {
+                    if !*passes {
+                        entry
+                            .reasons
+                            .push(format!("passes the {} bar {bar}", strategy.name()));
+                    }
+                    *passes = true;
+                }
                 for r in c.reasons {
                     if !entry.reasons.contains(&r) {
                         entry.reasons.push(r);
@@ -135,7 +256,19 @@ impl ResolutionStrategy for CompositeResolution {
                 }
             }
         }
-        let mut out: Vec<Candidate> = fused.into_values().collect();
+        let mut out: Vec<Candidate> = fused
+            .into_values()
+            .map(|(mut c, passes)| {
+                if gated {
+                    if passes {
+                        c.score += GATE_PASS;
+                    } else {
+                        c.reasons.push("below every bar".into());
+                    }
+                }
+                c
+            })
+            .collect();
         sort_candidates(&mut out);
         out.truncate(k);
         Ok(out)
@@ -186,6 +319,29 @@ mod tests {
         assert!((out[2].score - 1.0 / 63.0).abs() < 1e-12);
         assert_eq!(out[0].reasons, ["a #1 (score 9.000)", "b #2 (score 0.800)"]);
         assert!(c.resolve(&intent("anything"), 1).unwrap().len() == 1);
+    }
+
+    #[test]
+    fn gated_mode_keeps_only_candidates_passing_a_bar() {
+        let c = CompositeResolution::new()
+            .with_bar(Fixed("lex", vec![("a", 3.0), ("b", 0.5)]), 1.0)
+            .with_weighted(
+                Fixed("sem", vec![("b", 0.9), ("c", 0.7), ("d", 0.2)]),
+                1.0,
+                Some(0.6),
+            );
+        let out = c.resolve(&intent("anything"), 5).unwrap();
+        let kept: Vec<&str> = out
+            .iter()
+            .filter(|c| c.score >= GATE_PASS)
+            .map(|c| c.capability_id.as_str())
+            .collect();
+        // b passes only through the semantic bar, c only semantically, d nowhere.
+        assert_eq!(kept, ["b", "a", "c"]);
+        let d = out.iter().find(|c| c.capability_id == "d").unwrap();
+        assert!(d.score < GATE_PASS);
+        assert!(d.reasons.iter().any(|r| r == "below every bar"));
+        assert!(out[0].reasons.iter().any(|r| r == "passes the sem bar 0.6"));
     }
 
     #[test]

@@ -11,9 +11,16 @@
 
 mod catalog;
 mod composite;
+mod semantic;
 
 pub use catalog::{CLAUSE_POOL, CatalogResolution, DEFAULT_MIN_COVERAGE, POOL_MIN, Weights};
-pub use composite::{CompositeResolution, FUSION_DEPTH, McpResolution, RRF_K};
+pub use composite::{
+    CompositeResolution, FUSION_DEPTH, GATE_PASS, McpResolution, RRF_K, SEMANTIC_WEIGHT,
+};
+pub use semantic::{
+    SEMANTIC_MIN, SemanticError, SemanticIndex, SemanticResolution, build_index_cached,
+    capability_text, query_texts, text_hash,
+};
 
 use serde::{Deserialize, Serialize};
 
