@@ -461,7 +461,7 @@ pub async fn record(
 
 /// A unique id `PREFIX-<16 hex>` from the content, the time, the process
 /// and a counter.
-fn unique_id(prefix: &str, content: &str) -> String {
+pub(crate) fn unique_id(prefix: &str, content: &str) -> String {
     use std::hash::{Hash, Hasher};
     use std::sync::atomic::{AtomicU64, Ordering};
     static COUNTER: AtomicU64 = AtomicU64::new(0);

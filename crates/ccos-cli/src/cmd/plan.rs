@@ -202,12 +202,13 @@ pub fn explain(r: &PlanResult) -> String {
     out
 }
 
-/// Runs `ccos plan`.
-pub fn run(args: PlanArgs, home: &Home) -> Result<(), CliError> {
-    if args.mode.is_some() || args.compare {
-        return crate::cmd::plan_llm::run(&args, home);
-    }
-    let config = Config::load(home)?;
+/// What `ccos plan` needs, in either mode: the home created, the policy,
+/// the marketplace and the store.
+pub(crate) fn open_for_planning(
+    args: &PlanArgs,
+    home: &Home,
+    config: &Config,
+) -> Result<(RuntimeContext, Arc<Marketplace>, ccos_store::Store), CliError> {
     home.ensure()
         .map_err(|e| CliError::msg(format!("creating {}: {e}", home.root().display())))?;
     let exec = ExecArgs {
@@ -217,9 +218,19 @@ pub fn run(args: PlanArgs, home: &Home) -> Result<(), CliError> {
         answers_file: None,
         json: args.json,
     };
-    let policy = load_policy(args.policy.as_ref(), &config)?;
-    let mp = open_marketplace(home, &config, &exec)?;
-    let store = crate::rt::block_on(crate::cmd::chain::open_store(home, &config))??;
+    let policy = load_policy(args.policy.as_ref(), config)?;
+    let mp = open_marketplace(home, config, &exec)?;
+    let store = crate::rt::block_on(crate::cmd::chain::open_store(home, config))??;
+    Ok((policy, mp, store))
+}
+
+/// Runs `ccos plan`.
+pub fn run(args: PlanArgs, home: &Home) -> Result<(), CliError> {
+    if args.mode.is_some() || args.compare {
+        return crate::cmd::plan_llm::run(&args, home);
+    }
+    let config = Config::load(home)?;
+    let (policy, mp, store) = open_for_planning(&args, home, &config)?;
     let result = plan_goal(home, mp, policy, &store, &args.goal)?;
     let rec = record(&store, &result, true)?;
     if args.json {

@@ -26,7 +26,7 @@ use ccos_store::{NewEntry, NewIntent, NewPlan, Store};
 use serde_json::{Value, json};
 
 use crate::cmd::plan::PlanArgs;
-use crate::cmd::run::{ExecArgs, load_policy, open_marketplace};
+use crate::cmd::run::ExecArgs;
 use crate::config::Config;
 use crate::exit::{CliError, Exit};
 use crate::home::Home;
@@ -38,18 +38,7 @@ type Planned = Result<LlmPlanOutcome, LlmPlanError>;
 pub fn run(args: &PlanArgs, home: &Home) -> Result<(), CliError> {
     let config = Config::load(home)?;
     let provider = crate::llm::require_provider(&config)?;
-    home.ensure()
-        .map_err(|e| CliError::msg(format!("creating {}: {e}", home.root().display())))?;
-    let exec = ExecArgs {
-        policy: args.policy.clone(),
-        yes: false,
-        answers: vec![],
-        answers_file: None,
-        json: args.json,
-    };
-    let policy = load_policy(args.policy.as_ref(), &config)?;
-    let mp = open_marketplace(home, &config, &exec)?;
-    let store = crate::rt::block_on(crate::cmd::chain::open_store(home, &config))??;
+    let (policy, mp, store) = crate::cmd::plan::open_for_planning(args, home, &config)?;
     let recorder = Arc::new(crate::llm::recorder(&config, provider));
     let planner = LlmPlanner::new(recorder.clone(), mp, policy);
     let goal = args.goal.trim().to_string();

@@ -22,6 +22,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+use super::intent_gen::{normalise_key, text_of};
 use ccos_llm::{LlmProvider, LlmRequest, Message, Prompt};
 use ccos_marketplace::{CapabilityManifest, Marketplace};
 use rtfs::Value;
@@ -297,21 +298,6 @@ enum RawParam {
     Item(Option<String>),
 }
 
-/// Lower case without `-`/`_`.
-fn norm(k: &str) -> String {
-    k.chars()
-        .filter(|c| *c != '-' && *c != '_')
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-fn text_of(v: &Value) -> String {
-    match v {
-        Value::Str(s) | Value::Symbol(s) | Value::Keyword(s) => s.to_string(),
-        other => rtfs::print_value(other),
-    }
-}
-
 fn parse_rtfs(raw: &str) -> Result<Vec<Draft>, String> {
     let form = ccos_llm::extract_form(raw, "sub-intents").map_err(|e| e.to_string())?;
     let expr = rtfs::parse_one(&form.text).map_err(|e| {
@@ -366,7 +352,7 @@ fn rtfs_draft(i: usize, e: &Value) -> Result<Draft, String> {
             ));
         };
         let v = &pair[1];
-        match norm(k).as_str() {
+        match normalise_key(k).as_str() {
             "id" => d.id = text_of(v),
             "description" => d.description = text_of(v),
             "type" | "intenttype" => d.intent_type = text_of(v),
@@ -422,7 +408,12 @@ fn parse_json(raw: &str) -> Result<Vec<Draft>, String> {
     let obj = v.as_object().ok_or("the JSON answer is not an object")?;
     let list = obj
         .iter()
-        .find(|(k, _)| matches!(norm(k).as_str(), "subintents" | "steps" | "intents"))
+        .find(|(k, _)| {
+            matches!(
+                normalise_key(k).as_str(),
+                "subintents" | "steps" | "intents"
+            )
+        })
         .and_then(|(_, v)| v.as_array())
         .ok_or("no \"sub_intents\" array in the JSON object")?;
     list.iter()
@@ -438,7 +429,7 @@ fn parse_json(raw: &str) -> Result<Vec<Draft>, String> {
                     serde_json::Value::String(s) => s.clone(),
                     other => other.to_string(),
                 };
-                match norm(k).as_str() {
+                match normalise_key(k).as_str() {
                     "id" => d.id = s(),
                     "description" => d.description = s(),
                     "type" | "intenttype" => d.intent_type = s(),

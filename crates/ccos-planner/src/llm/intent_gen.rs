@@ -318,7 +318,7 @@ fn parse_json_intent(raw: &str) -> Result<Fields, String> {
 
 /// Lower case without `-`/`_`, so `Goal`, `GOAL`, `success_criteria` and
 /// `successCriteria` all match.
-fn normalise_key(k: &str) -> String {
+pub(crate) fn normalise_key(k: &str) -> String {
     k.chars()
         .filter(|c| *c != '-' && *c != '_')
         .flat_map(char::to_lowercase)
@@ -326,7 +326,7 @@ fn normalise_key(k: &str) -> String {
 }
 
 /// A value as text: a string's contents, else its printed form.
-fn text_of(v: &Value) -> String {
+pub(crate) fn text_of(v: &Value) -> String {
     match v {
         Value::Str(s) | Value::Symbol(s) | Value::Keyword(s) => s.to_string(),
         other => rtfs::print_value(other),

@@ -39,7 +39,7 @@ pub async fn record_generated_intent(
     intent: &crate::llm::intent_gen::GeneratedIntent,
     exchanges: &[Exchange],
 ) -> Result<String, StoreError> {
-    let id = fresh_id("intent", &intent.goal);
+    let id = crate::planner::unique_id("intent", &intent.goal);
     let json = intent.to_json();
     let mut new = ccos_store::NewIntent::new(&id, &intent.goal);
     new.constraints = intent.constraints_json();
@@ -68,24 +68,6 @@ pub async fn record_generated_intent(
         .await?;
     record_exchanges(store, Some(&id), exchanges).await?;
     Ok(id)
-}
-
-/// A fresh id `prefix-<16 hex>` from the content, the time, the process
-/// and a counter.
-fn fresh_id(prefix: &str, content: &str) -> String {
-    use std::hash::{Hash, Hasher};
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    content.hash(&mut h);
-    std::process::id().hash(&mut h);
-    COUNTER.fetch_add(1, Ordering::Relaxed).hash(&mut h);
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0)
-        .hash(&mut h);
-    format!("{prefix}-{:016x}", h.finish())
 }
 
 #[cfg(test)]
