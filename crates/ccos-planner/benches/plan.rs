@@ -110,29 +110,14 @@ fn bench(c: &mut Criterion) {
             RuntimeContext::default(),
             PatternDecomposition::builtin().expect("rules"),
         );
-        for g in goals {
-            assert!(planner.plan(g).expect("plan").rtfs.is_some(), "{g}");
-        }
-        let mut times: Vec<Duration> = (0..200)
-            .map(|i| {
-                let t = Instant::now();
-                black_box(planner.plan(goals[i % goals.len()]).ok());
-                t.elapsed()
-            })
-            .collect();
-        times.sort();
-        eprintln!(
-            "plan latency, {n} synthetic capabilities + built-ins: p50 {:?}, p95 {:?}",
-            times[times.len() / 2],
-            times[times.len() * 95 / 100]
+        measure(
+            c,
+            &planner,
+            &goals,
+            200,
+            &format!("plan/{n}"),
+            &format!("plan latency, {n} synthetic capabilities + built-ins"),
         );
-        c.bench_function(&format!("plan/{n}"), |b| {
-            let mut i = 0;
-            b.iter(|| {
-                i += 1;
-                black_box(planner.plan(goals[i % goals.len()]).ok())
-            })
-        });
     }
 }
 
@@ -178,10 +163,30 @@ fn bench_semantic(c: &mut Criterion) {
         mp.clone(),
         Some(SemanticResolution::new(Arc::new(index))),
     )));
+    measure(
+        c,
+        &planner,
+        &goals,
+        60,
+        &format!("plan_semantic/{n}"),
+        &format!("plan latency with semantic on, {n} synthetic capabilities + built-ins"),
+    );
+}
+
+/// Checks every goal plans, prints p50/p95 over `samples` plans cycling
+/// through the goals, then hands the same loop to criterion as `name`.
+fn measure(
+    c: &mut Criterion,
+    planner: &Planner,
+    goals: &[&str],
+    samples: usize,
+    name: &str,
+    label: &str,
+) {
     for g in goals {
         assert!(planner.plan(g).expect("plan").rtfs.is_some(), "{g}");
     }
-    let mut times: Vec<Duration> = (0..60)
+    let mut times: Vec<Duration> = (0..samples)
         .map(|i| {
             let t = Instant::now();
             black_box(planner.plan(goals[i % goals.len()]).ok());
@@ -190,11 +195,11 @@ fn bench_semantic(c: &mut Criterion) {
         .collect();
     times.sort();
     eprintln!(
-        "plan latency with semantic on, {n} synthetic capabilities + built-ins: p50 {:?}, p95 {:?}",
+        "{label}: p50 {:?}, p95 {:?}",
         times[times.len() / 2],
         times[times.len() * 95 / 100]
     );
-    c.bench_function(&format!("plan_semantic/{n}"), |b| {
+    c.bench_function(name, |b| {
         let mut i = 0;
         b.iter(|| {
             i += 1;
