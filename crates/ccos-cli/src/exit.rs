@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use ccos_world::WorldError;
+
 /// Process exit codes, the same for every subcommand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(i32)]
@@ -11,13 +13,10 @@ pub enum Exit {
     /// An error (bad input, failed step, broken store...).
     Error = 1,
     /// Wrong command-line usage (clap also exits 2).
-    #[allow(dead_code)]
     Usage = 2,
     /// The security policy denied the plan or a call.
-    #[allow(dead_code)]
     Denied = 3,
     /// Nothing can serve the goal: a `requires-agent` result.
-    #[allow(dead_code)]
     RequiresAgent = 4,
 }
 
@@ -38,14 +37,10 @@ enum Report {
 impl CliError {
     /// A plain message with exit code 1.
     pub fn msg(message: impl fmt::Display) -> Self {
-        CliError {
-            code: Exit::Error,
-            report: Report::Text(message.to_string()),
-        }
+        CliError::with_code(Exit::Error, message)
     }
 
     /// A plain message with a chosen exit code.
-    #[allow(dead_code)]
     pub fn with_code(code: Exit, message: impl fmt::Display) -> Self {
         CliError {
             code,
@@ -69,13 +64,30 @@ impl CliError {
         }
     }
 
-    /// Writes the error to stderr.
+    /// Writes the error to stderr, secrets redacted.
     pub fn print(&self) {
         match &self.report {
-            Report::Text(t) => eprintln!("error: {t}"),
-            Report::Diagnostic(d) => eprintln!("{d:?}"),
+            Report::Text(t) => crate::open::note(format!("error: {t}")),
+            Report::Diagnostic(d) => crate::open::note(format!("{d:?}")),
             Report::Silent => {}
         }
+    }
+}
+
+impl From<WorldError> for CliError {
+    fn from(e: WorldError) -> Self {
+        match e {
+            WorldError::Usage(m) => CliError::with_code(Exit::Usage, m),
+            WorldError::Denied(m) => CliError::with_code(Exit::Denied, m),
+            WorldError::Failed(m) => CliError::msg(m),
+            WorldError::Rtfs(e) => CliError::diagnostic(*e),
+        }
+    }
+}
+
+impl From<ccos_store::StoreError> for CliError {
+    fn from(e: ccos_store::StoreError) -> Self {
+        CliError::msg(format!("store: {e}"))
     }
 }
 

@@ -1,16 +1,15 @@
 //! `ccos`: the command-line front end.
 //!
-//! This crate is the only place that reads the environment (`CCOS_HOME`,
-//! `CCOS_*` variables), talks to the terminal, and maps outcomes to exit
-//! codes (see [`exit::Exit`]). Every subcommand lives in its own module under
+//! This crate parses arguments, opens a [`ccos_world::World`] (where all the
+//! work lives), calls one operation and prints the result; it also owns the
+//! terminal (progress, approvals, questions: [`term`]), signals and exit
+//! codes ([`exit::Exit`]). Every subcommand lives in its own module under
 //! [`cmd`].
 
 mod cmd;
-mod config;
 mod exit;
-mod home;
-mod llm;
-mod rt;
+mod open;
+mod term;
 
 use clap::{Parser, Subcommand};
 
@@ -32,59 +31,72 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Work with RTFS source: evaluate, format, check.
+    /// Plan a goal and run it governed, or run an RTFS plan (--plan FILE).
+    Run(cmd::run::RunArgs),
+    /// Plan a goal over the catalog (RTFS plan, or exit 4: requires an agent).
+    Plan(cmd::plan::PlanArgs),
+    /// Preflight a plan against the catalog and the security policy, without running it.
+    Check(cmd::check::CheckArgs),
+    /// Runs: list them, or show the story of one (plan, steps, calls, approvals, outcome).
     #[command(subcommand)]
-    Rtfs(cmd::rtfs::RtfsCommand),
+    Runs(cmd::runs::RunsCommand),
+    /// The capability catalog: list, show, search, import OpenAPI documents, remove.
+    #[command(subcommand)]
+    Caps(cmd::caps::CapsCommand),
+    /// MCP servers: add, list, remove, discover their tools, call a tool (governed).
+    #[command(subcommand)]
+    Mcp(cmd::mcp::McpCommand),
+    /// The tamper-evident causal chain: show entries, verify the hash links, export.
+    #[command(subcommand)]
+    Chain(cmd::chain::ChainCommand),
+    /// The intent graph: show an intent and its sub-intents, list intents.
+    #[command(subcommand)]
+    Graph(cmd::graph::GraphCommand),
+    /// The plan archive: list and show generated plans.
+    #[command(subcommand)]
+    Plans(cmd::plans::PlansCommand),
+    /// Ask the configured LLM for an intent (RTFS first, JSON fallback) and store it.
+    Intent(cmd::intent::IntentArgs),
     /// Synthesize a planner (or an RTFS agent) from a conversation (spec 026).
     #[command(subcommand)]
     Synth(cmd::synth::SynthCommand),
     /// The agent registry: list agents, show one (card, plan, outcomes).
     #[command(subcommand)]
     Agents(cmd::agents::AgentsCommand),
-    /// Ask the configured LLM for an intent (RTFS first, JSON fallback) and store it.
-    Intent(cmd::intent::IntentArgs),
-    /// Plan a goal over the catalog (RTFS plan, or exit 4: requires an agent).
-    Plan(cmd::plan::PlanArgs),
-    /// Measure capability resolution on a public benchmark (metatool, ultratool, restbench, seal-tools).
+    /// Measure the planner on public benchmarks (metatool, ultratool, restbench, seal-tools).
     Eval(cmd::eval::EvalArgs),
-    /// MCP servers: add, list, remove, discover their tools, call a tool.
+    /// Work with RTFS source alone: evaluate, format, check.
     #[command(subcommand)]
-    Mcp(cmd::mcp::McpCommand),
-    /// Preflight a plan against the catalog and the security policy, without running it.
-    Check(cmd::check::CheckArgs),
-    /// Run an RTFS plan under the security policy, recording everything.
-    Run(cmd::run::RunArgs),
-    /// The intent graph: show an intent and its sub-intents, list intents.
-    #[command(subcommand)]
-    Graph(cmd::graph::GraphCommand),
-    /// The tamper-evident causal chain: show entries, verify the hash links.
-    #[command(subcommand)]
-    Chain(cmd::chain::ChainCommand),
-    /// The plan archive: list and show generated plans.
-    #[command(subcommand)]
-    Plans(cmd::plans::PlansCommand),
-    /// The capability catalog: list, show, search, import OpenAPI documents.
-    #[command(subcommand)]
-    Caps(cmd::caps::CapsCommand),
+    Rtfs(cmd::rtfs::RtfsCommand),
 }
 
 fn main() {
+    // A closed pipe (`ccos caps list | head -1`) ends the process quietly,
+    // as it does for other command-line tools, instead of a panic in
+    // `println!`.
+    // SAFETY: resetting a signal disposition at start-up, before any thread
+    // exists, has no memory-safety requirement.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
-    let home = home::Home::resolve(cli.home.clone());
+    let home = ccos_world::Home::resolve(cli.home.clone());
+    let home = home.root();
     let result: Result<(), CliError> = match cli.command {
-        Command::Rtfs(c) => cmd::rtfs::run(c, &home),
-        Command::Synth(c) => cmd::synth::run(c, &home),
-        Command::Agents(c) => cmd::agents::run(c, &home),
-        Command::Intent(c) => cmd::intent::run(c, &home),
-        Command::Plan(c) => cmd::plan::run(c, &home),
-        Command::Eval(c) => cmd::eval::run(c, &home),
-        Command::Mcp(c) => cmd::mcp::run(c, &home),
-        Command::Check(c) => cmd::check::run(c, &home),
-        Command::Run(c) => cmd::run::run(c, &home),
-        Command::Graph(c) => cmd::graph::run(c, &home),
-        Command::Chain(c) => cmd::chain::run(c, &home),
-        Command::Plans(c) => cmd::plans::run(c, &home),
-        Command::Caps(c) => cmd::caps::run(c, &home),
+        Command::Run(c) => cmd::run::run(c, home),
+        Command::Plan(c) => cmd::plan::run(c, home),
+        Command::Check(c) => cmd::check::run(c, home),
+        Command::Runs(c) => cmd::runs::run(c, home),
+        Command::Caps(c) => cmd::caps::run(c, home),
+        Command::Mcp(c) => cmd::mcp::run(c, home),
+        Command::Chain(c) => cmd::chain::run(c, home),
+        Command::Graph(c) => cmd::graph::run(c, home),
+        Command::Plans(c) => cmd::plans::run(c, home),
+        Command::Intent(c) => cmd::intent::run(c, home),
+        Command::Synth(c) => cmd::synth::run(c, home),
+        Command::Agents(c) => cmd::agents::run(c, home),
+        Command::Eval(c) => cmd::eval::run(c, home),
+        Command::Rtfs(c) => cmd::rtfs::run(c),
     };
     match result {
         Ok(()) => std::process::exit(Exit::Ok as i32),

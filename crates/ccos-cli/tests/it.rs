@@ -3,6 +3,8 @@
 
 #[path = "it/caps.rs"]
 mod caps;
+#[path = "it/chain.rs"]
+mod chain;
 #[path = "it/check.rs"]
 mod check;
 #[path = "it/eval.rs"]

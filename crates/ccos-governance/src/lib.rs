@@ -1,7 +1,7 @@
 //! # Governance: which capability calls may run, checked before anything runs
 //!
 //! Plans act only through capabilities. This crate holds the runtime
-//! security policy ([`RuntimeContext`], read from TOML) and its decisions on
+//! security policy ([`Policy`], read from TOML) and its decisions on
 //! single calls and whole plans ([`CallDecision`]), and the preflight
 //! ([`preflight()`]) that walks a parsed plan and reports, without running
 //! it, every unknown or denied capability, every call needing approval and
@@ -10,7 +10,7 @@
 //!
 //! ## The default policy
 //!
-//! [`RuntimeContext::default`] (also what an empty policy file means):
+//! [`Policy::default`] (also what an empty policy file means):
 //!
 //! * capability ids: allow `*`, deny nothing — but only **registered**
 //!   capabilities; an unknown id is always denied;
@@ -25,12 +25,12 @@
 //! spelling out these defaults.
 //!
 //! ```
-//! use ccos_governance::{RuntimeContext, preflight_str};
+//! use ccos_governance::{Policy, preflight_str};
 //! use std::collections::BTreeMap;
 //!
 //! let catalog = BTreeMap::new(); // nothing registered
 //! let report = preflight_str("(call :ccos.echo {:message \"hi\"})", &catalog,
-//!                            &RuntimeContext::default()).unwrap();
+//!                            &Policy::default()).unwrap();
 //! assert_eq!(report.findings[0].code, "unknown_capability");
 //! assert!(report.decision.is_denied());
 //! ```
@@ -41,7 +41,7 @@ pub mod policy;
 pub mod preflight;
 
 pub use ccos_marketplace::schema::Severity;
-pub use policy::{CallDecision, CallTarget, Decision, PatternList, PolicyError, RuntimeContext};
+pub use policy::{CallDecision, CallTarget, Decision, PatternList, Policy, PolicyError};
 pub use preflight::{
     CallCheck, Catalog, Finding, PreflightReport, closest_ids, preflight, preflight_str,
 };

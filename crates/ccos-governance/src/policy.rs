@@ -1,4 +1,4 @@
-//! The runtime security policy ([`RuntimeContext`]) and its decisions.
+//! The runtime security policy ([`Policy`]) and its decisions.
 //!
 //! A policy says which capabilities may run (id glob patterns, deny winning
 //! over allow), how little a provider may be trusted, which effects are
@@ -23,6 +23,7 @@
 //!
 //! [limits]
 //! call_timeout_ms = 30000            # per call
+//! run_timeout_ms = 600000            # per run, evaluation included
 //! max_calls = 1000                   # per plan run
 //!
 //! [secrets]
@@ -94,13 +95,13 @@ impl Serialize for PatternList {
 /// The runtime security policy: which capability calls may run, which need
 /// approval, and the limits of a run.
 ///
-/// [`RuntimeContext::default`] allows every registered capability (`*`; an
+/// [`Policy::default`] allows every registered capability (`*`; an
 /// unregistered id is always denied) up to trust tier `community`, with
 /// effects `pure read user write network`, of which `write` and `network`
-/// need approval; per-call timeout 30 s; budget 1000 calls per plan; no
-/// secret variables.
+/// need approval; per-call timeout 30 s; run deadline 10 minutes; budget
+/// 1000 calls per plan; no secret variables.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct RuntimeContext {
+pub struct Policy {
     /// Capability ids that may run (globs).
     pub allow: PatternList,
     /// Capability ids that may not run (globs); deny wins over allow.
@@ -117,15 +118,17 @@ pub struct RuntimeContext {
     pub pre_approved: PatternList,
     /// Per-call timeout in milliseconds.
     pub call_timeout_ms: u64,
+    /// Deadline of a whole run in milliseconds (calls and pure evaluation).
+    pub run_timeout_ms: u64,
     /// Maximum number of capability calls in one plan run.
     pub max_calls: u64,
     /// Names of environment variables whose values are secrets.
     pub secret_env: Vec<String>,
 }
 
-impl Default for RuntimeContext {
+impl Default for Policy {
     fn default() -> Self {
-        RuntimeContext {
+        Policy {
             allow: PatternList::new(&["*"]).unwrap_or_default(),
             deny: PatternList::default(),
             max_trust_tier: TrustTier::Community,
@@ -140,6 +143,7 @@ impl Default for RuntimeContext {
             approval_effects: BTreeSet::from([Effect::Write, Effect::Network]),
             pre_approved: PatternList::default(),
             call_timeout_ms: 30_000,
+            run_timeout_ms: 600_000,
             max_calls: 1000,
             secret_env: vec![],
         }
@@ -269,6 +273,7 @@ struct RawEffects {
 #[serde(deny_unknown_fields)]
 struct RawLimits {
     call_timeout_ms: Option<u64>,
+    run_timeout_ms: Option<u64>,
     max_calls: Option<u64>,
 }
 
@@ -278,14 +283,14 @@ struct RawSecrets {
     env: Option<Vec<String>>,
 }
 
-impl RuntimeContext {
+impl Policy {
     /// Parses a policy from TOML text (errors name the file as `<policy>`).
-    pub fn from_toml_str(text: &str) -> Result<RuntimeContext, PolicyError> {
+    pub fn from_toml_str(text: &str) -> Result<Policy, PolicyError> {
         Self::from_toml_named(text, "<policy>")
     }
 
     /// Reads and parses a policy file.
-    pub fn from_file(path: &Path) -> Result<RuntimeContext, PolicyError> {
+    pub fn from_file(path: &Path) -> Result<Policy, PolicyError> {
         let file = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| PolicyError::Io {
             file: file.clone(),
@@ -295,7 +300,7 @@ impl RuntimeContext {
     }
 
     /// Parses a policy from TOML text; errors name `file`.
-    pub fn from_toml_named(text: &str, file: &str) -> Result<RuntimeContext, PolicyError> {
+    pub fn from_toml_named(text: &str, file: &str) -> Result<Policy, PolicyError> {
         let invalid = |offset: Option<usize>, message: String| {
             let (line, column) = offset.map(|o| rtfs::line_col(text, o)).unwrap_or((0, 0));
             PolicyError::Invalid {
@@ -325,8 +330,8 @@ impl RuntimeContext {
                 }
             }
         };
-        let d = RuntimeContext::default();
-        Ok(RuntimeContext {
+        let d = Policy::default();
+        Ok(Policy {
             allow: patterns(raw.capabilities.allow, &["*"])?,
             deny: patterns(raw.capabilities.deny, &[])?,
             max_trust_tier: raw.capabilities.max_trust_tier.unwrap_or(d.max_trust_tier),
@@ -335,6 +340,7 @@ impl RuntimeContext {
             approval_effects: raw.effects.require_approval.unwrap_or(d.approval_effects),
             pre_approved: patterns(raw.capabilities.pre_approved, &[])?,
             call_timeout_ms: raw.limits.call_timeout_ms.unwrap_or(d.call_timeout_ms),
+            run_timeout_ms: raw.limits.run_timeout_ms.unwrap_or(d.run_timeout_ms),
             max_calls: raw.limits.max_calls.unwrap_or(d.max_calls),
             secret_env: raw.secrets.env.unwrap_or(d.secret_env),
         })
@@ -507,16 +513,14 @@ mod tests {
     use serde_json::json;
 
     fn cap(id: &str, tier: TrustTier, effects: &[Effect]) -> CapabilityManifest {
-        CapabilityManifest {
-            trust_tier: tier,
-            local: true,
-            effects: effects.iter().copied().collect(),
-            ..CapabilityManifest::new(id, "", json!({"type":"object"}))
-        }
+        CapabilityManifest::new(id, "", json!({"type":"object"}))
+            .with_tier(tier)
+            .with_effects(effects)
+            .local()
     }
 
-    fn policy(text: &str) -> RuntimeContext {
-        match RuntimeContext::from_toml_str(text) {
+    fn policy(text: &str) -> Policy {
+        match Policy::from_toml_str(text) {
             Ok(p) => p,
             Err(e) => panic!("{e}"),
         }
@@ -524,7 +528,7 @@ mod tests {
 
     #[test]
     fn default_policy_allows_known_pure_and_gates_write_and_network() {
-        let p = RuntimeContext::default();
+        let p = Policy::default();
         assert_eq!(
             p.decide_call(&cap("ccos.echo", TrustTier::System, &[Effect::Pure])),
             CallDecision::Allow
@@ -642,7 +646,7 @@ pre_approved = ["ccos.fs.*"]
 
     #[test]
     fn plan_decision_aggregates() {
-        let p = RuntimeContext::default();
+        let p = Policy::default();
         let allow = CallDecision::Allow;
         let approve = CallDecision::NeedsApproval {
             reasons: vec!["effect write requires approval".into()],
@@ -668,7 +672,7 @@ pre_approved = ["ccos.fs.*"]
 
     #[test]
     fn toml_errors_name_file_line_and_key() {
-        let e = RuntimeContext::from_toml_str("[capabilities]\nalow = [\"*\"]\n").unwrap_err();
+        let e = Policy::from_toml_str("[capabilities]\nalow = [\"*\"]\n").unwrap_err();
         let PolicyError::Invalid {
             line, key, message, ..
         } = &e
@@ -684,20 +688,19 @@ pre_approved = ["ccos.fs.*"]
             "{e}"
         );
 
-        let e = RuntimeContext::from_toml_str("[effects]\nallow = [\"pure\",\n  \"teleport\"]\n")
-            .unwrap_err();
+        let e =
+            Policy::from_toml_str("[effects]\nallow = [\"pure\",\n  \"teleport\"]\n").unwrap_err();
         let PolicyError::Invalid { line, key, .. } = &e else {
             panic!("{e:?}")
         };
         assert_eq!((*line, key.as_deref()), (3, Some("effects.allow")), "{e}");
 
-        let e = RuntimeContext::from_toml_str("[capabilities]\nmax_trust_tier = \"godlike\"\n")
-            .unwrap_err();
+        let e =
+            Policy::from_toml_str("[capabilities]\nmax_trust_tier = \"godlike\"\n").unwrap_err();
         assert!(e.to_string().contains(":2:"), "{e}");
         assert!(e.to_string().contains("capabilities.max_trust_tier"), "{e}");
 
-        let e = RuntimeContext::from_toml_str("[capabilities]\ndeny = [\"ok.*\", \"bad[\"]\n")
-            .unwrap_err();
+        let e = Policy::from_toml_str("[capabilities]\ndeny = [\"ok.*\", \"bad[\"]\n").unwrap_err();
         let PolicyError::Invalid {
             line,
             column,
@@ -712,10 +715,10 @@ pre_approved = ["ccos.fs.*"]
         assert_eq!(key.as_deref(), Some("capabilities.deny"));
         assert!(message.contains("bad["), "{message}");
 
-        let e = RuntimeContext::from_toml_str("[limits]\nmax_calls = \"many\"\n").unwrap_err();
+        let e = Policy::from_toml_str("[limits]\nmax_calls = \"many\"\n").unwrap_err();
         assert!(e.to_string().contains("limits.max_calls"), "{e}");
 
-        let e = RuntimeContext::from_toml_str("[nope]\n").unwrap_err();
+        let e = Policy::from_toml_str("[nope]\n").unwrap_err();
         assert!(e.to_string().contains(":1:"), "{e}");
     }
 
@@ -724,27 +727,27 @@ pre_approved = ["ccos.fs.*"]
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("policy.toml");
         std::fs::write(&path, "[limits]\ntimeout = 5\n").unwrap();
-        let e = RuntimeContext::from_file(&path).unwrap_err();
+        let e = Policy::from_file(&path).unwrap_err();
         assert!(
             e.to_string()
                 .starts_with(&format!("{}:2:1:", path.display())),
             "{e}"
         );
-        let e = RuntimeContext::from_file(&dir.path().join("missing.toml")).unwrap_err();
+        let e = Policy::from_file(&dir.path().join("missing.toml")).unwrap_err();
         assert!(matches!(e, PolicyError::Io { .. }));
         std::fs::write(
             &path,
             "[limits]\ncall_timeout_ms = 5\n[secrets]\nenv = [\"TOKEN\"]\n",
         )
         .unwrap();
-        let p = RuntimeContext::from_file(&path).unwrap();
+        let p = Policy::from_file(&path).unwrap();
         assert_eq!(p.call_timeout_ms, 5);
         assert_eq!(p.secret_env, ["TOKEN"]);
     }
 
     #[test]
     fn agents_are_decided_by_the_capability_globs_and_trust_tier() {
-        let p = RuntimeContext::from_toml_str(
+        let p = Policy::from_toml_str(
             "[capabilities]\nallow = [\"agent.*\"]\ndeny = [\"agent.bad\"]\n",
         )
         .unwrap();

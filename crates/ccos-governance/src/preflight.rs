@@ -9,6 +9,7 @@
 //! Cheap syntax problems (`step` without a name, `let` with an odd binding
 //! vector, `call` without an id) are reported too.
 
+use ccos_core::audit::payload as audit;
 use std::collections::BTreeMap;
 
 use ccos_marketplace::CapabilityManifest;
@@ -16,7 +17,7 @@ use ccos_marketplace::schema::{self, PartialArg, Severity};
 use rtfs::{Expr, ExprKind, Span};
 use serde::Serialize;
 
-use crate::policy::{CallDecision, CallTarget, RuntimeContext};
+use crate::policy::{CallDecision, CallTarget, Policy};
 
 /// Where preflight looks capabilities up.
 pub trait Catalog {
@@ -142,6 +143,22 @@ impl Finding {
     pub fn span(&self) -> Span {
         Span::new(self.start, self.end)
     }
+
+    /// The finding as the causal chain records it.
+    pub fn audit_record(&self) -> audit::Finding {
+        audit::Finding {
+            severity: match self.severity {
+                Severity::Error => "error".into(),
+                Severity::Warning => "warning".into(),
+            },
+            code: self.code.clone(),
+            message: self.message.clone(),
+            hint: self.hint.clone(),
+            capability: self.capability.clone(),
+            line: self.line as u64,
+            column: self.column as u64,
+        }
+    }
 }
 
 /// The policy's decision on one call site.
@@ -168,20 +185,50 @@ pub struct PreflightReport {
     pub findings: Vec<Finding>,
     /// Every call site, in source order, with its decision.
     pub calls: Vec<CallCheck>,
-    /// The plan-level governance decision (see [`RuntimeContext::decide_plan`]).
+    /// The plan-level governance decision (see [`Policy::decide_plan`]).
     pub decision: CallDecision,
 }
 
 impl PreflightReport {
     /// Fills in line and column of every finding and call from the source.
     pub fn with_source(mut self, src: &str) -> Self {
+        let index = rtfs::LineIndex::new(src);
         for f in &mut self.findings {
-            (f.line, f.column) = rtfs::line_col(src, f.start);
+            (f.line, f.column) = index.line_col(f.start);
         }
         for c in &mut self.calls {
-            (c.line, c.column) = rtfs::line_col(src, c.start);
+            (c.line, c.column) = index.line_col(c.start);
         }
         self
+    }
+
+    /// The report as the causal chain records it (`governance_decision`).
+    pub fn audit_record(&self) -> audit::GovernanceDecision {
+        let decision_label = |d: &CallDecision| d.label().to_string();
+        audit::GovernanceDecision {
+            decision: decision_label(&self.decision),
+            reasons: self.decision.reasons().to_vec(),
+            calls: self
+                .calls
+                .iter()
+                .map(|c| audit::PlannedCall {
+                    capability: c.capability.clone().unwrap_or_else(|| "<computed>".into()),
+                    decision: c
+                        .decision
+                        .as_ref()
+                        .map(decision_label)
+                        .unwrap_or_else(|| "at_run_time".into()),
+                    reasons: c
+                        .decision
+                        .as_ref()
+                        .map(|d| d.reasons().to_vec())
+                        .unwrap_or_default(),
+                    line: c.line as u64,
+                    column: c.column as u64,
+                })
+                .collect(),
+            findings: self.findings.iter().map(Finding::audit_record).collect(),
+        }
     }
 
     /// True when no finding is an error (warnings allowed).
@@ -203,7 +250,7 @@ impl PreflightReport {
 pub fn preflight_str(
     src: &str,
     catalog: &dyn Catalog,
-    policy: &RuntimeContext,
+    policy: &Policy,
 ) -> Result<PreflightReport, rtfs::RtfsError> {
     let forms = rtfs::parse(src)?;
     Ok(preflight(&forms, catalog, policy).with_source(src))
@@ -211,11 +258,7 @@ pub fn preflight_str(
 
 /// Checks a parsed plan without running it. Lines and columns are 0 until
 /// [`PreflightReport::with_source`] is called.
-pub fn preflight(
-    forms: &[Expr],
-    catalog: &dyn Catalog,
-    policy: &RuntimeContext,
-) -> PreflightReport {
+pub fn preflight(forms: &[Expr], catalog: &dyn Catalog, policy: &Policy) -> PreflightReport {
     let mut w = Walker {
         catalog,
         policy,
@@ -244,7 +287,7 @@ const MAX_DEPTH: usize = 1024;
 
 struct Walker<'a> {
     catalog: &'a dyn Catalog,
-    policy: &'a RuntimeContext,
+    policy: &'a Policy,
     findings: Vec<Finding>,
     calls: Vec<CallCheck>,
 }
@@ -525,12 +568,10 @@ mod tests {
     use serde_json::{Value as Json, json};
 
     fn cap(id: &str, schema: Json, tier: TrustTier, effects: &[Effect]) -> CapabilityManifest {
-        CapabilityManifest {
-            trust_tier: tier,
-            local: true,
-            effects: effects.iter().copied().collect(),
-            ..CapabilityManifest::new(id, "", schema)
-        }
+        CapabilityManifest::new(id, "", schema)
+            .with_tier(tier)
+            .with_effects(effects)
+            .local()
     }
 
     fn catalog() -> BTreeMap<String, CapabilityManifest> {
@@ -576,10 +617,10 @@ mod tests {
     }
 
     fn run(src: &str) -> PreflightReport {
-        run_with(src, &RuntimeContext::default())
+        run_with(src, &Policy::default())
     }
 
-    fn run_with(src: &str, policy: &RuntimeContext) -> PreflightReport {
+    fn run_with(src: &str, policy: &Policy) -> PreflightReport {
         match preflight_str(src, &catalog(), policy) {
             Ok(r) => r,
             Err(e) => panic!("{e}"),
@@ -621,8 +662,8 @@ mod tests {
 
     #[test]
     fn denied_and_needs_approval() {
-        let policy = RuntimeContext::from_toml_str("[capabilities]\ndeny = [\"mcp.git.*\"]\n")
-            .unwrap_or_default();
+        let policy =
+            Policy::from_toml_str("[capabilities]\ndeny = [\"mcp.git.*\"]\n").unwrap_or_default();
         let r = run_with(
             "(call :mcp.git.log {})\n(call :ccos.fs.write {:path \"a\" :content \"b\"})",
             &policy,

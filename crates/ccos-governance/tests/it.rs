@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use ccos_governance::{CallDecision, RuntimeContext, Severity, preflight_str};
+use ccos_governance::{CallDecision, Policy, Severity, preflight_str};
 use ccos_marketplace::{CapabilityManifest, Marketplace, builtins};
 
 fn marketplace() -> Marketplace {
@@ -39,7 +39,7 @@ fn seed_plans_preflight_clean_against_minimal_manifests() {
     let catalog: BTreeMap<String, CapabilityManifest> =
         [echo, add].into_iter().map(|m| (m.id.clone(), m)).collect();
     for plan in SEED_PLANS {
-        let r = preflight_str(plan, &catalog, &RuntimeContext::default()).expect("parses");
+        let r = preflight_str(plan, &catalog, &Policy::default()).expect("parses");
         assert!(r.findings.is_empty(), "{plan}: {:?}", r.findings);
         assert_eq!(r.decision, CallDecision::Allow);
     }
@@ -49,7 +49,7 @@ fn seed_plans_preflight_clean_against_minimal_manifests() {
 fn seed_plans_preflight_clean_against_the_builtins() {
     let mp = marketplace();
     for plan in SEED_PLANS {
-        let r = preflight_str(plan, &mp, &RuntimeContext::default()).expect("parses");
+        let r = preflight_str(plan, &mp, &Policy::default()).expect("parses");
         assert!(r.findings.is_empty(), "{plan}: {:?}", r.findings);
         assert_eq!(r.decision, CallDecision::Allow);
     }
@@ -61,7 +61,7 @@ fn unknown_capability_hint_uses_marketplace_search() {
     let r = preflight_str(
         "(call :data.list.filter {:items [1 2] :key :a})",
         &mp,
-        &RuntimeContext::default(),
+        &Policy::default(),
     )
     .expect("parses");
     assert_eq!(r.findings.len(), 1, "{:?}", r.findings);
@@ -73,8 +73,7 @@ fn unknown_capability_hint_uses_marketplace_search() {
         "{hint}"
     );
 
-    let r =
-        preflight_str("(call :ccos.math.ad 1 2)", &mp, &RuntimeContext::default()).expect("parses");
+    let r = preflight_str("(call :ccos.math.ad 1 2)", &mp, &Policy::default()).expect("parses");
     let hint = r.findings[0].hint.as_deref().unwrap_or_default();
     assert!(hint.contains("closest: ccos.math.add"), "{hint}");
 }
@@ -85,7 +84,7 @@ fn builtin_argument_problems_are_found() {
     let r = preflight_str(
         "(step \"Read\" (call :ccos.file.read {:pth \"notes.txt\"}))",
         &mp,
-        &RuntimeContext::default(),
+        &Policy::default(),
     )
     .expect("parses");
     let codes: Vec<&str> = r.findings.iter().map(|f| f.code.as_str()).collect();
@@ -98,14 +97,14 @@ fn builtin_argument_problems_are_found() {
 #[test]
 fn example_policy_file_is_the_default() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/policy.toml");
-    let p = RuntimeContext::from_file(&path).expect("examples/policy.toml parses");
-    assert_eq!(p, RuntimeContext::default());
+    let p = Policy::from_file(&path).expect("examples/policy.toml parses");
+    assert_eq!(p, Policy::default());
 }
 
 #[test]
 fn denied_plan_under_a_strict_policy() {
     let mp = marketplace();
-    let policy = RuntimeContext::from_toml_str(
+    let policy = Policy::from_toml_str(
         "[capabilities]\ndeny = [\"ccos.http.*\"]\n[effects]\nallow = [\"pure\", \"read\"]\n",
     )
     .expect("policy");

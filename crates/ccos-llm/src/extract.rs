@@ -66,15 +66,7 @@ pub enum ExtractError {
     },
 }
 
-/// 1-based line and column (in characters) of a byte offset in `text`.
-pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(text.len());
-    let before = text.get(..offset).unwrap_or(text);
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
-    let column = before[line_start..].chars().count() + 1;
-    (line, column)
-}
+use ccos_core::line_col;
 
 /// The contents of the markdown code fences in `text`, in order, whatever
 /// their language tag (```` ```rtfs ````, ```` ```json ````, none). A fence
@@ -482,11 +474,5 @@ mod tests {
             Err(ExtractError::Json { line, .. }) => assert_eq!(line, 3),
             other => panic!("{other:?}"),
         }
-    }
-
-    #[test]
-    fn line_col_counts_chars() {
-        assert_eq!(line_col("ab\ncé(", 6), (2, 3));
-        assert_eq!(line_col("", 10), (1, 1));
     }
 }

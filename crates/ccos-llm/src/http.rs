@@ -8,16 +8,20 @@
 //! `Retry-After` in seconds, capped); any other 4xx fails at once; every
 //! request has a timeout.
 //!
-//! The [`LlmProvider`] trait is synchronous, so each call runs reqwest on a
-//! dedicated thread with its own current-thread tokio runtime: it works the
-//! same whether or not the caller is inside a tokio runtime, and never
-//! blocks a runtime's worker on `block_on`.
+//! The [`LlmProvider`] trait is synchronous. A client given the process's
+//! runtime ([`OpenAiCompatible::with_runtime`]; what `ccos` does, so a
+//! process has one runtime) drives each request on it from the calling
+//! thread, which must not be a runtime worker (plan from a plain thread or
+//! `spawn_blocking`). Without one, each call runs on a dedicated thread
+//! with a current-thread runtime (library use outside tokio).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::{LlmError, LlmProvider, LlmRequest, LlmResponse, ScriptedProvider, Usage, redact};
+use ccos_core::Redactor;
+
+use crate::{LlmError, LlmProvider, LlmRequest, LlmResponse, ScriptedProvider, Usage};
 
 /// The `[llm]` keys of a configuration file, as read (every key optional).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -151,11 +155,18 @@ pub fn script_path(file: &FileSettings, env: impl Fn(&str) -> Option<String>) ->
 pub fn open_provider(
     settings: Option<LlmSettings>,
     script: Option<&Path>,
+    runtime: Option<tokio::runtime::Handle>,
 ) -> Result<Option<Arc<dyn LlmProvider>>, LlmError> {
     if let Some(path) = script {
         return Ok(Some(Arc::new(ScriptedProvider::from_file(path)?)));
     }
-    Ok(settings.map(|s| Arc::new(OpenAiCompatible::new(s)) as Arc<dyn LlmProvider>))
+    Ok(settings.map(|s| {
+        let mut client = OpenAiCompatible::new(s);
+        if let Some(h) = runtime {
+            client = client.with_runtime(h);
+        }
+        Arc::new(client) as Arc<dyn LlmProvider>
+    }))
 }
 
 /// Resolves the settings and the script from `file` and `env` and opens the
@@ -163,23 +174,35 @@ pub fn open_provider(
 pub fn provider_from_settings(
     file: &FileSettings,
     env: impl Fn(&str) -> Option<String>,
+    runtime: Option<tokio::runtime::Handle>,
 ) -> Result<Option<Arc<dyn LlmProvider>>, LlmError> {
     let script = script_path(file, &env);
     if script.is_some() {
-        return open_provider(None, script.as_deref());
+        return open_provider(None, script.as_deref(), None);
     }
-    open_provider(LlmSettings::resolve(file, &env)?, None)
+    open_provider(LlmSettings::resolve(file, &env)?, None, runtime)
 }
 
 /// A chat-completions client (see the module docs).
 pub struct OpenAiCompatible {
     settings: LlmSettings,
+    runtime: Option<tokio::runtime::Handle>,
 }
 
 impl OpenAiCompatible {
     /// A client with these settings.
     pub fn new(settings: LlmSettings) -> OpenAiCompatible {
-        OpenAiCompatible { settings }
+        OpenAiCompatible {
+            settings,
+            runtime: None,
+        }
+    }
+
+    /// Drives requests on `runtime` (the process's one runtime) instead of
+    /// a runtime of their own.
+    pub fn with_runtime(mut self, runtime: tokio::runtime::Handle) -> OpenAiCompatible {
+        self.runtime = Some(runtime);
+        self
     }
 
     /// The settings in use.
@@ -198,6 +221,9 @@ impl LlmProvider for OpenAiCompatible {
     }
 
     fn generate_text(&self, request: &LlmRequest) -> Result<LlmResponse, LlmError> {
+        if let Some(h) = &self.runtime {
+            return h.block_on(send_with_retries(&self.settings, request));
+        }
         let settings = self.settings.clone();
         let request = request.clone();
         let worker = std::thread::Builder::new()
@@ -277,7 +303,10 @@ async fn send_once(
     settings: &LlmSettings,
     body: &serde_json::Value,
 ) -> Attempt {
-    let secrets: Vec<String> = settings.api_key.iter().cloned().collect();
+    let mut secrets = Redactor::default();
+    if let Some(key) = &settings.api_key {
+        secrets.add_named("CCOS_LLM_API_KEY", key.clone());
+    }
     let timeout_err = || LlmError::Timeout {
         seconds: settings.timeout.as_secs().max(1),
     };
@@ -286,7 +315,7 @@ async fn send_once(
             timeout_err()
         } else {
             // reqwest errors name the URL, never headers; redact anyway.
-            LlmError::Transport(redact(&error_chain(&e), &secrets))
+            LlmError::Transport(secrets.redact_str(&error_chain(&e)).into_owned())
         }
     };
     let mut rb = client.post(url).json(body);
@@ -316,7 +345,7 @@ async fn send_once(
     if !(200..300).contains(&status) {
         let err = LlmError::Http {
             status,
-            body: redact(&body_start(&text), &secrets),
+            body: secrets.redact_str(&body_start(&text)).into_owned(),
         };
         return if status == 429 || (500..600).contains(&status) {
             Attempt::Retry(err, retry_after)
@@ -326,7 +355,7 @@ async fn send_once(
     }
     match parse_completion(&text, &settings.model) {
         Ok(r) => Attempt::Done(r),
-        Err(e) => Attempt::Fail(LlmError::Malformed(redact(&e, &secrets))),
+        Err(e) => Attempt::Fail(LlmError::Malformed(secrets.redact_str(&e).into_owned())),
     }
 }
 
@@ -493,14 +522,16 @@ mod tests {
             model: Some("m".into()),
             ..FileSettings::default()
         };
-        let p = provider_from_settings(&fs, env(&[(ENV_SCRIPT, f.to_str().unwrap())]))
+        let p = provider_from_settings(&fs, env(&[(ENV_SCRIPT, f.to_str().unwrap())]), None)
             .unwrap()
             .unwrap();
         assert!(p.describe().starts_with("scripted"), "{}", p.describe());
-        let p = provider_from_settings(&fs, env(&[])).unwrap().unwrap();
+        let p = provider_from_settings(&fs, env(&[]), None)
+            .unwrap()
+            .unwrap();
         assert!(p.describe().starts_with("openai-compatible"));
         assert!(
-            provider_from_settings(&FileSettings::default(), env(&[]))
+            provider_from_settings(&FileSettings::default(), env(&[]), None)
                 .unwrap()
                 .is_none()
         );

@@ -21,7 +21,7 @@
 //!
 //! [`Prompt`] templates live as versioned files in the repository (never as
 //! string literals scattered in code) and are rendered with `{{name}}`
-//! placeholders. [`redact`] removes secret values before a prompt or an
+//! placeholders. Secrets are removed (`ccos_core::Redactor`) before a prompt or an
 //! answer is recorded anywhere.
 
 pub mod extract;
@@ -51,6 +51,17 @@ pub enum Role {
     User,
     /// The model (earlier answers, e.g. in a repair round).
     Assistant,
+}
+
+impl Role {
+    /// `system`, `user` or `assistant`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::System => "system",
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        }
+    }
 }
 
 /// One chat message.
@@ -208,28 +219,9 @@ pub trait LlmProvider: Send + Sync {
     fn generate_text(&self, request: &LlmRequest) -> Result<LlmResponse, LlmError>;
 }
 
-/// Replaces every occurrence of each non-empty secret in `text` with
-/// `[REDACTED]` (longest secrets first, so a secret containing another is
-/// removed whole). Used before prompts and answers are recorded.
-pub fn redact(text: &str, secrets: &[String]) -> String {
-    let mut sorted: Vec<&String> = secrets.iter().filter(|s| !s.is_empty()).collect();
-    sorted.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
-    let mut out = text.to_string();
-    for s in sorted {
-        out = out.replace(s.as_str(), "[REDACTED]");
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn redact_removes_longest_first() {
-        let s = vec!["abc".to_string(), "abcdef".to_string(), String::new()];
-        assert_eq!(redact("x abcdef y abc", &s), "x [REDACTED] y [REDACTED]");
-    }
 
     #[test]
     fn approx_tokens_rounds_up() {

@@ -5,10 +5,13 @@ use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 
-use crate::{LlmError, LlmProvider, LlmRequest, LlmResponse, Message, Usage, redact};
+use ccos_core::Redactor;
+
+use crate::{LlmError, LlmProvider, LlmRequest, LlmResponse, Message, Usage};
 
 /// One request and its outcome, with secrets already replaced by
-/// `[REDACTED]`: what goes into the causal chain as an `llm_exchange`.
+/// `<redacted>` (`ccos_core::REDACTED`): what goes into the causal chain as
+/// an `llm_exchange`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Exchange {
     /// The prompt template (`intent.rtfs@1`).
@@ -31,20 +34,48 @@ pub struct Exchange {
     pub provider: String,
 }
 
+impl Exchange {
+    /// The exchange as the causal chain records it (`llm_exchange`).
+    pub fn audit_record(&self) -> ccos_core::audit::payload::LlmExchange {
+        use ccos_core::audit::payload as audit;
+        audit::LlmExchange {
+            prompt_id: self.prompt_id.clone(),
+            approx_prompt_tokens: self.approx_prompt_tokens as u64,
+            json_mode: self.json_mode,
+            messages: self
+                .messages
+                .iter()
+                .map(|m| audit::ChatMessage {
+                    role: m.role.as_str().to_string(),
+                    content: m.content.clone(),
+                })
+                .collect(),
+            response: self.response.clone(),
+            error: self.error.clone(),
+            model: self.model.clone(),
+            usage: self.usage.map(|u| audit::TokenUsage {
+                prompt_tokens: u.prompt_tokens,
+                completion_tokens: u.completion_tokens,
+            }),
+            provider: self.provider.clone(),
+        }
+    }
+}
+
 /// Wraps a provider and records every exchange in memory (redacting the
 /// secrets given at construction). Cheap to share: wrap once per command,
 /// pass `&recorder` as the `&dyn LlmProvider`, then
 /// [`take_exchanges`](Recorder::take_exchanges) and record them.
 pub struct Recorder {
     inner: Arc<dyn LlmProvider>,
-    secrets: Vec<String>,
+    secrets: Redactor,
     exchanges: Mutex<Vec<Exchange>>,
 }
 
 impl Recorder {
     /// Records the exchanges of `inner`, redacting `secrets` (e.g. the API
     /// key and the values of secret environment variables).
-    pub fn new(inner: Arc<dyn LlmProvider>, secrets: Vec<String>) -> Recorder {
+    pub fn new(inner: Arc<dyn LlmProvider>, secrets: Redactor) -> Recorder {
         Recorder {
             inner,
             secrets,
@@ -80,7 +111,7 @@ impl LlmProvider for Recorder {
 
     fn generate_text(&self, request: &LlmRequest) -> Result<LlmResponse, LlmError> {
         let result = self.inner.generate_text(request);
-        let r = |s: &str| redact(s, &self.secrets);
+        let r = |s: &str| self.secrets.redact_str(s).into_owned();
         let exchange = Exchange {
             prompt_id: request.prompt_id.clone(),
             approx_prompt_tokens: request.approx_tokens(),
@@ -112,14 +143,16 @@ mod tests {
     #[test]
     fn records_redacted_exchanges() {
         let p = Arc::new(ScriptedProvider::new(["answer with sk-123"]));
-        let rec = Recorder::new(p, vec!["sk-123".into()]);
+        let mut secrets = Redactor::default();
+        secrets.add("sk-123");
+        let rec = Recorder::new(p, secrets);
         let req = LlmRequest::new("t@1", vec![Message::user("key sk-123 here")]);
         assert_eq!(rec.generate_text(&req).unwrap().text, "answer with sk-123");
         assert!(rec.generate_text(&req).is_err());
         let ex = rec.take_exchanges();
         assert_eq!(ex.len(), 2);
-        assert_eq!(ex[0].messages[0].content, "key [REDACTED] here");
-        assert_eq!(ex[0].response.as_deref(), Some("answer with [REDACTED]"));
+        assert_eq!(ex[0].messages[0].content, "key <redacted> here");
+        assert_eq!(ex[0].response.as_deref(), Some("answer with <redacted>"));
         assert_eq!(ex[0].prompt_id, "t@1");
         assert!(ex[1].error.is_some() && ex[1].response.is_none());
         assert!(rec.is_empty());

@@ -1,13 +1,11 @@
 //! Integration tests: the OpenAI-compatible client against a real HTTP
-//! server on 127.0.0.1 (a small thread server speaking HTTP/1.1 and the
-//! chat-completions JSON, scripted per test).
+//! server on 127.0.0.1 (`ccos_testkit::http::LoopbackServer`, answers
+//! scripted per test).
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use ccos_llm::{LlmError, LlmProvider, LlmRequest, LlmSettings, Message, OpenAiCompatible};
+use ccos_testkit::http::{LoopbackServer, Reply as KitReply};
 
 /// One scripted server answer.
 #[derive(Clone)]
@@ -16,6 +14,21 @@ enum Reply {
     Http(u16, Vec<(&'static str, String)>, String),
     /// Read the request and never answer (until the test ends).
     Hang,
+}
+
+impl From<Reply> for KitReply {
+    fn from(r: Reply) -> KitReply {
+        match r {
+            Reply::Http(status, extra, body) => {
+                let mut reply = KitReply::typed(status, "application/json", body);
+                for (k, v) in extra {
+                    reply = reply.with_header(k, v);
+                }
+                reply
+            }
+            Reply::Hang => KitReply::Hang(Duration::from_secs(5)),
+        }
+    }
 }
 
 fn ok(content: &str) -> Reply {
@@ -50,86 +63,30 @@ impl Seen {
 
 struct Server {
     base_url: String,
-    seen: Arc<Mutex<Vec<Seen>>>,
+    inner: LoopbackServer,
 }
 
 impl Server {
-    /// Serves `replies` in order, one per connection; extra connections
-    /// get a 599 so an unexpected retry shows up in the attempt count.
+    /// Serves `replies` in order, one per request; extra requests get a
+    /// 599 so an unexpected retry shows up in the attempt count.
     fn start(replies: Vec<Reply>) -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = listener.local_addr().unwrap();
-        let seen = Arc::new(Mutex::new(vec![]));
-        let seen2 = seen.clone();
-        std::thread::spawn(move || {
-            let mut replies = replies.into_iter();
-            for stream in listener.incoming() {
-                let Ok(stream) = stream else { return };
-                let reply = replies
-                    .next()
-                    .unwrap_or(Reply::Http(599, vec![], "unexpected".into()));
-                let seen = seen2.clone();
-                std::thread::spawn(move || handle(stream, reply, seen));
-            }
-        });
+        let inner = LoopbackServer::sequence(replies.into_iter().map(KitReply::from).collect());
         Server {
-            base_url: format!("http://{addr}/v1"),
-            seen,
+            base_url: inner.url("/v1"),
+            inner,
         }
     }
 
     fn seen(&self) -> Vec<Seen> {
-        self.seen.lock().unwrap().clone()
-    }
-}
-
-fn handle(stream: TcpStream, reply: Reply, seen: Arc<Mutex<Vec<Seen>>>) {
-    stream
-        .set_read_timeout(Some(Duration::from_secs(5)))
-        .unwrap();
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
-    let mut line = String::new();
-    if reader.read_line(&mut line).is_err() {
-        return;
-    }
-    let path = line.split_whitespace().nth(1).unwrap_or("").to_string();
-    let mut headers = vec![];
-    let mut len = 0usize;
-    loop {
-        let mut h = String::new();
-        if reader.read_line(&mut h).is_err() || h.trim().is_empty() {
-            break;
-        }
-        if let Some((k, v)) = h.trim_end().split_once(':') {
-            if k.eq_ignore_ascii_case("content-length") {
-                len = v.trim().parse().unwrap_or(0);
-            }
-            headers.push((k.trim().to_string(), v.trim().to_string()));
-        }
-    }
-    let mut body = vec![0u8; len];
-    let _ = reader.read_exact(&mut body);
-    seen.lock().unwrap().push(Seen {
-        path,
-        headers,
-        body: serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null),
-    });
-    let mut stream = stream;
-    match reply {
-        Reply::Hang => std::thread::sleep(Duration::from_secs(5)),
-        Reply::Http(status, extra, body) => {
-            let mut out = format!(
-                "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n",
-                body.len()
-            );
-            for (k, v) in extra {
-                out.push_str(&format!("{k}: {v}\r\n"));
-            }
-            out.push_str("\r\n");
-            out.push_str(&body);
-            let _ = stream.write_all(out.as_bytes());
-            let _ = stream.flush();
-        }
+        self.inner
+            .requests()
+            .into_iter()
+            .map(|r| Seen {
+                path: r.path.clone(),
+                body: r.json(),
+                headers: r.headers,
+            })
+            .collect()
     }
 }
 
@@ -295,7 +252,7 @@ fn key_is_sent_as_bearer_and_never_shown() {
 
 #[test]
 fn connection_refused_is_transport_error() {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
     drop(listener);
     let mut s = LlmSettings::new(format!("http://{addr}/v1"), "m");

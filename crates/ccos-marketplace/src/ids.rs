@@ -30,6 +30,71 @@ pub fn is_id_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')
 }
 
+/// Escapes free text (a tool or server name, an OpenAPI path segment) into
+/// id characters, reversibly: every character outside `[A-Za-z0-9_-]`
+/// (and `.` unless `allow_dot`) becomes `_x<HEX>_`, its Unicode scalar
+/// value in upper-case hex. A literal `_` is kept, except before `x`: then
+/// it is escaped (`_x5F_`), so in an encoded name `_x` always starts an
+/// escape and [`decode_name`] is unambiguous. Valid names are unchanged.
+pub fn encode_name(name: &str, allow_dot: bool) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut chars = name.chars().peekable();
+    while let Some(c) = chars.next() {
+        let plain = is_plain(c, allow_dot) && !(c == '_' && chars.peek() == Some(&'x'));
+        if plain {
+            out.push(c);
+        } else {
+            out.push_str(&format!("_x{:X}_", c as u32));
+        }
+    }
+    out
+}
+
+/// Reverses [`encode_name`]; `None` when `s` contains a character no
+/// encoding produces.
+pub fn decode_name(s: &str) -> Option<String> {
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < s.len() {
+        let rest = &s[i..];
+        if rest.starts_with("_x") {
+            let (c, len) = escape_at(rest)?;
+            out.push(c);
+            i += len;
+            continue;
+        }
+        let c = rest.chars().next()?;
+        if !is_plain(c, true) {
+            return None;
+        }
+        out.push(c);
+        i += c.len_utf8();
+    }
+    Some(out)
+}
+
+fn is_plain(c: char, allow_dot: bool) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '-' || (allow_dot && c == '.')
+}
+
+/// If `s` starts with an escape sequence `_x<HEX>_`, returns the decoded
+/// char and the sequence's byte length.
+fn escape_at(s: &str) -> Option<(char, usize)> {
+    let rest = s.strip_prefix("_x")?;
+    let end = rest.find('_')?;
+    let hex = &rest[..end];
+    if hex.is_empty()
+        || hex.len() > 6
+        || !hex
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'A'..=b'F').contains(&b))
+    {
+        return None;
+    }
+    let c = char::from_u32(u32::from_str_radix(hex, 16).ok()?)?;
+    Some((c, 2 + end + 1))
+}
+
 /// Splits text into words the way identifiers are read: on every
 /// non-alphanumeric character, and inside words at camelCase boundaries
 /// (`getUserRepos` → `get User Repos`, `HTTPServer` → `HTTP Server`).

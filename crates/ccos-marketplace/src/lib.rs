@@ -7,21 +7,19 @@
 
 #![warn(missing_docs)]
 
-pub mod agents;
 pub mod builtins;
 pub mod executor;
 pub mod http;
 pub mod ids;
+pub mod keys;
 pub mod manifest;
 pub mod marketplace;
 pub mod openapi;
 pub mod prompt;
 pub mod schema;
 pub mod search;
-#[cfg(test)]
-mod test_server;
 
-pub use agents::{AgentCard, CapabilityCard};
+pub use ccos_core::{AgentCard, CapabilityCard};
 pub use executor::{BoxFuture, CallError, CapabilityExecutor};
 pub use manifest::{CapabilityManifest, Effect, ProviderSpec, TrustTier};
 pub use marketplace::{Marketplace, MarketplaceError};

@@ -12,94 +12,10 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value as Json, json};
 
-/// A side effect a capability may have. Governance allows or gates calls by
-/// effect.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Effect {
-    /// No effect: the result depends only on the arguments.
-    Pure,
-    /// Reads local state (files, clock).
-    Read,
-    /// Changes local state (writes files).
-    Write,
-    /// Talks to the network.
-    Network,
-    /// Interacts with the user (asks a question).
-    User,
-}
-
-impl Effect {
-    /// Every effect, in order.
-    pub const ALL: [Effect; 5] = [
-        Effect::Pure,
-        Effect::Read,
-        Effect::Write,
-        Effect::Network,
-        Effect::User,
-    ];
-
-    /// Lower-case name (`pure`, `read`, ...).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Effect::Pure => "pure",
-            Effect::Read => "read",
-            Effect::Write => "write",
-            Effect::Network => "network",
-            Effect::User => "user",
-        }
-    }
-
-    /// Parses a lower-case effect name.
-    pub fn parse(s: &str) -> Option<Effect> {
-        Effect::ALL.into_iter().find(|e| e.as_str() == s)
-    }
-}
-
-/// How much a capability's provider is trusted, from most to least.
-///
-/// The order matters: a policy's `max_trust_tier` admits that tier and every
-/// more trusted one (`System` < `Trusted` < `Community` < `Untrusted`).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum TrustTier {
-    /// Shipped with ccos (built-ins).
-    System,
-    /// Configured and vouched for by the user.
-    Trusted,
-    /// Third-party, not vetted (default for imported and discovered tools).
-    #[default]
-    Community,
-    /// Known to be risky, or synthesised and never run successfully.
-    Untrusted,
-}
-
-impl TrustTier {
-    /// Every tier, most trusted first.
-    pub const ALL: [TrustTier; 4] = [
-        TrustTier::System,
-        TrustTier::Trusted,
-        TrustTier::Community,
-        TrustTier::Untrusted,
-    ];
-
-    /// Lower-case name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TrustTier::System => "system",
-            TrustTier::Trusted => "trusted",
-            TrustTier::Community => "community",
-            TrustTier::Untrusted => "untrusted",
-        }
-    }
-
-    /// Parses a lower-case tier name.
-    pub fn parse(s: &str) -> Option<TrustTier> {
-        TrustTier::ALL.into_iter().find(|t| t.as_str() == s)
-    }
-}
+// The effect and trust vocabulary is shared by every layer: one home,
+// `ccos_core::cards`.
+use ccos_core::{CapabilityCard, CardInput, ParamType};
+pub use ccos_core::{Effect, TrustTier};
 
 /// Who executes a capability.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -208,6 +124,43 @@ impl CapabilityManifest {
         }
     }
 
+    /// The same manifest with this trust tier (builder style, for code and
+    /// tests that assemble manifests).
+    pub fn with_tier(mut self, tier: TrustTier) -> Self {
+        self.trust_tier = tier;
+        self
+    }
+
+    /// The same manifest with these effects.
+    pub fn with_effects(mut self, effects: &[Effect]) -> Self {
+        self.effects = effects.iter().copied().collect();
+        self
+    }
+
+    /// The same manifest with this provider.
+    pub fn with_provider(mut self, provider: ProviderSpec) -> Self {
+        self.provider = provider;
+        self
+    }
+
+    /// The same manifest with this output schema.
+    pub fn with_output(mut self, output_schema: Json) -> Self {
+        self.output_schema = Some(output_schema);
+        self
+    }
+
+    /// The same manifest with this display name.
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = name.into();
+        self
+    }
+
+    /// The same manifest marked as running locally (no network).
+    pub fn local(mut self) -> Self {
+        self.local = true;
+        self
+    }
+
     /// True when arguments are positional (the input schema is an array).
     pub fn is_positional(&self) -> bool {
         self.input_schema.get("type").and_then(Json::as_str) == Some("array")
@@ -261,6 +214,65 @@ impl CapabilityManifest {
     /// The JSON Schema of one input property.
     pub fn property_schema(&self, name: &str) -> Option<&Json> {
         self.input_schema.get("properties")?.get(name)
+    }
+
+    /// The planner-facing card (spec 026): typed inputs from the input
+    /// schema; positional arguments named by their `title`, else `arg<i>`.
+    pub fn card(&self) -> CapabilityCard {
+        let mut inputs = vec![];
+        if self.is_positional() {
+            let items = self
+                .input_schema
+                .get("prefixItems")
+                .and_then(Json::as_array)
+                .cloned()
+                .unwrap_or_default();
+            let min = self
+                .input_schema
+                .get("minItems")
+                .and_then(Json::as_u64)
+                .unwrap_or(items.len() as u64) as usize;
+            for (i, it) in items.iter().enumerate() {
+                inputs.push(CardInput {
+                    key: it
+                        .get("title")
+                        .and_then(Json::as_str)
+                        .map(str::to_string)
+                        .unwrap_or_else(|| format!("arg{i}")),
+                    ty: ParamType::from_json_schema(Some(it)),
+                    required: i < min,
+                });
+            }
+        } else {
+            let required = self.required_keys();
+            for k in self.expects_context_keys() {
+                inputs.push(CardInput {
+                    ty: ParamType::from_json_schema(self.property_schema(&k)),
+                    required: required.contains(&k),
+                    key: k,
+                });
+            }
+        }
+        CapabilityCard {
+            id: self.id.clone(),
+            doc: self.description.clone(),
+            inputs,
+            positional: self.is_positional(),
+            trust_tier: self.trust_tier,
+            local: self.local,
+            effects: self.effects.clone(),
+        }
+    }
+
+    /// A manifest standing for `card` where only what the policy decides on
+    /// matters (id, trust tier, effects): for deciding on snapshot cards.
+    pub fn from_card(card: &CapabilityCard) -> CapabilityManifest {
+        CapabilityManifest {
+            trust_tier: card.trust_tier,
+            local: card.local,
+            effects: card.effects.clone(),
+            ..CapabilityManifest::new(card.id.clone(), card.doc.clone(), json!({"type": "object"}))
+        }
     }
 }
 

@@ -34,11 +34,11 @@ use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuar
 
 use serde::{Deserialize, Serialize};
 
-use crate::agents::{AgentCard, CapabilityCard};
 use crate::executor::{CallError, CapabilityExecutor};
 use crate::ids::validate_id;
 use crate::manifest::{CapabilityManifest, ProviderSpec};
 use crate::search::{SearchError, SearchIndex};
+use ccos_core::{AgentCard, CapabilityCard};
 
 /// File name of the persisted capabilities inside the catalog directory.
 pub const CAPABILITIES_FILE: &str = "capabilities.json";
@@ -340,13 +340,7 @@ impl Marketplace {
         self.read()
             .caps
             .values()
-            .map(|m| CapabilityCard {
-                id: m.id.clone(),
-                expects_context_keys: m.expects_context_keys(),
-                trust_tier: m.trust_tier,
-                local: m.local,
-                doc: m.description.clone(),
-            })
+            .map(CapabilityManifest::card)
             .collect()
     }
 
@@ -466,14 +460,12 @@ mod tests {
     use serde_json::json;
 
     fn cap(id: &str, provider: ProviderSpec) -> CapabilityManifest {
-        CapabilityManifest {
-            provider,
-            ..CapabilityManifest::new(
-                id,
-                format!("does {id}"),
-                json!({"type":"object","properties":{"q":{}},"required":["q"]}),
-            )
-        }
+        CapabilityManifest::new(
+            id,
+            format!("does {id}"),
+            json!({"type":"object","properties":{"q":{}},"required":["q"]}),
+        )
+        .with_provider(provider)
     }
 
     fn rtfs_cap(id: &str) -> CapabilityManifest {
@@ -498,7 +490,7 @@ mod tests {
         mp.replace(changed).unwrap();
         assert_eq!(mp.get("a.one").unwrap().description, "changed");
         assert_eq!(mp.ids(), ["a.one", "b.two"]);
-        assert_eq!(mp.capability_cards()[0].expects_context_keys, ["q"]);
+        assert_eq!(mp.capability_cards()[0].expects_context_keys(), ["q"]);
         mp.remove("a.one").unwrap();
         assert!(mp.get("a.one").is_none());
         assert!(mp.remove("a.one").is_err());

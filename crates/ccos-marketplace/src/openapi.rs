@@ -373,43 +373,16 @@ fn resolve_deep(doc: &Json, v: &Json, depth: usize, max: usize) -> Json {
     }
 }
 
-/// Escapes characters outside `[A-Za-z0-9_.-]` as `_xHH_` per UTF-8 byte.
+/// Escapes a name into id characters, reversibly (the one escaper of ids:
+/// [`crate::ids::encode_name`]).
 pub fn escape(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    for c in name.chars() {
-        if crate::ids::is_id_char(c) {
-            out.push(c);
-        } else {
-            let mut buf = [0u8; 4];
-            for b in c.encode_utf8(&mut buf).bytes() {
-                out.push_str(&format!("_x{b:02X}_"));
-            }
-        }
-    }
-    out
+    crate::ids::encode_name(name, true)
 }
 
-/// Reverses [`escape`].
+/// Reverses [`escape`] (a string that no escaping produces comes back
+/// unchanged).
 pub fn unescape(name: &str) -> String {
-    let bytes = name.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'_'
-            && bytes.get(i + 1) == Some(&b'x')
-            && bytes.get(i + 4) == Some(&b'_')
-            && let Some(b) = std::str::from_utf8(&bytes[i + 2..i + 4])
-                .ok()
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
-        {
-            out.push(b);
-            i += 5;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    crate::ids::decode_name(name).unwrap_or_else(|| name.to_string())
 }
 
 /// `get.movie.movie_id` for `GET /movie/{movie_id}`.

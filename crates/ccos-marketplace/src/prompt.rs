@@ -25,7 +25,7 @@ use std::sync::{Arc, Mutex};
 
 /// Why a prompter gave no answer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum PromptError {
+pub enum AskError {
     /// No answer is available for this prompt (non-interactive run).
     #[error("no answer for prompt {0:?}; pass --answer or --answers FILE")]
     NoAnswer(String),
@@ -40,7 +40,18 @@ pub enum PromptError {
 /// a blocking thread.
 pub trait UserPrompter: Send + Sync {
     /// Asks `prompt` and returns the answer text.
-    fn ask(&self, prompt: &str) -> Result<String, PromptError>;
+    fn ask(&self, prompt: &str) -> Result<String, AskError>;
+}
+
+/// Never answers: the prompter of a world that cannot ask anyone (a
+/// server, a test); `ccos.user.ask` then fails with a clear message.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoPrompter;
+
+impl UserPrompter for NoPrompter {
+    fn ask(&self, prompt: &str) -> Result<String, AskError> {
+        Err(AskError::NoAnswer(prompt.to_string()))
+    }
 }
 
 /// Asks on stderr, reads one line from stdin; refuses when stdin is not a
@@ -49,21 +60,21 @@ pub trait UserPrompter: Send + Sync {
 pub struct TerminalPrompter;
 
 impl UserPrompter for TerminalPrompter {
-    fn ask(&self, prompt: &str) -> Result<String, PromptError> {
+    fn ask(&self, prompt: &str) -> Result<String, AskError> {
         let stdin = std::io::stdin();
         if !stdin.is_terminal() {
-            return Err(PromptError::NoAnswer(prompt.to_string()));
+            return Err(AskError::NoAnswer(prompt.to_string()));
         }
         let mut err = std::io::stderr();
-        write!(err, "{prompt} ").map_err(|e| PromptError::Io(e.to_string()))?;
-        err.flush().map_err(|e| PromptError::Io(e.to_string()))?;
+        write!(err, "{prompt} ").map_err(|e| AskError::Io(e.to_string()))?;
+        err.flush().map_err(|e| AskError::Io(e.to_string()))?;
         let mut line = String::new();
         let n = stdin
             .lock()
             .read_line(&mut line)
-            .map_err(|e| PromptError::Io(e.to_string()))?;
+            .map_err(|e| AskError::Io(e.to_string()))?;
         if n == 0 {
-            return Err(PromptError::NoAnswer(prompt.to_string()));
+            return Err(AskError::NoAnswer(prompt.to_string()));
         }
         Ok(line.trim_end_matches(['\r', '\n']).to_string())
     }
@@ -171,7 +182,7 @@ impl ScriptedAnswers {
 }
 
 impl UserPrompter for ScriptedAnswers {
-    fn ask(&self, prompt: &str) -> Result<String, PromptError> {
+    fn ask(&self, prompt: &str) -> Result<String, AskError> {
         if let Some(a) = self.named.get(prompt) {
             return Ok(a.clone());
         }
@@ -179,7 +190,7 @@ impl UserPrompter for ScriptedAnswers {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .pop_front()
-            .ok_or_else(|| PromptError::NoAnswer(prompt.to_string()))
+            .ok_or_else(|| AskError::NoAnswer(prompt.to_string()))
     }
 }
 
@@ -189,14 +200,14 @@ impl UserPrompter for ScriptedAnswers {
 pub struct FirstAnswer(pub Vec<Arc<dyn UserPrompter>>);
 
 impl UserPrompter for FirstAnswer {
-    fn ask(&self, prompt: &str) -> Result<String, PromptError> {
+    fn ask(&self, prompt: &str) -> Result<String, AskError> {
         for p in &self.0 {
             match p.ask(prompt) {
-                Err(PromptError::NoAnswer(_)) => continue,
+                Err(AskError::NoAnswer(_)) => continue,
                 other => return other,
             }
         }
-        Err(PromptError::NoAnswer(prompt.to_string()))
+        Err(AskError::NoAnswer(prompt.to_string()))
     }
 }
 
@@ -244,6 +255,6 @@ mod tests {
             Arc::new(ScriptedAnswers::new().with_ordered("late")),
         ]);
         assert_eq!(p.ask("q").unwrap(), "late");
-        assert!(matches!(p.ask("q"), Err(PromptError::NoAnswer(_))));
+        assert!(matches!(p.ask("q"), Err(AskError::NoAnswer(_))));
     }
 }

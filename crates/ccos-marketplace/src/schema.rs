@@ -708,11 +708,9 @@ mod tests {
     use serde_json::json;
 
     fn manifest(id: &str, schema: Json) -> CapabilityManifest {
-        CapabilityManifest {
-            trust_tier: TrustTier::System,
-            local: true,
-            ..CapabilityManifest::new(id, "", schema)
-        }
+        CapabilityManifest::new(id, "", schema)
+            .with_tier(TrustTier::System)
+            .local()
     }
 
     fn read_file() -> CapabilityManifest {

@@ -13,8 +13,8 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use ccos_marketplace::CapabilityExecutor;
-use ccos_mcp::servers::TestServers;
 use ccos_mcp::{McpConfig, McpExecutor, discover, tool_manifest};
+use ccos_testkit::mcp::TestServers;
 use criterion::{Criterion, criterion_group, criterion_main};
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;

@@ -245,7 +245,7 @@ impl McpConfig {
             // inside it into file positions.
             let offset = (raw.get().as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
             let at = |line: usize, column: usize| -> (usize, usize) {
-                let (l0, c0) = line_col(text, offset.min(text.len()));
+                let (l0, c0) = ccos_core::line_col(text, offset.min(text.len()));
                 if line <= 1 {
                     (l0, c0 + column.saturating_sub(1))
                 } else {
@@ -351,19 +351,6 @@ fn without_position(e: &serde_json::Error) -> String {
         Some(i) => text[..i].to_string(),
         None => text,
     }
-}
-
-/// 1-based line and column of byte `offset` in `text`.
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let col = before
-        .rsplit('\n')
-        .next()
-        .map(|l| l.chars().count())
-        .unwrap_or(0)
-        + 1;
-    (line, col)
 }
 
 /// Adds or replaces server `server.name` in the file at `path`, keeping

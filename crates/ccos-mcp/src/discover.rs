@@ -7,8 +7,6 @@ use std::path::{Path, PathBuf};
 use ccos_marketplace::{CapabilityManifest, Effect, ProviderSpec};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value as Json, json};
-use time::OffsetDateTime;
-use time::format_description::well_known::Rfc3339;
 
 use crate::config::ServerConfig;
 use crate::error::McpError;
@@ -187,12 +185,7 @@ pub async fn discover_with(
     })
 }
 
-/// The current UTC time in RFC 3339.
-pub fn now_rfc3339() -> String {
-    OffsetDateTime::now_utc()
-        .format(&Rfc3339)
-        .unwrap_or_else(|_| "1970-01-01T00:00:00Z".into())
-}
+pub use ccos_core::now_rfc3339;
 
 /// The discovery cache: one JSON file per server under a directory
 /// (`$CCOS_HOME/mcp-cache/`).
@@ -369,6 +362,8 @@ mod tests {
         let path = cache.store(&found).unwrap();
         assert!(path.ends_with("mcp-cache/s_x2F_1.json"));
         assert_eq!(cache.load("s/1").unwrap(), Some(found));
+        use time::OffsetDateTime;
+        use time::format_description::well_known::Rfc3339;
         assert!(OffsetDateTime::parse(&now_rfc3339(), &Rfc3339).is_ok());
         cache.remove("s/1").unwrap();
         assert!(cache.load("s/1").unwrap().is_none());

@@ -183,19 +183,17 @@ mod tests {
     use serde_json::json;
 
     fn manifest(server: &str, tool: &str) -> CapabilityManifest {
-        CapabilityManifest {
-            name: tool.into(),
-            provider: ProviderSpec::Mcp {
-                server: server.into(),
-                tool: tool.into(),
-            },
-            local: true,
-            ..CapabilityManifest::new(
-                crate::names::capability_id(server, tool),
-                "",
-                json!({"type": "object"}),
-            )
-        }
+        CapabilityManifest::new(
+            crate::names::capability_id(server, tool),
+            "",
+            json!({"type": "object"}),
+        )
+        .with_name(tool)
+        .with_provider(ProviderSpec::Mcp {
+            server: server.into(),
+            tool: tool.into(),
+        })
+        .local()
     }
 
     #[test]

@@ -25,7 +25,6 @@ pub mod executor;
 pub mod names;
 pub mod register;
 pub mod result;
-pub mod servers;
 pub mod session;
 
 pub use config::{McpConfig, ServerConfig, Transport};

@@ -1,11 +1,9 @@
 //! Capability ids for MCP tools: `mcp.<server>.<tool>`, reversibly.
 //!
 //! Capability ids may only contain `[A-Za-z0-9_.-]`. Server and tool names
-//! are free text, so they are escaped: every other character `c` becomes
-//! `_x<HEX>_` (its Unicode scalar value in upper-case hex). A literal `_`
-//! is kept as is, except when the next character is `x`: then that `_` is
-//! escaped (`_x5F_`), so in an encoded name `_x` always starts an escape
-//! and decoding is unambiguous. In a server name `.`
+//! are free text, so they are escaped reversibly by the one escaper of ids
+//! (`ccos_marketplace::ids::encode_name`: every other character becomes
+//! `_x<HEX>_`, and a literal `_x` is escaped too). In a server name `.`
 //! is escaped too, so the first `.` after `mcp.` always separates the server
 //! from the tool. Names that are already valid (`read_text_file`,
 //! `get-sum`) are unchanged, and [`parse_capability_id`] recovers the
@@ -14,73 +12,22 @@
 /// The prefix of every MCP capability id.
 pub const ID_PREFIX: &str = "mcp.";
 
-fn is_plain(c: char, allow_dot: bool) -> bool {
-    c.is_ascii_alphanumeric() || c == '_' || c == '-' || (allow_dot && c == '.')
-}
-
-/// If `s` starts with an escape sequence `_x<HEX>_`, returns the decoded
-/// char and the sequence's byte length.
-fn escape_at(s: &str) -> Option<(char, usize)> {
-    let rest = s.strip_prefix("_x")?;
-    let end = rest.find('_')?;
-    let hex = &rest[..end];
-    if hex.is_empty()
-        || hex.len() > 6
-        || !hex
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'A'..=b'F').contains(&b))
-    {
-        return None;
-    }
-    let c = char::from_u32(u32::from_str_radix(hex, 16).ok()?)?;
-    Some((c, 2 + end + 1))
-}
-
-fn encode(name: &str, allow_dot: bool) -> String {
-    let mut out = String::with_capacity(name.len());
-    let mut chars = name.chars().peekable();
-    while let Some(c) = chars.next() {
-        let plain = is_plain(c, allow_dot) && !(c == '_' && chars.peek() == Some(&'x'));
-        if plain {
-            out.push(c);
-        } else {
-            out.push_str(&format!("_x{:X}_", c as u32));
-        }
-    }
-    out
-}
+use ccos_marketplace::ids::{decode_name as decode_impl, encode_name};
 
 /// Escapes a server name for use in a capability id or file name (no `.`).
 pub fn encode_server(name: &str) -> String {
-    encode(name, false)
+    encode_name(name, false)
 }
 
 /// Escapes a tool name for use in a capability id (`.` is kept).
 pub fn encode_tool(name: &str) -> String {
-    encode(name, true)
+    encode_name(name, true)
 }
 
 /// Reverses [`encode_server`] / [`encode_tool`]; `None` when `s` contains a
 /// character that no encoding produces.
 pub fn decode(s: &str) -> Option<String> {
-    let mut out = String::with_capacity(s.len());
-    let mut i = 0;
-    while i < s.len() {
-        let rest = &s[i..];
-        if rest.starts_with("_x") {
-            let (c, len) = escape_at(rest)?;
-            out.push(c);
-            i += len;
-            continue;
-        }
-        let c = rest.chars().next()?;
-        if !is_plain(c, true) {
-            return None;
-        }
-        out.push(c);
-        i += c.len_utf8();
-    }
-    Some(out)
+    decode_impl(s)
 }
 
 /// The capability id of `tool` on `server`: `mcp.<server>.<tool>`.

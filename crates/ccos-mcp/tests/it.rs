@@ -6,11 +6,11 @@ use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use ccos_marketplace::{CallError, CapabilityExecutor, CapabilityManifest, Effect, TrustTier};
-use ccos_mcp::servers::TestServers;
 use ccos_mcp::{
     Cache, McpConfig, McpError, McpExecutor, McpSession, ServerConfig, discover,
     parse_capability_id,
 };
+use ccos_testkit::mcp::TestServers;
 
 macro_rules! servers {
     () => {

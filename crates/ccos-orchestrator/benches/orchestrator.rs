@@ -12,7 +12,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use ccos_governance::RuntimeContext;
+use ccos_governance::Policy;
 use ccos_marketplace::Marketplace;
 use ccos_marketplace::builtins::{BuiltinConfig, install};
 use ccos_orchestrator::{Orchestrator, RunOptions};
@@ -31,9 +31,9 @@ async fn orchestrator(dir: &std::path::Path, max_calls: u64) -> Orchestrator {
     let store = Store::open(&format!("sqlite://{}", dir.join("bench.db").display()))
         .await
         .expect("store");
-    let policy = RuntimeContext {
+    let policy = Policy {
         max_calls,
-        ..RuntimeContext::default()
+        ..Policy::default()
     };
     Orchestrator::new(mp, policy, store)
 }

@@ -5,15 +5,19 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use ccos_governance::{CallDecision, CallTarget, RuntimeContext};
+use ccos_core::Redactor;
+use ccos_core::audit::payload::{
+    ApprovalDenied, ApprovalGiven, ApprovalRequested, CallOutcome, CapabilityCall, StepEnded,
+    StepStarted,
+};
+use ccos_core::audit::{NewEntry, Payload, RecordedValue};
+use ccos_governance::{CallDecision, CallTarget, Policy};
 use ccos_marketplace::{Marketplace, ProviderSpec};
-use ccos_store::{NewEntry, OutcomeKind, Store, StoreError};
+use ccos_store::{OutcomeKind, Store, StoreError};
 use rtfs::{Branch, CallRequest, ErrorKind, Host, RtfsError, StepEvent, StepPhase, Value};
-use serde_json::json;
 use tokio::sync::Notify;
 
 use crate::approval::{Approval, ApprovalRequest, Approver};
-use crate::redact::Redactor;
 
 /// Stops a run: running calls are cancelled and no further call starts.
 #[derive(Debug, Default)]
@@ -90,7 +94,7 @@ pub trait ProgressSink: Send + Sync {
 
 pub(crate) struct HostParts {
     pub marketplace: Arc<Marketplace>,
-    pub policy: Arc<RuntimeContext>,
+    pub policy: Arc<Policy>,
     pub store: Store,
     pub approver: Arc<dyn Approver>,
     pub progress: Option<Arc<dyn ProgressSink>>,
@@ -167,9 +171,11 @@ impl GovernedHost {
     }
 
     /// Appends to the causal chain, blocking this (non-async) thread.
-    fn record(&self, kind: &str, payload: serde_json::Value) -> Result<(), StoreError> {
-        let payload = self.parts.redactor.redact_json(&payload);
-        let entry = NewEntry::new(kind, payload)
+    /// Every string of the payload is redacted first.
+    fn record<P: Payload>(&self, payload: &P) -> Result<(), StoreError> {
+        let mut entry = NewEntry::of(payload);
+        entry.payload = self.parts.redactor.redact_json(&entry.payload);
+        let entry = entry
             .intent(&self.ids.intent)
             .plan(&self.ids.plan)
             .run(&self.ids.run);
@@ -180,13 +186,22 @@ impl GovernedHost {
             .map(|_| ())
     }
 
-    fn record_or_remember(&self, kind: &str, payload: serde_json::Value) {
-        if let Err(e) = self.record(kind, payload) {
+    fn record_or_remember<P: Payload>(&self, payload: &P) {
+        if let Err(e) = self.record(payload) {
             let mut slot = lock(&self.record_error);
             if slot.is_none() {
                 *slot = Some(e);
             }
         }
+    }
+
+    /// A recorded value of RTFS values: redacted structurally, then
+    /// printed (so escaping can never hide a secret).
+    fn recorded_rtfs(&self, v: &Value) -> RecordedValue {
+        RecordedValue::rtfs(rtfs::print_value(&rtfs::redact::redact_value(
+            &self.parts.redactor,
+            v,
+        )))
     }
 
     fn deny(
@@ -195,26 +210,30 @@ impl GovernedHost {
         reason: String,
         args_json: &serde_json::Value,
     ) -> RtfsError {
+        let reason = self.parts.redactor.redact_str(&reason).into_owned();
         {
             let mut d = lock(&self.denial);
             if d.is_none() {
                 *d = Some(reason.clone());
             }
         }
-        self.record_or_remember(
-            "capability_call",
-            json!({
-                "capability": req.capability,
-                "args": args_json,
-                "step": req.step_name,
-                "step_path": req.step_path,
-                "outcome": "denied",
-                "error": reason,
-            }),
-        );
+        self.record_or_remember(&CapabilityCall {
+            capability: req.capability.to_string(),
+            provider: None,
+            args: RecordedValue::json(args_json.clone()),
+            step: req.step_name.map(str::to_string),
+            step_path: Some(req.step_path.to_string()).filter(|p| !p.is_empty()),
+            outcome: CallOutcome::Denied,
+            result: None,
+            error: Some(reason.clone()),
+            duration_ms: None,
+        });
         RtfsError::new(
             ErrorKind::Host,
-            format!("call to {} denied by policy: {reason}", req.capability),
+            format!(
+                "call to {} denied by policy: {reason}",
+                self.parts.redactor.redact_str(req.capability)
+            ),
         )
         .at(req.span)
         .with_help("change the plan, or the policy (--policy FILE) if this call should be allowed")
@@ -318,26 +337,31 @@ impl Host for GovernedHost {
             CallDecision::NeedsApproval { reasons } => {
                 let request = ApprovalRequest {
                     capability: req.capability.to_string(),
-                    args: self
-                        .parts
-                        .redactor
-                        .redact_str(&rtfs::print_value(&Value::vector(req.args.clone()))),
+                    args: rtfs::print_value(&rtfs::redact::redact_value(
+                        &self.parts.redactor,
+                        &Value::vector(req.args.clone()),
+                    )),
                     reasons: reasons.clone(),
                     step: req.step_name.map(str::to_string),
                 };
-                self.record_or_remember("approval_requested", json!(request));
+                self.record_or_remember(&ApprovalRequested {
+                    capability: req.capability.to_string(),
+                    args: RecordedValue::json(args_json.clone()),
+                    reasons: reasons.clone(),
+                    step: req.step_name.map(str::to_string),
+                });
                 match self.parts.approver.approve(&request) {
                     Approval::Given(by) => {
-                        self.record_or_remember(
-                            "approval_given",
-                            json!({"capability": req.capability, "by": by}),
-                        );
+                        self.record_or_remember(&ApprovalGiven {
+                            capability: req.capability.to_string(),
+                            by,
+                        });
                     }
                     Approval::Refused(why) => {
-                        self.record_or_remember(
-                            "approval_denied",
-                            json!({"capability": req.capability, "reason": why}),
-                        );
+                        self.record_or_remember(&ApprovalDenied {
+                            capability: req.capability.to_string(),
+                            reason: why.clone(),
+                        });
                         return Err(self.deny(
                             &req,
                             format!("approval refused: {why}"),
@@ -368,11 +392,17 @@ impl Host for GovernedHost {
                     req.capability,
                     errors.join("; ")
                 );
-                self.record_or_remember(
-                    "capability_call",
-                    json!({"capability": req.capability, "args": args_json, "step": req.step_name,
-                           "step_path": req.step_path, "outcome": "invalid_arguments", "error": message}),
-                );
+                self.record_or_remember(&CapabilityCall {
+                    capability: req.capability.to_string(),
+                    provider: Some(manifest.provider.label().to_string()),
+                    args: RecordedValue::json(args_json.clone()),
+                    step: req.step_name.map(str::to_string),
+                    step_path: Some(req.step_path.to_string()).filter(|p| !p.is_empty()),
+                    outcome: CallOutcome::InvalidArguments,
+                    result: None,
+                    error: Some(message.clone()),
+                    duration_ms: None,
+                });
                 return Err(RtfsError::new(ErrorKind::Host, message).at(req.span));
             }
         }
@@ -399,27 +429,31 @@ impl Host for GovernedHost {
         };
         let duration = started.elapsed();
         self.record_outcome(req.capability, outcome.is_ok());
-        let (result_json, error) = match &outcome {
+        let (result, error) = match &outcome {
             Ok(v) => (
-                rtfs::to_json(v).unwrap_or_else(|_| json!(rtfs::print_value(v))),
+                Some(match rtfs::to_json(v) {
+                    Ok(j) => RecordedValue::json(j),
+                    Err(_) => self.recorded_rtfs(v),
+                }),
                 None,
             ),
-            Err(e) => (serde_json::Value::Null, Some(e.clone())),
+            Err(e) => (None, Some(e.clone())),
         };
-        self.record_or_remember(
-            "capability_call",
-            json!({
-                "capability": req.capability,
-                "provider": manifest.provider.label(),
-                "args": args_json,
-                "step": req.step_name,
-                "step_path": req.step_path,
-                "outcome": if error.is_none() { "ok" } else { "error" },
-                "result": result_json,
-                "error": error,
-                "duration_ms": duration.as_millis() as u64,
-            }),
-        );
+        self.record_or_remember(&CapabilityCall {
+            capability: req.capability.to_string(),
+            provider: Some(manifest.provider.label().to_string()),
+            args: RecordedValue::json(args_json.clone()),
+            step: req.step_name.map(str::to_string),
+            step_path: Some(req.step_path.to_string()).filter(|p| !p.is_empty()),
+            outcome: if error.is_none() {
+                CallOutcome::Ok
+            } else {
+                CallOutcome::Error
+            },
+            result,
+            error,
+            duration_ms: Some(duration.as_millis() as u64),
+        });
         self.progress(ProgressEvent::Call {
             capability: req.capability.to_string(),
             ok: outcome.is_ok(),
@@ -440,10 +474,11 @@ impl Host for GovernedHost {
         match e.phase {
             StepPhase::Started => {
                 lock(&self.step_starts).insert(e.path.to_string(), Instant::now());
-                self.record_or_remember(
-                    "step_started",
-                    json!({"path": e.path, "name": e.name, "kind": kind}),
-                );
+                self.record_or_remember(&StepStarted {
+                    path: e.path.to_string(),
+                    name: e.name.to_string(),
+                    kind: kind.to_string(),
+                });
                 self.progress(ProgressEvent::StepStarted {
                     path: e.path.into(),
                     name: e.name.into(),
@@ -455,26 +490,37 @@ impl Host for GovernedHost {
                     .remove(e.path)
                     .map(|t| t.elapsed())
                     .unwrap_or_default();
-                let (ok, detail) = match e.phase {
-                    StepPhase::Succeeded(v) => (true, json!({"value": rtfs::print_value(v)})),
+                let ended = match e.phase {
+                    StepPhase::Succeeded(v) => StepEnded {
+                        path: e.path.to_string(),
+                        name: e.name.to_string(),
+                        kind: kind.to_string(),
+                        ok: true,
+                        duration_ms: duration.as_millis() as u64,
+                        value: Some(self.recorded_rtfs(v)),
+                        error: None,
+                        error_kind: None,
+                    },
                     StepPhase::Failed(err) => {
                         let mut f = lock(&self.failed_step);
                         if f.is_none() && kind == "step" {
                             *f = Some((e.name.to_string(), e.path.to_string()));
                         }
-                        (
-                            false,
-                            json!({"error": err.message, "error_kind": err.kind.code()}),
-                        )
+                        StepEnded {
+                            path: e.path.to_string(),
+                            name: e.name.to_string(),
+                            kind: kind.to_string(),
+                            ok: false,
+                            duration_ms: duration.as_millis() as u64,
+                            value: None,
+                            error: Some(err.message.clone()),
+                            error_kind: Some(err.kind.code().to_string()),
+                        }
                     }
                     StepPhase::Started => unreachable!("handled above"),
                 };
-                let mut payload = json!({"path": e.path, "name": e.name, "kind": kind, "ok": ok,
-                                         "duration_ms": duration.as_millis() as u64});
-                if let (Some(p), Some(d)) = (payload.as_object_mut(), detail.as_object()) {
-                    p.extend(d.clone());
-                }
-                self.record_or_remember("step_ended", payload);
+                let ok = ended.ok;
+                self.record_or_remember(&ended);
                 self.progress(ProgressEvent::StepEnded {
                     path: e.path.into(),
                     name: e.name.into(),

@@ -15,7 +15,8 @@
 //!    performs the call through the marketplace;
 //! 5. records every step (started/ended, duration, value or error) and every
 //!    call (arguments, result or error, duration) in the causal chain, with
-//!    secrets replaced by `<redacted>`;
+//!    secrets replaced by `<redacted>` (the [`Redactor`] given with
+//!    [`Orchestrator::with_redactor`]; this crate reads no environment);
 //! 6. records `run_ended` (or `run_interrupted`).
 //!
 //! A capability whose provider is `ProviderSpec::Rtfs { body }` (a
@@ -35,19 +36,20 @@
 
 mod approval;
 mod host;
-mod redact;
 
 use std::sync::Arc;
 use std::time::Instant;
 
-use ccos_governance::{PreflightReport, RuntimeContext};
+use ccos_core::audit::payload::{IntentCreated, RunEnded, RunStarted, RunStatus};
+use ccos_core::audit::{NewEntry, RecordedValue};
+use ccos_core::new_id;
+use ccos_governance::{Policy, PreflightReport};
 use ccos_marketplace::Marketplace;
-use ccos_store::{NewEntry, NewIntent, NewPlan, Store};
-use serde_json::json;
+use ccos_store::{NewIntent, NewPlan, Store};
 
 pub use approval::{Approval, ApprovalRequest, Approver, AutoApprove, DenyAll};
+pub use ccos_core::Redactor;
 pub use host::{GovernedHost, Interrupt, MAX_RTFS_NESTING, ProgressEvent, ProgressSink};
-pub use redact::Redactor;
 
 /// Options for one run.
 #[derive(Clone)]
@@ -58,6 +60,8 @@ pub struct RunOptions {
     pub intent_id: Option<String>,
     /// How the plan was produced (`manual`, `pattern`, `llm`, ...).
     pub generation_mode: String,
+    /// What started the run: `cli`, `mcp`, `gateway` (recorded).
+    pub origin: String,
     /// Global bindings made before evaluation (e.g. `context` for a
     /// synthesised planner).
     pub bindings: Vec<(String, rtfs::Value)>,
@@ -71,6 +75,7 @@ impl Default for RunOptions {
             source_name: "<plan>".into(),
             intent_id: None,
             generation_mode: "manual".into(),
+            origin: "cli".into(),
             bindings: vec![],
             limits: rtfs::Limits::default(),
         }
@@ -148,7 +153,7 @@ fn describe_failure(step: &Option<(String, String)>, error: &rtfs::RtfsError) ->
 #[derive(Clone)]
 pub struct Orchestrator {
     marketplace: Arc<Marketplace>,
-    policy: Arc<RuntimeContext>,
+    policy: Arc<Policy>,
     store: Store,
     approver: Arc<dyn Approver>,
     progress: Option<Arc<dyn ProgressSink>>,
@@ -160,15 +165,14 @@ impl Orchestrator {
     /// An orchestrator over `marketplace`, enforcing `policy`, recording into
     /// `store`. Approvals are refused until [`Orchestrator::with_approver`]
     /// says otherwise (a non-interactive run without approval).
-    pub fn new(marketplace: Arc<Marketplace>, policy: RuntimeContext, store: Store) -> Self {
-        let redactor = Redactor::from_env_names(&policy.secret_env);
+    pub fn new(marketplace: Arc<Marketplace>, policy: Policy, store: Store) -> Self {
         Orchestrator {
             marketplace,
             policy: Arc::new(policy),
             store,
             approver: Arc::new(DenyAll),
             progress: None,
-            redactor: Arc::new(redactor),
+            redactor: Arc::new(Redactor::default()),
             interrupt: Arc::new(Interrupt::default()),
         }
     }
@@ -185,14 +189,16 @@ impl Orchestrator {
         self
     }
 
-    /// Adds literal secret values to redact (beyond the policy's variables).
-    pub fn with_secret_values(mut self, values: impl IntoIterator<Item = String>) -> Self {
-        let mut r = (*self.redactor).clone();
-        for v in values {
-            r.add(v);
-        }
-        self.redactor = Arc::new(r);
+    /// Sets the secrets to redact from everything recorded and returned
+    /// (the named ones are also bound as `secrets` for plans to read).
+    pub fn with_redactor(mut self, redactor: Redactor) -> Self {
+        self.redactor = Arc::new(redactor);
         self
+    }
+
+    /// The secrets redacted from everything recorded.
+    pub fn redactor(&self) -> &Redactor {
+        &self.redactor
     }
 
     /// The interrupt handle: [`Interrupt::trigger`] stops the current run.
@@ -201,7 +207,7 @@ impl Orchestrator {
     }
 
     /// The policy in force.
-    pub fn policy(&self) -> &RuntimeContext {
+    pub fn policy(&self) -> &Policy {
         &self.policy
     }
 
@@ -250,12 +256,21 @@ impl Orchestrator {
                     .store
                     .create_intent(NewIntent::new(
                         &id,
-                        format!("run plan {}", options.source_name),
+                        self.redactor
+                            .redact_str(&format!("run plan {}", options.source_name))
+                            .into_owned(),
                     ))
                     .await?;
                 self.store
                     .append(
-                        NewEntry::new("intent_created", json!({"goal": intent.goal})).intent(&id),
+                        NewEntry::of(&IntentCreated {
+                            goal: intent.goal,
+                            source: "plan-file".into(),
+                            name: None,
+                            parse_format: None,
+                            parse_attempts: vec![],
+                        })
+                        .intent(&id),
                     )
                     .await?;
                 id
@@ -265,43 +280,35 @@ impl Orchestrator {
             .archive_plan(NewPlan {
                 id: plan_id.clone(),
                 intent_id: intent_id.clone(),
-                rtfs: src.to_string(),
+                rtfs: self.redactor.redact_str(src).into_owned(),
                 ir: None,
                 generation_mode: options.generation_mode.clone(),
-                diagnostics: serde_json::to_value(&report.findings).unwrap_or(json!([])),
+                diagnostics: serde_json::to_value(
+                    report
+                        .findings
+                        .iter()
+                        .map(ccos_governance::Finding::audit_record)
+                        .collect::<Vec<_>>(),
+                )
+                .unwrap_or_default(),
                 status: "running".into(),
             })
             .await?;
+        let ids = |e: NewEntry| e.intent(&intent_id).plan(&plan_id).run(&run_id);
+        let governance = self.redactor_json(NewEntry::of(&report.audit_record()));
+        self.store.append(ids(governance)).await?;
+        let started_entry = NewEntry::of(&RunStarted {
+            source: options.source_name.clone(),
+            plan_sha256: hex::encode(sha2::Sha256::digest(src.as_bytes())),
+            generation_mode: options.generation_mode.clone(),
+            max_calls: self.policy.max_calls,
+            call_timeout_ms: self.policy.call_timeout_ms,
+            run_timeout_ms: self.policy.run_timeout_ms,
+            origin: options.origin.clone(),
+            pid: std::process::id(),
+        });
         self.store
-            .append(
-                NewEntry::new(
-                    "governance_decision",
-                    json!({
-                        "decision": report.decision,
-                        "calls": report.calls,
-                        "findings": report.findings,
-                    }),
-                )
-                .intent(&intent_id)
-                .plan(&plan_id)
-                .run(&run_id),
-            )
-            .await?;
-        self.store
-            .append(
-                NewEntry::new(
-                    "run_started",
-                    json!({
-                        "source": options.source_name,
-                        "plan_sha256": hex::encode(sha2::Sha256::digest(src.as_bytes())),
-                        "max_calls": self.policy.max_calls,
-                        "call_timeout_ms": self.policy.call_timeout_ms,
-                    }),
-                )
-                .intent(&intent_id)
-                .plan(&plan_id)
-                .run(&run_id),
-            )
+            .append(ids(self.redactor_json(started_entry)))
             .await?;
 
         let host = Arc::new(GovernedHost::new(
@@ -326,7 +333,11 @@ impl Orchestrator {
         let eval_host = host.clone();
         let limits = options.limits;
         let bindings = options.bindings.clone();
-        let secrets = self.redactor.bindings();
+        let secrets = rtfs::Value::map(
+            self.redactor
+                .named()
+                .map(|(k, v)| (rtfs::json::json_key(k), rtfs::Value::string(v))),
+        );
         let result = tokio::task::spawn_blocking(move || {
             let ev = rtfs::Evaluator::new(&*eval_host).with_limits(limits);
             ev.define("secrets", secrets);
@@ -343,16 +354,18 @@ impl Orchestrator {
         if let Some(e) = host.take_record_error() {
             return Err(RunError::Store(e));
         }
-        let ids = |e: NewEntry| e.intent(&intent_id).plan(&plan_id).run(&run_id);
         match result {
             Ok(value) => {
-                let value = self.redactor.redact_value(&value);
-                self.store
-                    .append(ids(NewEntry::new(
-                        "run_ended",
-                        json!({"status": "succeeded", "value": rtfs::print_value(&value), "calls": calls, "duration_ms": elapsed_ms}),
-                    )))
-                    .await?;
+                let value = rtfs::redact::redact_value(&self.redactor, &value);
+                let ended = NewEntry::of(&RunEnded {
+                    status: RunStatus::Succeeded,
+                    value: Some(RecordedValue::rtfs(rtfs::print_value(&value))),
+                    error: None,
+                    error_kind: None,
+                    calls,
+                    duration_ms: elapsed_ms,
+                });
+                self.store.append(ids(self.redactor_json(ended))).await?;
                 self.store.set_plan_status(&plan_id, "succeeded").await?;
                 Ok(RunOutcome {
                     run_id,
@@ -364,28 +377,27 @@ impl Orchestrator {
                 })
             }
             Err(error) => {
-                let error = self.redactor.redact_error(error);
-                let interrupted = self.interrupt.is_triggered();
-                let kind = if interrupted {
-                    "run_interrupted"
-                } else {
-                    "run_ended"
-                };
-                let status = if interrupted {
-                    "interrupted"
+                let error = rtfs::redact::redact_error(&self.redactor, error);
+                let status = if self.interrupt.is_triggered() {
+                    RunStatus::Interrupted
                 } else if host.denial().is_some() {
-                    "denied"
+                    RunStatus::Denied
                 } else {
-                    "failed"
+                    RunStatus::Failed
                 };
+                let ended = NewEntry::of(&RunEnded {
+                    status,
+                    value: None,
+                    error: Some(error.message.clone()),
+                    error_kind: Some(error.kind.code().to_string()),
+                    calls,
+                    duration_ms: elapsed_ms,
+                });
+                self.store.append(ids(self.redactor_json(ended))).await?;
                 self.store
-                    .append(ids(NewEntry::new(
-                        kind,
-                        json!({"status": status, "error": error.message, "error_kind": error.kind.code(), "calls": calls, "duration_ms": elapsed_ms}),
-                    )))
+                    .set_plan_status(&plan_id, status.as_str())
                     .await?;
-                self.store.set_plan_status(&plan_id, status).await?;
-                if interrupted {
+                if status == RunStatus::Interrupted {
                     return Err(RunError::Interrupted { run_id });
                 }
                 if let Some(reason) = host.denial() {
@@ -403,20 +415,12 @@ impl Orchestrator {
             }
         }
     }
+
+    /// `entry` with every secret redacted from its payload (structurally).
+    fn redactor_json(&self, mut entry: NewEntry) -> NewEntry {
+        entry.payload = self.redactor.redact_json(&entry.payload);
+        entry
+    }
 }
 
 use sha2::Digest;
-
-/// A unique id: `PREFIX-` + 16 hex digits from the content, the time and a
-/// process-wide counter.
-pub fn new_id(prefix: &str, content: &str) -> String {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let mut h = sha2::Sha256::new();
-    h.update(content.as_bytes());
-    h.update(ccos_store::now_rfc3339().as_bytes());
-    h.update(std::process::id().to_le_bytes());
-    h.update(COUNTER.fetch_add(1, Ordering::Relaxed).to_le_bytes());
-    let digest = h.finalize();
-    format!("{prefix}-{}", hex::encode(&digest[..8]))
-}

@@ -15,7 +15,7 @@ use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ccos_governance::RuntimeContext;
+use ccos_governance::Policy;
 use ccos_marketplace::builtins::{BuiltinConfig, install};
 use ccos_marketplace::{CapabilityManifest, Effect, Marketplace, ProviderSpec, TrustTier};
 use ccos_planner::{PatternDecomposition, Planner};
@@ -107,7 +107,7 @@ fn bench(c: &mut Criterion) {
         mp.replace_all(synthetic(n)).expect("synthetic catalog");
         let planner = Planner::new(
             Arc::new(mp),
-            RuntimeContext::default(),
+            Policy::default(),
             PatternDecomposition::builtin().expect("rules"),
         );
         measure(
@@ -121,9 +121,16 @@ fn bench(c: &mut Criterion) {
     }
 }
 
+/// Without the `semantic` feature there is nothing to measure.
+#[cfg(not(feature = "semantic"))]
+fn bench_semantic(_: &mut Criterion) {
+    eprintln!("skipping plan/semantic: built without the `semantic` feature");
+}
+
 /// Goal → validated plan with semantic resolution on (the CLI's default:
 /// catalog + semantic, gated RRF) at 1k synthetic capabilities. Needs the
 /// embedding model; skipped with a note when absent.
+#[cfg(feature = "semantic")]
 fn bench_semantic(c: &mut Criterion) {
     use ccos_planner::CompositeResolution;
     use ccos_planner::resolution::{SemanticIndex, SemanticResolution};
@@ -156,12 +163,12 @@ fn bench_semantic(c: &mut Criterion) {
     );
     let planner = Planner::new(
         mp.clone(),
-        RuntimeContext::default(),
+        Policy::default(),
         PatternDecomposition::builtin().expect("rules"),
     )
     .with_resolution(Box::new(CompositeResolution::default_for(
         mp.clone(),
-        Some(SemanticResolution::new(Arc::new(index))),
+        Some(Box::new(SemanticResolution::new(Arc::new(index)))),
     )));
     measure(
         c,

@@ -16,15 +16,15 @@
 //! [`planner::Planner`] ties everything together, validates the plan with
 //! preflight and keeps a decision trace; [`planner::record`] stores it.
 //!
-//! [`eval`] measures resolution on public tool-retrieval benchmarks
-//! (MetaTool, UltraTool, RestBench, Seal-Tools) loaded at run time.
+//! No language model is needed: LLM decompositions and plan modes live in
+//! `ccos-planner-llm` and plug in through [`DecompositionStrategy`]; the
+//! benchmark harness lives in `ccos-bench`. Semantic resolution (sentence
+//! embeddings) is behind the `semantic` feature.
 
 #![warn(missing_docs)]
 
 pub mod decompose;
-pub mod eval;
 pub mod intent;
-pub mod llm;
 pub mod plan_gen;
 pub mod planner;
 pub mod resolution;

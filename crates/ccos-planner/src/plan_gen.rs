@@ -43,6 +43,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use ccos_marketplace::CapabilityManifest;
+use ccos_marketplace::keys::{map_key, normalize_key};
 use rtfs::Value;
 use serde_json::Value as Json;
 
@@ -67,23 +68,6 @@ const FREE_TEXT: [&str; 8] = [
     "q",
     "content",
     "instruction",
-];
-
-/// Synonyms: an intent key (normalised) → schema properties it may fill,
-/// in preference order.
-const SYNONYMS: &[(&str, &[&str])] = &[
-    ("filepath", &["path", "file"]),
-    ("file", &["path"]),
-    ("filename", &["path", "name"]),
-    ("text", &["content", "message", "input", "body"]),
-    ("content", &["text", "body"]),
-    ("message", &["text", "content"]),
-    ("query", &["q", "search"]),
-    ("q", &["query"]),
-    ("url", &["uri", "href"]),
-    ("uri", &["url"]),
-    ("prompt", &["question", "message"]),
-    ("question", &["prompt"]),
 ];
 
 /// A sub-intent with its chosen capability.
@@ -124,37 +108,6 @@ struct Node {
     deps: Vec<String>,
     /// The sub-intent id, for sub-intent steps.
     intent: Option<String>,
-}
-
-/// Normalises a key for snake/camel/kebab equivalence: lower-case
-/// alphanumerics only (`per_page`, `perPage`, `per-page` → `perpage`).
-pub fn normalize_key(k: &str) -> String {
-    k.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(|c| c.to_lowercase())
-        .collect()
-}
-
-/// The schema property that intent key `key` fills, if any: the key itself
-/// when declared (never renamed), else an equivalent spelling, else a
-/// synonym. `taken` properties are skipped for the fuzzy tiers.
-pub fn map_key(key: &str, props: &[String], taken: &BTreeSet<String>) -> Option<String> {
-    if props.iter().any(|p| p == key) {
-        return Some(key.to_string());
-    }
-    let n = normalize_key(key);
-    let free = |p: &&String| !taken.contains(*p) && !props.iter().any(|q| q == key);
-    if let Some(p) = props.iter().filter(free).find(|p| normalize_key(p) == n) {
-        return Some(p.clone());
-    }
-    let syn = SYNONYMS.iter().find(|(k, _)| *k == n)?.1;
-    syn.iter().find_map(|s| {
-        props
-            .iter()
-            .filter(free)
-            .find(|p| normalize_key(p) == *s)
-            .cloned()
-    })
 }
 
 /// The JSON-schema `type` of a schema, when it is a single string.
@@ -674,62 +627,91 @@ fn sanitize(s: &str) -> String {
         .collect()
 }
 
-/// Layers nodes by dependency depth and builds the plan form.
+/// Lays the nodes out (see [`layout`]); the value is the last sub-intent's.
 fn shape(nodes: &[Node]) -> Value {
+    let steps: Vec<LayoutStep> = nodes
+        .iter()
+        .map(|n| LayoutStep {
+            name: n.sym.clone(),
+            form: n.step.clone(),
+            deps: n.deps.clone(),
+            bind: true,
+        })
+        .collect();
+    let result = nodes
+        .iter()
+        .rev()
+        .find(|n| n.intent.is_some())
+        .map(|n| n.sym.as_str());
+    layout(&steps, result)
+}
+
+/// One step of a plan to lay out by [`layout`].
+#[derive(Debug, Clone)]
+pub struct LayoutStep {
+    /// The name its result is bound to (a symbol).
+    pub name: String,
+    /// The step's form (`(step "..." (call ...))`).
+    pub form: Value,
+    /// Names of the steps whose results it uses (earlier in the list).
+    pub deps: Vec<String>,
+    /// Whether to bind the result to `name` (else `_`: nothing uses it).
+    pub bind: bool,
+}
+
+/// The plan form of `steps` (in dependency order) laid out by dependency
+/// depth: one step is its form; one layer of several is a
+/// `(step-parallel ...)`; otherwise a `let` binds each layer in order — a
+/// single step to its name, a layer of several to a vector destructuring
+/// a `step-parallel` — and its value is the step named `result`. The one
+/// layout used by every planner (deterministic, JSON IR), so independent
+/// calls always run in parallel the same way.
+pub fn layout(steps: &[LayoutStep], result: Option<&str>) -> Value {
     let mut level: BTreeMap<&str, usize> = BTreeMap::new();
-    for n in nodes {
-        let l = n
+    for s in steps {
+        let l = s
             .deps
             .iter()
             .filter_map(|d| level.get(d.as_str()))
             .map(|l| l + 1)
             .max()
             .unwrap_or(0);
-        level.insert(&n.sym, l);
+        level.insert(&s.name, l);
     }
     let depth = level.values().max().map_or(0, |m| m + 1);
-    let layers: Vec<Vec<&Node>> = (0..depth)
+    let layers: Vec<Vec<&LayoutStep>> = (0..depth)
         .map(|l| {
-            nodes
+            steps
                 .iter()
-                .filter(|n| level.get(n.sym.as_str()) == Some(&l))
+                .filter(|s| level.get(s.name.as_str()) == Some(&l))
                 .collect()
         })
         .collect();
-    let parallel = |layer: &[&Node]| {
+    let binding = |s: &LayoutStep| Value::Symbol(if s.bind { s.name.as_str() } else { "_" }.into());
+    let parallel = |layer: &[&LayoutStep]| {
         let mut v = vec![Value::Symbol("step-parallel".into())];
-        v.extend(layer.iter().map(|n| n.step.clone()));
+        v.extend(layer.iter().map(|s| s.form.clone()));
         Value::list(v)
     };
     match layers.as_slice() {
         [] => Value::Nil,
-        [only] if only.len() == 1 => only[0].step.clone(),
+        [only] if only.len() == 1 => only[0].form.clone(),
         [only] => parallel(only),
         _ => {
             let mut bindings = vec![];
             for layer in &layers {
-                if let [n] = layer.as_slice() {
-                    bindings.push(Value::Symbol(n.sym.as_str().into()));
-                    bindings.push(n.step.clone());
+                if let [s] = layer.as_slice() {
+                    bindings.push(binding(s));
+                    bindings.push(s.form.clone());
                 } else {
-                    bindings.push(Value::vector(
-                        layer
-                            .iter()
-                            .map(|n| Value::Symbol(n.sym.as_str().into()))
-                            .collect(),
-                    ));
+                    bindings.push(Value::vector(layer.iter().map(|s| binding(s)).collect()));
                     bindings.push(parallel(layer));
                 }
             }
-            let last = nodes
-                .iter()
-                .rev()
-                .find(|n| n.intent.is_some())
-                .map_or(Value::Nil, |n| Value::Symbol(n.sym.as_str().into()));
             Value::list(vec![
                 Value::Symbol("let".into()),
                 Value::vector(bindings),
-                last,
+                result.map_or(Value::Nil, |r| Value::Symbol(r.into())),
             ])
         }
     }
@@ -738,22 +720,17 @@ fn shape(nodes: &[Node]) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ccos_marketplace::{Effect, ProviderSpec, TrustTier};
+    use ccos_marketplace::{Effect, TrustTier};
     use serde_json::json;
 
     fn cap(id: &str, input: Json, output: Option<Json>) -> CapabilityManifest {
-        CapabilityManifest {
-            id: id.into(),
-            name: id.into(),
-            description: id.into(),
-            version: "1".into(),
-            input_schema: input,
-            output_schema: output,
-            provider: ProviderSpec::Builtin,
-            trust_tier: TrustTier::System,
-            local: true,
-            effects: [Effect::Pure].into_iter().collect(),
-            examples: vec![],
+        let m = CapabilityManifest::new(id, id, input)
+            .with_tier(TrustTier::System)
+            .with_effects(&[Effect::Pure])
+            .local();
+        match output {
+            Some(o) => m.with_output(o),
+            None => m,
         }
     }
 
@@ -762,39 +739,6 @@ mod tests {
             intent,
             manifest: m,
         }
-    }
-
-    fn names(v: &[&str]) -> Vec<String> {
-        v.iter().map(|s| s.to_string()).collect()
-    }
-
-    #[test]
-    fn key_mapping_equivalence_synonyms_and_no_renaming() {
-        let none = BTreeSet::new();
-        let props = names(&["owner", "perPage", "path"]);
-        assert_eq!(
-            map_key("per_page", &props, &none).as_deref(),
-            Some("perPage")
-        );
-        assert_eq!(
-            map_key("per-page", &props, &none).as_deref(),
-            Some("perPage")
-        );
-        assert_eq!(map_key("file_path", &props, &none).as_deref(), Some("path"));
-        assert_eq!(map_key("owner", &props, &none).as_deref(), Some("owner"));
-        assert_eq!(map_key("color", &props, &none), None);
-        // A declared key is never renamed, and never used as a synonym
-        // target for another key.
-        let props = names(&["text", "content"]);
-        assert_eq!(map_key("text", &props, &none).as_deref(), Some("text"));
-        assert_eq!(
-            map_key("content", &props, &none).as_deref(),
-            Some("content")
-        );
-        let props = names(&["content"]);
-        assert_eq!(map_key("text", &props, &none).as_deref(), Some("content"));
-        let taken: BTreeSet<String> = ["content".to_string()].into();
-        assert_eq!(map_key("text", &props, &taken), None);
     }
 
     fn obj(props: Json, req: &[&str]) -> Json {

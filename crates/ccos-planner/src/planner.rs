@@ -7,7 +7,7 @@
 //! (default [`CatalogResolution`] with minimum query coverage
 //! [`MIN_COVERAGE`]); candidates scoring below [`MIN_SCORE`] are rejected.
 //! The remaining candidates are taken best first; one the policy denies
-//! (`RuntimeContext::decide_call` → `Deny`) is skipped and recorded in the
+//! (`Policy::decide_call` → `Deny`) is skipped and recorded in the
 //! trace as filtered. Among the allowed ones, the first whose required
 //! parameters the sub-intent can fill ([`plan_gen::unfillable`] is empty)
 //! is chosen, the ones before it noted as skipped; when none fits, the
@@ -23,9 +23,12 @@
 
 use std::sync::Arc;
 
-use ccos_governance::{CallDecision, RuntimeContext};
+use ccos_core::audit::NewEntry;
+use ccos_core::audit::payload as audit;
+use ccos_core::{Redactor, new_id};
+use ccos_governance::{CallDecision, Policy};
 use ccos_marketplace::Marketplace;
-use ccos_store::{EdgeKind, NewEntry, NewIntent, NewPlan, Store, StoreError};
+use ccos_store::{EdgeKind, NewIntent, NewPlan, Store, StoreError};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -165,7 +168,7 @@ impl PlanResult {
 /// The planner (see the module docs).
 pub struct Planner {
     marketplace: Arc<Marketplace>,
-    policy: RuntimeContext,
+    policy: Policy,
     decomposition: HybridDecomposition,
     resolution: Box<dyn ResolutionStrategy>,
     rules: String,
@@ -177,7 +180,7 @@ impl Planner {
     /// decomposition and catalog resolution.
     pub fn new(
         marketplace: Arc<Marketplace>,
-        policy: RuntimeContext,
+        policy: Policy,
         patterns: PatternDecomposition,
     ) -> Planner {
         let rules = patterns.source_name().to_string();
@@ -387,27 +390,150 @@ pub struct Recorded {
     pub plan_id: Option<String>,
 }
 
+impl PlanResult {
+    /// The decision as the causal chain records it (`planner_decision`),
+    /// `sub_intent_ids` being the stored ids of the sub-intents.
+    pub fn audit_record(&self, sub_intent_ids: Vec<String>) -> audit::PlannerDecision {
+        let scored = |c: &Candidate| audit::ScoredCandidate {
+            capability: c.capability_id.clone(),
+            score: (c.score * 10_000.0).round() / 10_000.0,
+            reasons: c.reasons.clone(),
+        };
+        let t = &self.trace;
+        audit::PlannerDecision {
+            goal: self.goal.clone(),
+            decomposition: t.decomposition.clone(),
+            rules: t.rules.clone(),
+            notices: t.notices.clone(),
+            decomposition_failures: t
+                .decomposition_failures
+                .iter()
+                .map(|f| audit::StrategyFailure {
+                    strategy: f.strategy.clone(),
+                    reason: f.reason.clone(),
+                })
+                .collect(),
+            intents: t
+                .intents
+                .iter()
+                .map(|i| audit::IntentDecision {
+                    sub_intent: i.sub_intent.clone(),
+                    description: i.description.clone(),
+                    strategy: i.strategy.clone(),
+                    candidates: i.candidates.iter().map(scored).collect(),
+                    rejected: i.rejected.iter().map(scored).collect(),
+                    filtered: i
+                        .filtered
+                        .iter()
+                        .map(|f| audit::FilteredCandidate {
+                            capability: f.capability_id.clone(),
+                            kind: None,
+                            reasons: f.reasons.clone(),
+                        })
+                        .collect(),
+                    chosen: i.chosen.clone(),
+                    decision: i.decision.clone(),
+                    notes: i.notes.clone(),
+                })
+                .collect(),
+            requires_agent: self.requires_agent.as_ref().map(|ra| {
+                ra.missing
+                    .iter()
+                    .map(|m| audit::MissingPart {
+                        sub_intent: m.sub_intent.clone(),
+                        description: m.description.clone(),
+                        reason: m.reason.clone(),
+                    })
+                    .collect()
+            }),
+            sub_intents: sub_intent_ids,
+        }
+    }
+}
+
+/// Creates a root intent for `goal` in the IntentGraph and records its
+/// `intent_created` entry (`source`: `planner`, `llm`...), secrets
+/// redacted from the goal. Returns the new intent's id. Every planner
+/// records its goal this way.
+pub async fn create_root_intent(
+    store: &Store,
+    goal: &str,
+    source: &str,
+    metadata: serde_json::Value,
+    secrets: &Redactor,
+) -> Result<String, StoreError> {
+    let goal = secrets.redact_str(goal).into_owned();
+    let id = new_id("intent", &goal);
+    let mut intent = NewIntent::new(&id, &goal);
+    intent.metadata = secrets.redact_json(&metadata);
+    store.create_intent(intent).await?;
+    store
+        .append(
+            NewEntry::of(&audit::IntentCreated {
+                goal,
+                source: source.to_string(),
+                name: None,
+                parse_format: None,
+                parse_attempts: vec![],
+            })
+            .intent(&id),
+        )
+        .await?;
+    Ok(id)
+}
+
+/// Archives `rtfs` as a draft plan of `intent_id` (secrets redacted) and
+/// returns the plan id.
+pub async fn archive_draft(
+    store: &Store,
+    intent_id: &str,
+    rtfs: &str,
+    ir: Option<serde_json::Value>,
+    generation_mode: &str,
+    diagnostics: serde_json::Value,
+    secrets: &Redactor,
+) -> Result<String, StoreError> {
+    let rtfs = secrets.redact_str(rtfs).into_owned();
+    let id = new_id("plan", &rtfs);
+    store
+        .archive_plan(NewPlan {
+            id: id.clone(),
+            intent_id: intent_id.to_string(),
+            rtfs,
+            ir: ir.map(|j| secrets.redact_json(&j)),
+            generation_mode: generation_mode.to_string(),
+            diagnostics: secrets.redact_json(&diagnostics),
+            status: "draft".into(),
+        })
+        .await?;
+    Ok(id)
+}
+
 /// Stores a plan result: the goal as root intent, the sub-intents as its
 /// children (`IsSubgoalOf`), data flow (`DependsOn`), the plan archived
 /// when `archive` (the orchestrator archives it itself when it runs the
-/// plan) and a `planner_decision` chain entry with the trace.
+/// plan) and a `planner_decision` chain entry with the trace. Every string
+/// passes through `secrets` first.
 pub async fn record(
     store: &Store,
     result: &PlanResult,
     archive: bool,
+    secrets: &Redactor,
 ) -> Result<Recorded, StoreError> {
-    let root = unique_id("intent", &result.goal);
-    let mut meta = NewIntent::new(&root, &result.goal);
-    meta.metadata = json!({"planner": result.generation_mode()});
-    store.create_intent(meta).await?;
-    store
-        .append(NewEntry::new("intent_created", json!({"goal": result.goal})).intent(&root))
-        .await?;
+    let root = create_root_intent(
+        store,
+        &result.goal,
+        "planner",
+        json!({"planner": result.generation_mode()}),
+        secrets,
+    )
+    .await?;
     let sid = |s: &str| format!("{root}/{s}");
     let mut ids = vec![];
     for s in &result.sub_intents {
-        let mut n = NewIntent::new(sid(&s.id), &s.description);
-        n.metadata = json!({"intent_type": s.intent_type.as_str(), "params": s.params});
+        let mut n = NewIntent::new(sid(&s.id), secrets.redact_str(&s.description));
+        n.metadata = secrets
+            .redact_json(&json!({"intent_type": s.intent_type.as_str(), "params": s.params}));
         store.create_intent(n).await?;
         store
             .add_edge(&sid(&s.id), &root, EdgeKind::IsSubgoalOf)
@@ -422,32 +548,22 @@ pub async fn record(
         }
     }
     let plan_id = match (&result.rtfs, archive) {
-        (Some(rtfs), true) => {
-            let id = unique_id("plan", rtfs);
-            store
-                .archive_plan(NewPlan {
-                    id: id.clone(),
-                    intent_id: root.clone(),
-                    rtfs: rtfs.clone(),
-                    ir: None,
-                    generation_mode: result.generation_mode().to_string(),
-                    diagnostics: json!([]),
-                    status: "draft".into(),
-                })
-                .await?;
-            Some(id)
-        }
+        (Some(rtfs), true) => Some(
+            archive_draft(
+                store,
+                &root,
+                rtfs,
+                None,
+                result.generation_mode(),
+                json!([]),
+                secrets,
+            )
+            .await?,
+        ),
         _ => None,
     };
-    let mut entry = NewEntry::new(
-        "planner_decision",
-        json!({
-            "trace": result.trace,
-            "requires_agent": result.requires_agent,
-            "sub_intents": ids,
-        }),
-    )
-    .intent(&root);
+    let mut entry = NewEntry::of(&result.audit_record(ids.clone())).intent(&root);
+    entry.payload = secrets.redact_json(&entry.payload);
     if let Some(p) = &plan_id {
         entry = entry.plan(p);
     }
@@ -457,25 +573,6 @@ pub async fn record(
         sub_intent_ids: ids,
         plan_id,
     })
-}
-
-/// A unique id `PREFIX-<16 hex>` from the content, the time, the process
-/// and a counter.
-pub(crate) fn unique_id(prefix: &str, content: &str) -> String {
-    use std::hash::{Hash, Hasher};
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    content.hash(&mut h);
-    ccos_store::now_rfc3339().hash(&mut h);
-    std::process::id().hash(&mut h);
-    COUNTER.fetch_add(1, Ordering::Relaxed).hash(&mut h);
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0)
-        .hash(&mut h);
-    format!("{prefix}-{:016x}", h.finish())
 }
 
 #[cfg(test)]
@@ -489,13 +586,13 @@ mod tests {
         Arc::new(mp)
     }
 
-    fn planner(policy: RuntimeContext) -> Planner {
+    fn planner(policy: Policy) -> Planner {
         Planner::new(builtins(), policy, PatternDecomposition::builtin().unwrap())
     }
 
     #[test]
     fn standard_goals_give_clean_deterministic_plans() {
-        let p = planner(RuntimeContext::default());
+        let p = planner(Policy::default());
         for g in [
             "count the words in README.md",
             "add 2 and 3, then multiply by 4",
@@ -509,7 +606,7 @@ mod tests {
             assert!(a.rtfs.is_some(), "{g}");
             assert_eq!(a.generation_mode(), "pattern");
             // identical inputs, byte-identical plans (fresh planner too).
-            let b = planner(RuntimeContext::default()).plan(g).unwrap();
+            let b = planner(Policy::default()).plan(g).unwrap();
             assert_eq!(a.rtfs, b.rtfs);
             assert_eq!(a, b);
         }
@@ -517,7 +614,7 @@ mod tests {
 
     #[test]
     fn unknown_goal_requires_an_agent_and_never_invents() {
-        let r = planner(RuntimeContext::default())
+        let r = planner(Policy::default())
             .plan("book me a flight to Paris")
             .unwrap();
         assert_eq!(r.rtfs, None);
@@ -532,7 +629,7 @@ mod tests {
     #[test]
     fn a_denied_best_candidate_is_skipped_and_traced() {
         let policy =
-            RuntimeContext::from_toml_str("[capabilities]\ndeny = [\"ccos.file.read\"]\n").unwrap();
+            Policy::from_toml_str("[capabilities]\ndeny = [\"ccos.file.read\"]\n").unwrap();
         let r = planner(policy).plan("read notes.txt").unwrap();
         let t = &r.trace.intents[0];
         assert_eq!(t.filtered.len(), 1);
@@ -544,8 +641,7 @@ mod tests {
         // denied with no other fitting candidate: requires an agent, and
         // the reason names the policy.
         let policy =
-            RuntimeContext::from_toml_str("[capabilities]\ndeny = [\"ccos.text.count_words\"]\n")
-                .unwrap();
+            Policy::from_toml_str("[capabilities]\ndeny = [\"ccos.text.count_words\"]\n").unwrap();
         let r = planner(policy).plan("count the words in 'a b'").unwrap();
         let ra = r.requires_agent.unwrap();
         assert!(
@@ -561,7 +657,7 @@ mod tests {
 
     #[test]
     fn plan_result_serialises() {
-        let r = planner(RuntimeContext::default())
+        let r = planner(Policy::default())
             .plan("add 2 and 3, then multiply by 4")
             .unwrap();
         let j = serde_json::to_value(&r).unwrap();
@@ -581,10 +677,12 @@ mod tests {
             let dir = tempfile::tempdir().unwrap();
             let url = format!("sqlite://{}", dir.path().join("ccos.db").display());
             let store = Store::open(&url).await.unwrap();
-            let r = planner(RuntimeContext::default())
+            let r = planner(Policy::default())
                 .plan("count the words in README.md")
                 .unwrap();
-            let rec = record(&store, &r, true).await.unwrap();
+            let rec = record(&store, &r, true, &Redactor::default())
+                .await
+                .unwrap();
             let kids = store.children(&rec.intent_id).await.unwrap();
             assert_eq!(kids.len(), 2);
             let deps = store.dependencies(&rec.sub_intent_ids[1]).await.unwrap();
@@ -593,10 +691,7 @@ mod tests {
             assert!(rec.plan_id.is_some());
             let chain = store.chain_by_intent(&rec.intent_id).await.unwrap();
             let d = chain.iter().find(|e| e.kind == "planner_decision").unwrap();
-            assert_eq!(
-                d.payload["trace"]["intents"][1]["chosen"],
-                "ccos.text.count_words"
-            );
+            assert_eq!(d.payload["intents"][1]["chosen"], "ccos.text.count_words");
             assert!(store.verify_chain().await.unwrap().ok);
         });
     }

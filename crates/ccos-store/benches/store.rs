@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use ccos_store::{NewEntry, Store};
+use ccos_store::{EntryKind, NewEntry, Store};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::json;
 
@@ -80,7 +80,7 @@ fn bench(c: &mut Criterion) {
                 let s = store.clone();
                 let p = payload(i);
                 async move {
-                    s.append(NewEntry::new("capability_call", p).run("bench"))
+                    s.append(NewEntry::raw(EntryKind::CapabilityCall, p).run("bench"))
                         .await
                         .expect("append")
                 }
@@ -93,7 +93,7 @@ fn bench(c: &mut Criterion) {
             let have = store.chain_len().await.expect("len") as u64;
             for j in have..VERIFY_ENTRIES {
                 store
-                    .append(NewEntry::new("capability_call", payload(j)))
+                    .append(NewEntry::raw(EntryKind::CapabilityCall, payload(j)))
                     .await
                     .expect("append");
             }

@@ -1,90 +1,23 @@
 //! The causal chain: an append-only, hash-linked log of everything that
 //! happened (intents created, plans generated, decisions, calls, approvals,
-//! LLM exchanges, runs).
+//! LLM exchanges, runs). The format — entry kinds, payloads, canonical
+//! JSON, the hash — is defined in `ccos_core::audit` and documented for
+//! auditors in `docs/chain-format.md`; this module stores and verifies it.
 
+use ccos_core::audit::canonical::{canonical_json, legacy_canonical_json};
+use ccos_core::audit::{CHAIN_FORMAT, Entry, GENESIS_HASH, HashedFields, NewEntry, entry_hash};
 use serde::Serialize;
 use serde_json::Value;
 use sqlx::Row;
 
-use crate::canonical_impl::{canonical_json, entry_hash};
 use crate::db::{Pool, Store, on_pool};
 use crate::error::{Ctx, StoreError};
-
-/// `prev_hash` of the first entry: 64 zeros.
-pub const GENESIS_HASH: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 
 /// Entries fetched per round trip by [`Store::verify_chain`].
 const VERIFY_PAGE: i64 = 2000;
 
-/// An entry to append. `kind` is free text (`intent_created`,
-/// `capability_call`, `approval_given`, ...) but must not be empty.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NewEntry {
-    /// What happened.
-    pub kind: String,
-    /// The intent it concerns, if any.
-    pub intent_id: Option<String>,
-    /// The plan it concerns, if any.
-    pub plan_id: Option<String>,
-    /// The run it belongs to, if any.
-    pub run_id: Option<String>,
-    /// Details (any JSON).
-    pub payload: Value,
-}
-
-impl NewEntry {
-    /// An entry of `kind` with `payload` and no ids.
-    pub fn new(kind: impl Into<String>, payload: Value) -> NewEntry {
-        NewEntry {
-            kind: kind.into(),
-            intent_id: None,
-            plan_id: None,
-            run_id: None,
-            payload,
-        }
-    }
-
-    /// Sets the intent id.
-    pub fn intent(mut self, id: impl Into<String>) -> NewEntry {
-        self.intent_id = Some(id.into());
-        self
-    }
-
-    /// Sets the plan id.
-    pub fn plan(mut self, id: impl Into<String>) -> NewEntry {
-        self.plan_id = Some(id.into());
-        self
-    }
-
-    /// Sets the run id.
-    pub fn run(mut self, id: impl Into<String>) -> NewEntry {
-        self.run_id = Some(id.into());
-        self
-    }
-}
-
-/// A recorded entry.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ChainEntry {
-    /// Position in the chain: 1, 2, 3... without gaps.
-    pub seq: i64,
-    /// What happened.
-    pub kind: String,
-    /// The intent it concerns.
-    pub intent_id: Option<String>,
-    /// The plan it concerns.
-    pub plan_id: Option<String>,
-    /// The run it belongs to.
-    pub run_id: Option<String>,
-    /// Details.
-    pub payload: Value,
-    /// When it was appended (RFC 3339 UTC).
-    pub timestamp: String,
-    /// Hash of the previous entry ([`GENESIS_HASH`] for seq 1).
-    pub prev_hash: String,
-    /// SHA-256 (hex) of this entry's canonical encoding.
-    pub hash: String,
-}
+/// A recorded entry (the protocol's [`Entry`]).
+pub type ChainEntry = Entry;
 
 /// The result of [`Store::verify_chain`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -102,6 +35,7 @@ pub struct VerifyReport {
 /// A row as stored, payload still text.
 struct RawEntry {
     seq: i64,
+    format: i64,
     kind: String,
     intent_id: Option<String>,
     plan_id: Option<String>,
@@ -118,6 +52,7 @@ macro_rules! raw_from_row {
         (|| -> Result<RawEntry, sqlx::Error> {
             Ok(RawEntry {
                 seq: r.try_get("seq")?,
+                format: r.try_get("format")?,
                 kind: r.try_get("kind")?,
                 intent_id: r.try_get("intent_id")?,
                 plan_id: r.try_get("plan_id")?,
@@ -132,9 +67,13 @@ macro_rules! raw_from_row {
     }};
 }
 
-const COLS: &str = "seq, kind, intent_id, plan_id, run_id, payload, ts, prev_hash, hash";
+const COLS: &str = "seq, format, kind, intent_id, plan_id, run_id, payload, ts, prev_hash, hash";
 
 impl RawEntry {
+    fn format_u32(&self) -> u32 {
+        u32::try_from(self.format).unwrap_or(u32::MAX)
+    }
+
     fn into_entry(self) -> Result<ChainEntry, StoreError> {
         let payload = serde_json::from_str(&self.payload).map_err(|e| {
             StoreError::Corrupt(format!(
@@ -144,6 +83,7 @@ impl RawEntry {
         })?;
         Ok(ChainEntry {
             seq: self.seq,
+            format: self.format_u32(),
             kind: self.kind,
             intent_id: self.intent_id,
             plan_id: self.plan_id,
@@ -178,19 +118,25 @@ impl RawEntry {
         }
         let payload: Value = serde_json::from_str(&self.payload)
             .map_err(|e| format!("payload is not valid JSON ({e})"))?;
-        if canonical_json(&payload) != self.payload {
+        let canonical = match self.format {
+            1 => legacy_canonical_json(&payload),
+            2 => canonical_json(&payload)?,
+            other => return Err(format!("unknown chain format {other}")),
+        };
+        if canonical != self.payload {
             return Err("payload text is not in canonical form (altered)".into());
         }
-        let hash = entry_hash(
-            self.seq,
-            &self.kind,
-            self.intent_id.as_deref(),
-            self.plan_id.as_deref(),
-            self.run_id.as_deref(),
-            &payload,
-            &self.ts,
-            &self.prev_hash,
-        );
+        let hash = entry_hash(&HashedFields {
+            format: self.format_u32(),
+            seq: self.seq,
+            kind: &self.kind,
+            intent_id: self.intent_id.as_deref(),
+            plan_id: self.plan_id.as_deref(),
+            run_id: self.run_id.as_deref(),
+            payload: &payload,
+            timestamp: &self.ts,
+            prev_hash: &self.prev_hash,
+        })?;
         if hash != self.hash {
             return Err("hash does not match the entry's content (altered)".into());
         }
@@ -203,12 +149,8 @@ impl Store {
     /// predecessor: concurrent appenders (threads or processes) queue on a
     /// write lock, so the chain never forks.
     pub async fn append(&self, entry: NewEntry) -> Result<ChainEntry, StoreError> {
-        if entry.kind.trim().is_empty() {
-            return Err(StoreError::Invalid(
-                "causal chain entry kind is empty".into(),
-            ));
-        }
-        let payload_text = canonical_json(&entry.payload);
+        let kind = entry.kind.as_str();
+        let payload_text = canonical_json(&entry.payload).map_err(StoreError::Invalid)?;
         macro_rules! append_in {
             ($tx:ident) => {{
                 let last = sqlx::query("SELECT seq, hash FROM causal_chain ORDER BY seq DESC LIMIT 1")
@@ -223,23 +165,26 @@ impl Store {
                     None => (0, GENESIS_HASH.to_string()),
                 };
                 let seq = prev_seq + 1;
-                let ts = crate::now_rfc3339();
-                let hash = entry_hash(
+                let ts = ccos_core::now_rfc3339();
+                let hash = entry_hash(&HashedFields {
+                    format: CHAIN_FORMAT,
                     seq,
-                    &entry.kind,
-                    entry.intent_id.as_deref(),
-                    entry.plan_id.as_deref(),
-                    entry.run_id.as_deref(),
-                    &entry.payload,
-                    &ts,
-                    &prev_hash,
-                );
+                    kind,
+                    intent_id: entry.intent_id.as_deref(),
+                    plan_id: entry.plan_id.as_deref(),
+                    run_id: entry.run_id.as_deref(),
+                    payload: &entry.payload,
+                    timestamp: &ts,
+                    prev_hash: &prev_hash,
+                })
+                .map_err(StoreError::Invalid)?;
                 sqlx::query(
-                    "INSERT INTO causal_chain (seq, kind, intent_id, plan_id, run_id, payload, ts, prev_hash, hash)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                    "INSERT INTO causal_chain (seq, format, kind, intent_id, plan_id, run_id, payload, ts, prev_hash, hash)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
                 )
                 .bind(seq)
-                .bind(&entry.kind)
+                .bind(i64::from(CHAIN_FORMAT))
+                .bind(kind)
                 .bind(&entry.intent_id)
                 .bind(&entry.plan_id)
                 .bind(&entry.run_id)
@@ -262,7 +207,8 @@ impl Store {
                 $tx.commit().await.ctx(|| format!("committing causal chain entry {seq}"))?;
                 ChainEntry {
                     seq,
-                    kind: entry.kind,
+                    format: CHAIN_FORMAT,
+                    kind: kind.to_string(),
                     intent_id: entry.intent_id,
                     plan_id: entry.plan_id,
                     run_id: entry.run_id,
@@ -326,6 +272,11 @@ impl Store {
     /// Entries of run `id`, in seq order.
     pub async fn chain_by_run(&self, id: &str) -> Result<Vec<ChainEntry>, StoreError> {
         self.chain_where("run_id", id).await
+    }
+
+    /// Entries of one kind (`run_started`...), in seq order.
+    pub async fn chain_by_kind(&self, kind: &str) -> Result<Vec<ChainEntry>, StoreError> {
+        self.chain_where("kind", kind).await
     }
 
     /// `column` is one of our fixed column names, never user input.
@@ -455,30 +406,75 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ccos_core::audit::EntryKind;
     use serde_json::json;
 
-    #[tokio::test]
-    async fn rejects_empty_kind_and_links_entries() {
-        let dir = tempfile::tempdir().unwrap();
-        let s = Store::open(&format!("sqlite://{}", dir.path().join("c.db").display()))
+    async fn store(dir: &tempfile::TempDir) -> Store {
+        Store::open(&format!("sqlite://{}", dir.path().join("c.db").display()))
             .await
-            .unwrap();
-        assert!(matches!(
-            s.append(NewEntry::new("  ", json!({}))).await,
-            Err(StoreError::Invalid(_))
-        ));
+            .unwrap()
+    }
+
+    #[tokio::test]
+    async fn links_entries_in_format_2() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = store(&dir).await;
         let a = s
-            .append(NewEntry::new("run_started", json!({"b": 1, "a": 2})))
+            .append(NewEntry::raw(
+                EntryKind::RunStarted,
+                json!({"b": 1, "a": 2.5}),
+            ))
             .await
             .unwrap();
         let b = s
-            .append(NewEntry::new("run_ended", json!(null)).run("r1"))
+            .append(NewEntry::raw(EntryKind::RunEnded, json!({"n": 1e21})).run("r1"))
             .await
             .unwrap();
         assert_eq!((a.seq, b.seq), (1, 2));
+        assert_eq!((a.format, b.format), (CHAIN_FORMAT, CHAIN_FORMAT));
         assert_eq!(a.prev_hash, GENESIS_HASH);
         assert_eq!(b.prev_hash, a.hash);
-        assert_eq!(s.chain_all().await.unwrap(), vec![a, b]);
+        assert_eq!(s.chain_all().await.unwrap(), vec![a.clone(), b]);
+        assert_eq!(a.recompute_hash().unwrap(), a.hash);
+        assert!(s.verify_chain().await.unwrap().ok);
+        s.close().await;
+    }
+
+    #[tokio::test]
+    async fn format_1_entries_written_before_still_verify_and_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = store(&dir).await;
+        // An entry as the previous version wrote it: legacy canonical text,
+        // legacy hash, no `format` (the migration's default, 1).
+        let payload = json!({"goal": "old", "x": 1.0});
+        let ts = "2026-01-01T00:00:00.000000Z";
+        let hash = entry_hash(&HashedFields {
+            format: 1,
+            seq: 1,
+            kind: "intent_created",
+            intent_id: Some("i1"),
+            plan_id: None,
+            run_id: None,
+            payload: &payload,
+            timestamp: ts,
+            prev_hash: GENESIS_HASH,
+        })
+        .unwrap();
+        on_pool!(s, p => {
+            sqlx::query("INSERT INTO causal_chain (seq, kind, intent_id, payload, ts, prev_hash, hash) VALUES (1, 'intent_created', 'i1', $1, $2, $3, $4)")
+                .bind(legacy_canonical_json(&payload)).bind(ts).bind(GENESIS_HASH).bind(&hash)
+                .execute(p).await.unwrap();
+            sqlx::query("INSERT INTO chain_head (id, last_seq, last_hash) VALUES (1, 1, $1)")
+                .bind(&hash).execute(p).await.unwrap();
+        });
+        let b = s
+            .append(NewEntry::raw(EntryKind::RunEnded, json!({})))
+            .await
+            .unwrap();
+        assert_eq!(b.prev_hash, hash);
+        let all = s.chain_all().await.unwrap();
+        assert_eq!(all[0].format, 1);
+        assert_eq!(all[0].recompute_hash().unwrap(), hash);
         assert!(s.verify_chain().await.unwrap().ok);
         s.close().await;
     }

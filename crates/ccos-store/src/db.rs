@@ -145,6 +145,16 @@ const MIGRATIONS: &[Migration] = &[
             "CREATE INDEX outcomes_subject ON outcomes (subject, kind)",
         ],
     },
+    Migration {
+        version: 4,
+        name: "causal chain format column (RFC 8785 hashing)",
+        // Entries written before this migration keep format 1 (legacy
+        // canonical JSON); new ones are format 2. See docs/chain-format.md.
+        statements: &[
+            "ALTER TABLE causal_chain ADD COLUMN format BIGINT NOT NULL DEFAULT 1",
+            "CREATE INDEX causal_chain_kind ON causal_chain (kind, seq)",
+        ],
+    },
 ];
 
 const CREATE_MIGRATIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -152,6 +162,14 @@ const CREATE_MIGRATIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrati
     name TEXT NOT NULL,
     applied_at TEXT NOT NULL
 )";
+
+/// True for SQLite's "database is locked" / "busy" errors.
+fn is_busy(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Database(d) => matches!(d.code().as_deref(), Some("5") | Some("6")),
+        _ => false,
+    }
+}
 
 /// The URL without its password, for error messages.
 fn redact(url: &str) -> String {
@@ -198,15 +216,31 @@ impl Store {
                 .synchronous(SqliteSynchronous::Full)
                 .busy_timeout(WAIT)
                 .foreign_keys(true);
-            let pool = SqlitePoolOptions::new()
-                .max_connections(4)
-                .acquire_timeout(WAIT)
-                .connect_with(opts)
-                .await
-                .map_err(|source| StoreError::Open {
-                    url: url.to_string(),
-                    source,
-                })?;
+            // Two processes opening a brand-new file at once race to switch
+            // it to WAL, which SQLite reports as "database is locked"
+            // without waiting; retry that case with a backoff, up to WAIT.
+            let started = std::time::Instant::now();
+            let mut delay = Duration::from_millis(20);
+            let pool = loop {
+                match SqlitePoolOptions::new()
+                    .max_connections(4)
+                    .acquire_timeout(WAIT)
+                    .connect_with(opts.clone())
+                    .await
+                {
+                    Ok(pool) => break pool,
+                    Err(source) if is_busy(&source) && started.elapsed() < WAIT => {
+                        tokio::time::sleep(delay).await;
+                        delay = (delay * 2).min(Duration::from_millis(500));
+                    }
+                    Err(source) => {
+                        return Err(StoreError::Open {
+                            url: url.to_string(),
+                            source,
+                        });
+                    }
+                }
+            };
             Pool::Sqlite(pool)
         } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let opts = PgConnectOptions::from_str(url).map_err(|source| StoreError::Open {
@@ -287,7 +321,7 @@ impl Store {
                     )
                     .bind(m.version)
                     .bind(m.name)
-                    .bind(crate::now_rfc3339())
+                    .bind(ccos_core::now_rfc3339())
                     .execute(&mut *$tx)
                     .await
                     .ctx(|| format!("recording migration {}", m.version))?;
@@ -345,7 +379,26 @@ mod tests {
         assert_eq!(s.engine(), Engine::Sqlite);
         s.close().await;
         let s = Store::open(&url).await.unwrap();
-        assert_eq!(s.schema_versions().await.unwrap(), vec![1, 2, 3]);
+        assert_eq!(s.schema_versions().await.unwrap(), vec![1, 2, 3, 4]);
         s.close().await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn many_first_opens_of_a_new_file_all_succeed() {
+        // Several connections racing to create the file, switch it to WAL
+        // and migrate it: none may fail with "database is locked".
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("race.db").display());
+        let opens: Vec<_> = (0..8)
+            .map(|_| {
+                let url = url.clone();
+                tokio::spawn(async move { Store::open(&url).await })
+            })
+            .collect();
+        for o in opens {
+            let s = o.await.unwrap().unwrap();
+            assert_eq!(s.schema_versions().await.unwrap(), vec![1, 2, 3, 4]);
+            s.close().await;
+        }
     }
 }

@@ -194,8 +194,10 @@ fn parse_json(what: &str, id: &str, text: &str) -> Result<Value, StoreError> {
         .map_err(|e| StoreError::Corrupt(format!("intent `{id}`: {what} is not JSON: {e}")))
 }
 
+/// Metadata is stored as compact JSON (insertion order kept: it is not
+/// hashed, and readers parse it).
 fn to_json_text(v: &Value) -> String {
-    crate::canonical_impl::canonical_json(v)
+    v.to_string()
 }
 
 struct RawIntent {
@@ -275,7 +277,7 @@ impl Store {
                 new.id
             )));
         }
-        let now = crate::now_rfc3339();
+        let now = ccos_core::now_rfc3339();
         let intent = Intent {
             id: new.id,
             goal: new.goal,
@@ -342,7 +344,7 @@ impl Store {
         let n = on_pool!(self, p => {
             sqlx::query("UPDATE intents SET status = $1, updated_at = $2 WHERE id = $3")
                 .bind(status.as_str())
-                .bind(crate::now_rfc3339())
+                .bind(ccos_core::now_rfc3339())
                 .bind(id)
                 .execute(p)
                 .await
@@ -381,7 +383,7 @@ impl Store {
             let n = on_pool!(self, p => {
                 sqlx::query("UPDATE intents SET metadata = $1, updated_at = $2 WHERE id = $3 AND metadata = $4")
                     .bind(to_json_text(&merged))
-                    .bind(crate::now_rfc3339())
+                    .bind(ccos_core::now_rfc3339())
                     .bind(id)
                     .bind(&old_text)
                     .execute(p)
@@ -413,7 +415,7 @@ impl Store {
             .bind(from)
             .bind(to)
             .bind(kind.as_str())
-            .bind(crate::now_rfc3339())
+            .bind(ccos_core::now_rfc3339())
             .execute(p)
             .await
             .ctx(|| format!("adding edge {from} -[{kind}]-> {to}"))?;

@@ -10,7 +10,7 @@
 //!   subgraphs;
 //! - the **causal chain** ([`ChainEntry`]): an append-only, hash-linked log.
 //!   Each entry's `hash` is SHA-256 over a canonical JSON encoding of its
-//!   fields and its predecessor's hash (see [`canonical`]), so
+//!   fields and its predecessor's hash (RFC 8785; `ccos_core::audit`, `docs/chain-format.md`), so
 //!   [`Store::verify_chain`] detects an altered byte, a removed entry or a
 //!   reordering. The API has no update or delete;
 //! - the **plan archive** ([`PlanRecord`]): every generated RTFS plan with
@@ -46,7 +46,6 @@
 //! apply each migration exactly once. The migration list lives in
 //! `src/db.rs`; the SQL is the same for both engines.
 
-mod canonical_impl;
 mod chain;
 mod db;
 mod embeddings;
@@ -55,44 +54,10 @@ mod graph;
 mod outcomes;
 mod plans;
 
-pub use chain::{ChainEntry, GENESIS_HASH, NewEntry, VerifyReport};
+pub use ccos_core::audit::{EntryKind, GENESIS_HASH, NewEntry};
+pub use chain::{ChainEntry, VerifyReport};
 pub use db::{Engine, Store};
 pub use error::StoreError;
 pub use graph::{Edge, EdgeKind, Intent, IntentStatus, NewIntent, Subgraph};
 pub use outcomes::{Outcome, OutcomeKind};
 pub use plans::{NewPlan, PlanRecord};
-
-/// Canonical JSON encoding and the chain hash, exposed so other tools (and
-/// auditors) can recompute an entry's hash independently.
-pub mod canonical {
-    pub use crate::canonical_impl::{canonical_json, entry_hash, sha256_hex};
-}
-
-/// The current time as RFC 3339 UTC with microseconds, e.g.
-/// `2026-01-02T03:04:05.000006Z` (fixed width, so text order is time order).
-pub fn now_rfc3339() -> String {
-    let now = time::OffsetDateTime::now_utc();
-    format!(
-        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z",
-        now.year(),
-        u8::from(now.month()),
-        now.day(),
-        now.hour(),
-        now.minute(),
-        now.second(),
-        now.microsecond()
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn timestamps_are_fixed_width_rfc3339() {
-        let t = super::now_rfc3339();
-        assert_eq!(t.len(), 27, "{t}");
-        assert!(t.ends_with('Z'));
-        assert!(
-            time::OffsetDateTime::parse(&t, &time::format_description::well_known::Rfc3339).is_ok()
-        );
-    }
-}

@@ -3,10 +3,7 @@
 //! feedback loop of spec 026 v0.4). Scoring reads the counts through
 //! [`Store::outcome_stats`].
 
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use serde::Serialize;
-use sha2::Digest;
 use sqlx::Row;
 
 use crate::db::{Store, on_pool};
@@ -47,16 +44,6 @@ pub struct Outcome {
     pub ts: String,
 }
 
-fn new_id(subject: &str, ts: &str) -> String {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let mut h = sha2::Sha256::new();
-    h.update(subject.as_bytes());
-    h.update(ts.as_bytes());
-    h.update(std::process::id().to_le_bytes());
-    h.update(COUNTER.fetch_add(1, Ordering::Relaxed).to_le_bytes());
-    hex::encode(&h.finalize()[..12])
-}
-
 impl Store {
     /// Records the outcome of one call of `subject`.
     pub async fn record_outcome(
@@ -69,8 +56,8 @@ impl Store {
         if subject.trim().is_empty() {
             return Err(StoreError::Invalid("outcome subject is empty".into()));
         }
-        let ts = crate::now_rfc3339();
-        let id = new_id(subject, &ts);
+        let ts = ccos_core::now_rfc3339();
+        let id = ccos_core::new_id("outcome", subject);
         on_pool!(self, p => {
             sqlx::query(
                 "INSERT INTO outcomes (id, subject, kind, ok, run_id, ts) VALUES ($1, $2, $3, $4, $5, $6)",

@@ -4,7 +4,6 @@ use serde::Serialize;
 use serde_json::Value;
 use sqlx::Row;
 
-use crate::canonical_impl::canonical_json;
 use crate::db::{Store, on_pool};
 use crate::error::{Ctx, StoreError};
 
@@ -122,7 +121,7 @@ impl Store {
             generation_mode: new.generation_mode,
             diagnostics: new.diagnostics,
             status: new.status,
-            created_at: crate::now_rfc3339(),
+            created_at: ccos_core::now_rfc3339(),
         };
         on_pool!(self, p => {
             sqlx::query(
@@ -132,9 +131,9 @@ impl Store {
             .bind(&rec.id)
             .bind(&rec.intent_id)
             .bind(&rec.rtfs)
-            .bind(rec.ir.as_ref().map(canonical_json))
+            .bind(rec.ir.as_ref().map(|j| j.to_string()))
             .bind(&rec.generation_mode)
-            .bind(canonical_json(&rec.diagnostics))
+            .bind(rec.diagnostics.to_string())
             .bind(&rec.status)
             .bind(&rec.created_at)
             .execute(p)

@@ -3,7 +3,7 @@
 //! For each input of a candidate, in the candidate's order, a source key of
 //! the context is looked for in tiers: the same key; a skill's rename hint;
 //! the planner's key mapping (case styles and synonyms,
-//! [`ccos_planner::plan_gen::map_key`]). The value is then coerced when the
+//! [`ccos_marketplace::keys::map_key`]). The value is then coerced when the
 //! types differ (string → int/float/bool, scalars → string, dates parsed at
 //! synthesis time), and an optional key absent from the conversation takes
 //! its schema default. A required input without a source makes the
@@ -147,10 +147,10 @@ pub(crate) fn match_inputs(
                     if props.contains(&a.key) {
                         return None;
                     }
-                    let target = ccos_planner::plan_gen::map_key(&a.key, &props, &taken_targets)?;
+                    let target = ccos_marketplace::keys::map_key(&a.key, &props, &taken_targets)?;
                     (target == input.key).then(|| {
-                        let same_words = ccos_planner::plan_gen::normalize_key(&a.key)
-                            == ccos_planner::plan_gen::normalize_key(&input.key);
+                        let same_words = ccos_marketplace::keys::normalize_key(&a.key)
+                            == ccos_marketplace::keys::normalize_key(&input.key);
                         (a, if same_words { "case-style" } else { "synonym" })
                     })
                 })

@@ -17,7 +17,7 @@
 
 use std::collections::BTreeSet;
 
-use ccos_governance::RuntimeContext;
+use ccos_governance::Policy;
 use ccos_marketplace::{
     AgentCard, CapabilityManifest, Marketplace, MarketplaceError, ProviderSpec, TrustTier,
 };
@@ -135,14 +135,18 @@ fn sym(s: &str) -> Value {
 /// Builds the agent for `ctx` (does not register it).
 pub fn synthesize_agent(
     ctx: &PlannerGenContext,
-    policy: &RuntimeContext,
+    policy: &Policy,
     opts: &SynthOptions,
     reasons: Vec<String>,
 ) -> Result<AgentSynthesis, AgentError> {
     let avail = available(ctx);
     let hints = hints(ctx);
     let cards = ctx.capability_cards();
-    let allowed = |c: &&CapabilityCard| !policy.decide_call(&c.policy_manifest()).is_denied();
+    let allowed = |c: &&CapabilityCard| {
+        !policy
+            .decide_call(&CapabilityManifest::from_card(c))
+            .is_denied()
+    };
     let mut chosen: Vec<&CapabilityCard> = vec![];
     let mut refused = vec![];
     for skill in &ctx.skills {
@@ -292,11 +296,11 @@ pub fn register_agent(mp: &Marketplace, agent: &mut AgentSynthesis) -> Result<()
 pub fn delegating_planner(
     ctx: &PlannerGenContext,
     agent: &AgentSynthesis,
-    policy: &RuntimeContext,
+    policy: &Policy,
     opts: &SynthOptions,
 ) -> PlannerSynthesis {
     let mut only = ctx.clone();
-    only.capabilities = Some(vec![CapabilityCard::from_manifest(&agent.manifest)]);
+    only.capabilities = Some(vec![agent.manifest.card()]);
     only.agents = Some(vec![agent.card.clone()]);
     let mut s = synthesize_planner(&only, policy, opts);
     s.decision_trace.notes.push(format!(

@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use ccos_governance::{Catalog, RuntimeContext};
+use ccos_governance::{Catalog, Policy};
 use ccos_llm::{LlmProvider, LlmRequest, Message, Prompt};
 use serde_json::json;
 
@@ -116,7 +116,7 @@ pub fn request(ctx: &PlannerGenContext, det: &PlannerSynthesis) -> Result<LlmReq
 pub fn validate(
     src: &str,
     catalog: &dyn Catalog,
-    policy: &RuntimeContext,
+    policy: &Policy,
     allowed: &BTreeSet<String>,
 ) -> Result<Vec<String>, String> {
     let report = ccos_governance::preflight_str(src, catalog, policy)
@@ -160,7 +160,7 @@ pub fn assist(
     det: PlannerSynthesis,
     llm: &dyn LlmProvider,
     catalog: &dyn Catalog,
-    policy: &RuntimeContext,
+    policy: &Policy,
 ) -> PlannerSynthesis {
     let fallback = |mut det: PlannerSynthesis, why: String| {
         det.decision_trace.notes.push(format!(

@@ -15,90 +15,16 @@
 //! ```
 //!
 //! `capabilities` and `agents` are optional: when absent the CLI takes them
-//! from the live marketplace ([`CapabilityCard::from_manifest`],
+//! from the live marketplace ([`CapabilityManifest::card`],
 //! [`PlannerGenContext::with_live_snapshots`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use ccos_marketplace::{AgentCard, CapabilityManifest, Effect, Marketplace, TrustTier};
+pub use ccos_core::{CapabilityCard, CardInput, ParamType};
+use ccos_marketplace::{AgentCard, CapabilityManifest, Marketplace};
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
-
-/// The type of a parameter or of a candidate's input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum ParamType {
-    /// Text.
-    String,
-    /// Whole number.
-    Int,
-    /// Any number.
-    Float,
-    /// True or false.
-    Bool,
-    /// A calendar date (`YYYY-MM-DD` once adapted).
-    Date,
-    /// A date and time (RFC 3339 once adapted).
-    Datetime,
-    /// A list.
-    List,
-    /// A map.
-    Map,
-    /// Anything (no constraint).
-    #[default]
-    Any,
-}
-
-impl ParamType {
-    /// Lower-case name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ParamType::String => "string",
-            ParamType::Int => "int",
-            ParamType::Float => "float",
-            ParamType::Bool => "bool",
-            ParamType::Date => "date",
-            ParamType::Datetime => "datetime",
-            ParamType::List => "list",
-            ParamType::Map => "map",
-            ParamType::Any => "any",
-        }
-    }
-
-    /// The type a JSON Schema describes (`format: date` / `date-time` on
-    /// strings included).
-    pub fn from_json_schema(s: Option<&Json>) -> ParamType {
-        let Some(s) = s else { return ParamType::Any };
-        let format = s.get("format").and_then(Json::as_str);
-        match s.get("type").and_then(Json::as_str) {
-            Some("string") => match format {
-                Some("date") => ParamType::Date,
-                Some("date-time") => ParamType::Datetime,
-                _ => ParamType::String,
-            },
-            Some("integer") => ParamType::Int,
-            Some("number") => ParamType::Float,
-            Some("boolean") => ParamType::Bool,
-            Some("array") => ParamType::List,
-            Some("object") => ParamType::Map,
-            _ => ParamType::Any,
-        }
-    }
-
-    /// The type of a collected JSON value.
-    pub fn of_value(v: &Json) -> ParamType {
-        match v {
-            Json::String(_) => ParamType::String,
-            Json::Number(n) if n.is_i64() || n.is_u64() => ParamType::Int,
-            Json::Number(_) => ParamType::Float,
-            Json::Bool(_) => ParamType::Bool,
-            Json::Array(_) => ParamType::List,
-            Json::Object(_) => ParamType::Map,
-            Json::Null => ParamType::Any,
-        }
-    }
-}
 
 /// One parameter of the schema collected from the conversation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -175,131 +101,8 @@ impl Default for PlannerPreferences {
     }
 }
 
-/// One input of a candidate capability.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CardInput {
-    /// Input key (property name, or the title of a positional argument).
-    pub key: String,
-    /// Its type.
-    #[serde(default, rename = "type")]
-    pub ty: ParamType,
-    /// True when the capability needs it.
-    #[serde(default)]
-    pub required: bool,
-}
-
-/// The planner-facing summary of one capability (spec 026's
-/// `CapabilityCard`, with typed inputs so compatibility can be scored).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CapabilityCard {
-    /// Capability id.
-    pub id: String,
-    /// What it does.
-    #[serde(default)]
-    pub doc: String,
-    /// Its inputs, in schema order.
-    #[serde(default)]
-    pub inputs: Vec<CardInput>,
-    /// True when arguments are positional (`(call :id a b)`), in `inputs` order.
-    #[serde(default)]
-    pub positional: bool,
-    /// How far it is trusted.
-    #[serde(default)]
-    pub trust_tier: TrustTier,
-    /// True when it runs locally.
-    #[serde(default)]
-    pub local: bool,
-    /// Its side effects (empty: unknown, treated as `write` by the policy).
-    #[serde(default)]
-    pub effects: BTreeSet<Effect>,
-}
-
-impl CapabilityCard {
-    /// The card of a registered capability (typed inputs from its input
-    /// schema; positional arguments named by their `title`, else `arg<i>`).
-    pub fn from_manifest(m: &CapabilityManifest) -> CapabilityCard {
-        let mut inputs = vec![];
-        if m.is_positional() {
-            let items = m
-                .input_schema
-                .get("prefixItems")
-                .and_then(Json::as_array)
-                .cloned()
-                .unwrap_or_default();
-            let min = m
-                .input_schema
-                .get("minItems")
-                .and_then(Json::as_u64)
-                .unwrap_or(items.len() as u64) as usize;
-            for (i, it) in items.iter().enumerate() {
-                inputs.push(CardInput {
-                    key: it
-                        .get("title")
-                        .and_then(Json::as_str)
-                        .map(str::to_string)
-                        .unwrap_or_else(|| format!("arg{i}")),
-                    ty: ParamType::from_json_schema(Some(it)),
-                    required: i < min,
-                });
-            }
-        } else {
-            let required = m.required_keys();
-            for k in m.expects_context_keys() {
-                inputs.push(CardInput {
-                    ty: ParamType::from_json_schema(m.property_schema(&k)),
-                    required: required.contains(&k),
-                    key: k,
-                });
-            }
-        }
-        CapabilityCard {
-            id: m.id.clone(),
-            doc: m.description.clone(),
-            inputs,
-            positional: m.is_positional(),
-            trust_tier: m.trust_tier,
-            local: m.local,
-            effects: m.effects.clone(),
-        }
-    }
-
-    /// Input keys, required first (spec 026's `expects_context_keys`).
-    pub fn expects_context_keys(&self) -> Vec<String> {
-        let mut keys: Vec<String> = self
-            .inputs
-            .iter()
-            .filter(|i| i.required)
-            .map(|i| i.key.clone())
-            .collect();
-        keys.extend(
-            self.inputs
-                .iter()
-                .filter(|i| !i.required)
-                .map(|i| i.key.clone()),
-        );
-        keys
-    }
-
-    /// A manifest standing for the card, for the policy's `decide_call`
-    /// (id, trust tier, effects are what the policy looks at).
-    pub fn policy_manifest(&self) -> CapabilityManifest {
-        CapabilityManifest {
-            trust_tier: self.trust_tier,
-            local: self.local,
-            effects: self.effects.clone(),
-            ..CapabilityManifest::new(
-                self.id.clone(),
-                self.doc.clone(),
-                serde_json::json!({"type": "object"}),
-            )
-        }
-    }
-}
-
 /// Everything planner synthesis reads (spec 026's `PlannerGenContext`).
-/// The security context is passed beside it (a `RuntimeContext`); `policy`
+/// The security context is passed beside it (a `Policy`); `policy`
 /// only names the file it comes from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -461,10 +264,7 @@ pub fn context_to_value(map: &BTreeMap<String, Json>) -> rtfs::Value {
 /// Cards of every registered capability, sorted by id (the read-only
 /// marketplace snapshot of spec 026).
 pub fn capability_snapshot(mp: &Marketplace) -> Vec<CapabilityCard> {
-    mp.list()
-        .iter()
-        .map(CapabilityCard::from_manifest)
-        .collect()
+    mp.list().iter().map(CapabilityManifest::card).collect()
 }
 
 /// The read-only registry snapshots of spec 026

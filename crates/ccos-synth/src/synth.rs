@@ -17,7 +17,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use ccos_governance::{CallDecision, RuntimeContext};
+use ccos_governance::{CallDecision, Policy};
 use ccos_marketplace::{CapabilityManifest, Effect, ProviderSpec, TrustTier};
 use serde::Serialize;
 use serde_json::{Value as Json, json};
@@ -355,7 +355,7 @@ fn score_one(
 /// Synthesizes a planner for `ctx` under `policy` (see the module docs).
 pub fn synthesize_planner(
     ctx: &PlannerGenContext,
-    policy: &RuntimeContext,
+    policy: &Policy,
     opts: &SynthOptions,
 ) -> PlannerSynthesis {
     let avail = available(ctx);
@@ -375,7 +375,7 @@ pub fn synthesize_planner(
     let agent_ids: BTreeSet<&str> = agents.iter().map(|a| a.id.as_str()).collect();
 
     for card in caps.iter().filter(|c| !agent_ids.contains(c.id.as_str())) {
-        let decision = policy.decide_call(&card.policy_manifest());
+        let decision = policy.decide_call(&CapabilityManifest::from_card(card));
         if let CallDecision::Deny { reasons } = &decision {
             filtered.push(FilteredCandidate {
                 id: card.id.clone(),
@@ -404,7 +404,7 @@ pub fn synthesize_planner(
         let card = cap_by_id.get(agent.id.as_str());
         if !decision.is_denied() {
             decision = match card {
-                Some(c) => policy.decide_call(&c.policy_manifest()),
+                Some(c) => policy.decide_call(&CapabilityManifest::from_card(c)),
                 None => CallDecision::Deny {
                     reasons: vec!["not callable: no capability provides the agent".into()],
                 },
@@ -652,29 +652,68 @@ pub fn stub_manifest(s: &PlannerSynthesis, ctx: &PlannerGenContext) -> Option<Ca
 pub fn planner_generation_entry(
     s: &PlannerSynthesis,
     ctx: &PlannerGenContext,
-) -> ccos_store::NewEntry {
+) -> ccos_core::audit::NewEntry {
+    use ccos_core::audit::payload as audit;
     let t = &s.decision_trace;
-    ccos_store::NewEntry::new(
-        "planner_generation",
-        json!({
-            "goal": ctx.goal,
-            "template": t.template,
-            "source": t.source,
-            "weights": t.weights,
-            "candidates": t.candidates.iter().map(|c| json!({
-                "id": c.id, "kind": c.kind, "coverage": c.coverage,
-                "compatibility": c.compatibility, "trust_bias": c.trust_bias,
-                "total": c.total, "viable": c.viable, "missing": c.missing,
-            })).collect::<Vec<_>>(),
-            "filtered": t.filtered,
-            "selected": t.selected.as_ref().map(|c| &c.id),
-            "adapters": t.adapters,
-            "fallback": t.fallback,
-            "coverage": t.coverage,
-            "required_capabilities": s.required_capabilities,
-            "notes": t.notes,
+    let adapter = |a: &crate::adapt::AdapterStep| audit::KeyAdapter {
+        from: a.from.clone(),
+        to: a.to.clone(),
+        rename: a.rename.clone(),
+        coercion: a.coercion.clone(),
+        default_used: a.default_used,
+    };
+    let record = audit::PlannerGeneration {
+        goal: ctx.goal.clone(),
+        template: t.template.as_str().to_string(),
+        source: t.source.clone(),
+        weights: [
+            ("coverage".to_string(), t.weights.coverage),
+            ("compatibility".to_string(), t.weights.compatibility),
+            ("trust".to_string(), t.weights.trust),
+        ]
+        .into(),
+        candidates: t
+            .candidates
+            .iter()
+            .map(|c| audit::SynthCandidate {
+                id: c.id.clone(),
+                kind: c.kind.clone(),
+                coverage: c.coverage,
+                compatibility: c.compatibility,
+                trust_bias: c.trust_bias,
+                relevance: None,
+                total: c.total,
+                viable: c.viable,
+                missing: c.missing.clone(),
+            })
+            .collect(),
+        filtered: t
+            .filtered
+            .iter()
+            .map(|f| audit::FilteredCandidate {
+                capability: f.id.clone(),
+                kind: Some(f.kind.clone()),
+                reasons: f.reasons.clone(),
+            })
+            .collect(),
+        selected: t.selected.as_ref().map(|c| c.id.clone()),
+        adapters: t.adapters.iter().map(adapter).collect(),
+        fallback: t.fallback.as_ref().map(|f| audit::SynthFallback {
+            stub_id: f.stub_id.clone(),
+            missing_required: f.missing_required.clone(),
+            reason: f.reason.clone(),
         }),
-    )
+        coverage: audit::ParamCoverage {
+            required: t.coverage.required.clone(),
+            provided: t.coverage.provided.clone(),
+            defaulted: t.coverage.defaulted.clone(),
+            missing: t.coverage.missing.clone(),
+            ratio: t.coverage.ratio,
+        },
+        required_capabilities: s.required_capabilities.clone(),
+        notes: t.notes.clone(),
+    };
+    ccos_core::audit::NewEntry::of(&record)
 }
 
 /// Appends the `planner_generation` entry to the causal chain.
@@ -718,7 +757,7 @@ mod tests {
     #[test]
     fn fixed_inputs_give_fixed_scores_and_ranking() {
         let c = ctx("", "{}");
-        let s = synthesize_planner(&c, &RuntimeContext::default(), &SynthOptions::default());
+        let s = synthesize_planner(&c, &Policy::default(), &SynthOptions::default());
         let t = &s.decision_trace;
         let got: Vec<(&str, f64, f64, f64, f64, bool)> = t
             .candidates
@@ -758,7 +797,7 @@ mod tests {
             },
             ..SynthOptions::default()
         };
-        let s = synthesize_planner(&c, &RuntimeContext::default(), &opts);
+        let s = synthesize_planner(&c, &Policy::default(), &opts);
         assert_eq!(s.decision_trace.selected.unwrap().id, "b.partial");
 
         // History moves trust: a failing record lowers a.exact below b.partial.
@@ -766,7 +805,7 @@ mod tests {
             outcomes: BTreeMap::from([("a.exact".to_string(), (0, 8))]),
             ..SynthOptions::default()
         };
-        let s = synthesize_planner(&c, &RuntimeContext::default(), &opts);
+        let s = synthesize_planner(&c, &Policy::default(), &opts);
         assert_eq!(s.decision_trace.selected.as_ref().unwrap().id, "b.partial");
         let a = s
             .decision_trace
@@ -788,7 +827,7 @@ mod tests {
             min_score: 0.95,
             ..SynthOptions::default()
         };
-        let s = synthesize_planner(&c, &RuntimeContext::default(), &opts);
+        let s = synthesize_planner(&c, &Policy::default(), &opts);
         let fb = s.decision_trace.fallback.as_ref().unwrap();
         assert!(fb.reason.contains("below the minimum"), "{}", fb.reason);
         assert_eq!(fb.stub_id, "synth.generic.agent.stub");
@@ -797,7 +836,7 @@ mod tests {
         assert_eq!(stub.trust_tier, TrustTier::Untrusted);
         assert_eq!(stub.required_keys(), vec!["city", "days"]);
         // A selected synthesis has no stub.
-        let ok = synthesize_planner(&c, &RuntimeContext::default(), &SynthOptions::default());
+        let ok = synthesize_planner(&c, &Policy::default(), &SynthOptions::default());
         assert!(stub_manifest(&ok, &c).is_none());
     }
 

@@ -10,62 +10,9 @@ use std::sync::Arc;
 
 use crate::value::Value;
 
-/// A half-open byte range `start..end` into the source text.
-///
-/// Spans are bytes, not characters, so slicing the source with them is
-/// cheap; [`line_col`] turns an offset into a 1-based line and column for
-/// messages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub struct Span {
-    /// First byte of the range.
-    pub start: usize,
-    /// One past the last byte of the range.
-    pub end: usize,
-}
-
-impl Span {
-    /// A span from `start` to `end` (byte offsets).
-    pub fn new(start: usize, end: usize) -> Self {
-        Span { start, end }
-    }
-
-    /// The smallest span covering both `self` and `other`.
-    pub fn join(self, other: Span) -> Span {
-        Span::new(self.start.min(other.start), self.end.max(other.end))
-    }
-
-    /// Length in bytes.
-    pub fn len(&self) -> usize {
-        self.end.saturating_sub(self.start)
-    }
-
-    /// True when the span covers no bytes.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
-
-impl From<Span> for miette::SourceSpan {
-    fn from(s: Span) -> Self {
-        miette::SourceSpan::new(s.start.into(), s.len())
-    }
-}
-
-/// 1-based line and column (in characters) of byte `offset` in `src`.
-///
-/// Offsets past the end map to the end of the text; an offset inside a
-/// multi-byte character is treated as that character's start.
-pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
-    let mut offset = offset.min(src.len());
-    while !src.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let before = &src[..offset];
-    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
-    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
-    let col = src[line_start..offset].chars().count() + 1;
-    (line, col)
-}
+// Byte spans and their line/column have one home for every layer:
+// `ccos_core::text`.
+pub use ccos_core::text::{LineIndex, Span, line_col};
 
 /// What went wrong, in machine-readable form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -258,18 +205,6 @@ pub type Result<T, E = RtfsError> = std::result::Result<T, E>;
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn line_col_counts_lines_and_chars() {
-        let src = "ab\ncdé\nf";
-        assert_eq!(line_col(src, 0), (1, 1));
-        assert_eq!(line_col(src, 3), (2, 1));
-        assert_eq!(line_col(src, 7), (2, 4));
-        assert_eq!(line_col(src, 8), (3, 1));
-        assert_eq!(line_col(src, 100), (3, 2));
-        // inside the two-byte 'é'
-        assert_eq!(line_col(src, 6), (2, 3));
-    }
 
     #[test]
     fn innermost_span_wins() {

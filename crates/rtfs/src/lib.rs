@@ -32,13 +32,14 @@ pub mod json;
 pub mod lexer;
 pub mod parser;
 pub mod printer;
+pub mod redact;
 pub mod syntax;
 pub mod value;
 
 #[cfg(test)]
 mod tests;
 
-pub use error::{ErrorKind, Result, RtfsError, Span, line_col};
+pub use error::{ErrorKind, LineIndex, Result, RtfsError, Span, line_col};
 pub use eval::{Evaluator, Limits, eval_str, is_special_form};
 pub use host::{Branch, CallRequest, Host, PureHost, StepEvent, StepKind, StepPhase};
 pub use json::{from_json, parse_json_str, to_json};

@@ -1,13 +1,13 @@
 //! `ccos agents list|show`: the agent registry (synthesized RTFS agents and
 //! other agent cards), with the execution outcomes that drive their trust.
 
-use ccos_marketplace::Marketplace;
+use std::path::Path;
+
 use clap::Subcommand;
 use serde_json::json;
 
-use crate::cmd::chain::with_store;
 use crate::exit::CliError;
-use crate::home::Home;
+use crate::open::{out, print_json, read_world};
 
 /// `ccos agents` subcommands.
 #[derive(Subcommand, Debug)]
@@ -28,23 +28,18 @@ pub enum AgentsCommand {
     },
 }
 
-fn catalog(home: &Home) -> Result<Marketplace, CliError> {
-    Marketplace::open(home.join("catalog")).map_err(CliError::msg)
-}
-
 /// Runs a `ccos agents` subcommand.
-pub fn run(cmd: AgentsCommand, home: &Home) -> Result<(), CliError> {
-    let mp = catalog(home)?;
+pub fn run(cmd: AgentsCommand, home: &Path) -> Result<(), CliError> {
+    let world = read_world(home, None)?;
+    let mp = world.marketplace()?;
+    let store = world.store()?;
     match cmd {
         AgentsCommand::List { json } => {
             let cards = mp.agent_cards();
-            let stats = with_store(home, async |store| {
-                let mut out = vec![];
-                for c in &cards {
-                    out.push(store.outcome_stats(&c.id).await.map_err(CliError::msg)?);
-                }
-                Ok(out)
-            })?;
+            let mut stats = vec![];
+            for c in &cards {
+                stats.push(world.block_on(store.outcome_stats(&c.id))?);
+            }
             if json {
                 let rows: Vec<_> = cards
                     .iter()
@@ -55,13 +50,13 @@ pub fn run(cmd: AgentsCommand, home: &Home) -> Result<(), CliError> {
                                "ok": ok, "failed": failed, "description": c.description})
                     })
                     .collect();
-                return crate::cmd::print_json(&rows);
+                return print_json(&rows);
             }
             if cards.is_empty() {
-                println!("no agents registered (ccos synth agent CONTEXT.json creates one)");
+                out("no agents registered (ccos synth agent CONTEXT.json creates one)");
             }
             for (c, (ok, failed)) in cards.iter().zip(&stats) {
-                println!(
+                out(format!(
                     "{}  {}  skills [{}]  runs {}/{} ok  {}",
                     c.id,
                     c.trust_tier.as_str(),
@@ -69,7 +64,7 @@ pub fn run(cmd: AgentsCommand, home: &Home) -> Result<(), CliError> {
                     ok,
                     ok + failed,
                     c.description
-                );
+                ));
             }
             Ok(())
         }
@@ -87,25 +82,23 @@ pub fn run(cmd: AgentsCommand, home: &Home) -> Result<(), CliError> {
                     format!("no agent {id}; did you mean {}?", near.join(", "))
                 }));
             };
-            let (ok, failed) = with_store(home, async |store| {
-                store.outcome_stats(&id).await.map_err(CliError::msg)
-            })?;
+            let (ok, failed) = world.block_on(store.outcome_stats(&id))?;
             if json {
-                return crate::cmd::print_json(&json!({"agent": card, "ok": ok, "failed": failed,
+                return print_json(&json!({"agent": card, "ok": ok, "failed": failed,
                     "callable": mp.contains(&id)}));
             }
-            println!("id:           {}", card.id);
-            println!("description:  {}", card.description);
-            println!("trust tier:   {}", card.trust_tier.as_str());
-            println!("skills:       {}", card.skills.join(", "));
-            println!("context keys: {}", card.context_keys.join(", "));
-            println!("outcomes:     {ok} ok, {failed} failed");
-            println!(
+            out(format!("id:           {}", card.id));
+            out(format!("description:  {}", card.description));
+            out(format!("trust tier:   {}", card.trust_tier.as_str()));
+            out(format!("skills:       {}", card.skills.join(", ")));
+            out(format!("context keys: {}", card.context_keys.join(", ")));
+            out(format!("outcomes:     {ok} ok, {failed} failed"));
+            out(format!(
                 "callable:     {}",
                 if mp.contains(&id) { "yes" } else { "no" }
-            );
+            ));
             if let Some(plan) = &card.plan {
-                println!("plan:\n{plan}");
+                out(format!("plan:\n{plan}"));
             }
             Ok(())
         }

@@ -3,14 +3,14 @@
 //! The catalog lives in `$CCOS_HOME/catalog/`; built-in capabilities are
 //! always present (registered in code), imported ones are persisted there.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use ccos_marketplace::builtins::{self, BuiltinConfig};
-use ccos_marketplace::{CapabilityManifest, Marketplace};
+use ccos_marketplace::CapabilityManifest;
 use clap::Subcommand;
 
 use crate::exit::CliError;
-use crate::home::Home;
+use crate::open::{out, print_json, read_world};
+use crate::term::{fit, stdout_width};
 
 /// Capability catalog subcommands.
 #[derive(Subcommand)]
@@ -56,23 +56,9 @@ pub enum CapsCommand {
     },
 }
 
-/// Opens the catalog under `home` with the built-ins registered.
-pub fn open_catalog(home: &Home) -> Result<Marketplace, CliError> {
-    let mp = Marketplace::open(home.join("catalog")).map_err(CliError::msg)?;
-    builtins::install(&mp, BuiltinConfig::default()).map_err(CliError::msg)?;
-    Ok(mp)
-}
-
-/// The first line of a description, cut to `max` characters.
-fn summary(text: &str, max: usize) -> String {
-    let line = text.lines().next().unwrap_or("").trim();
-    if line.chars().count() > max {
-        let mut s: String = line.chars().take(max.saturating_sub(1)).collect();
-        s.push('…');
-        s
-    } else {
-        line.to_string()
-    }
+/// The first line of a description.
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or("").trim()
 }
 
 fn effects(m: &CapabilityManifest) -> String {
@@ -84,23 +70,28 @@ fn effects(m: &CapabilityManifest) -> String {
 }
 
 /// Runs a caps subcommand.
-pub fn run(cmd: CapsCommand, home: &Home) -> Result<(), CliError> {
-    let mp = open_catalog(home)?;
+pub fn run(cmd: CapsCommand, home: &Path) -> Result<(), CliError> {
+    let world = read_world(home, None)?;
+    let mp = world.marketplace()?;
+    let width = stdout_width();
     match cmd {
         CapsCommand::List { json } => {
             let all = mp.list();
             if json {
-                return crate::cmd::print_json(&all);
+                return print_json(&all);
             }
             for m in &all {
-                println!(
-                    "{}  [{} {} {}]  {}",
-                    m.id,
-                    m.provider.label(),
-                    m.trust_tier.as_str(),
-                    effects(m),
-                    summary(&m.description, 80)
-                );
+                out(fit(
+                    &format!(
+                        "{}  [{} {} {}]  {}",
+                        m.id,
+                        m.provider.label(),
+                        m.trust_tier.as_str(),
+                        effects(m),
+                        first_line(&m.description)
+                    ),
+                    width,
+                ));
             }
             Ok(())
         }
@@ -115,15 +106,15 @@ pub fn run(cmd: CapsCommand, home: &Home) -> Result<(), CliError> {
                 return Err(CliError::msg(format!("no capability {id}{hint}")));
             };
             if json {
-                return crate::cmd::print_json(&m);
+                return print_json(&m);
             }
-            println!("id:          {}", m.id);
-            println!("name:        {}", m.name);
-            println!("provider:    {}", m.provider.label());
-            println!("trust tier:  {}", m.trust_tier.as_str());
-            println!("local:       {}", m.local);
-            println!("effects:     {}", effects(&m));
-            println!("version:     {}", m.version);
+            out(format!("id:          {}", m.id));
+            out(format!("name:        {}", m.name));
+            out(format!("provider:    {}", m.provider.label()));
+            out(format!("trust tier:  {}", m.trust_tier.as_str()));
+            out(format!("local:       {}", m.local));
+            out(format!("effects:     {}", effects(&m)));
+            out(format!("version:     {}", m.version));
             if let ccos_marketplace::ProviderSpec::OpenApi {
                 base_url,
                 method,
@@ -131,14 +122,14 @@ pub fn run(cmd: CapsCommand, home: &Home) -> Result<(), CliError> {
                 ..
             } = &m.provider
             {
-                println!("endpoint:    {method} {base_url}{path}");
+                out(format!("endpoint:    {method} {base_url}{path}"));
             }
-            println!("description: {}", m.description.trim());
+            out(format!("description: {}", m.description.trim()));
             let input = serde_json::to_string_pretty(&m.input_schema)
                 .map_err(|e| CliError::msg(format!("formatting JSON: {e}")))?;
-            println!("input schema:\n{input}");
+            out(format!("input schema:\n{input}"));
             for ex in &m.examples {
-                println!("example:     {ex}");
+                out(format!("example:     {ex}"));
             }
             Ok(())
         }
@@ -153,14 +144,14 @@ pub fn run(cmd: CapsCommand, home: &Home) -> Result<(), CliError> {
                         serde_json::json!({"id": id, "score": score})
                     })
                     .collect();
-                return crate::cmd::print_json(&v);
+                return print_json(&v);
             }
             for (id, score) in &hits {
                 let desc = mp
                     .get(id)
-                    .map(|m| summary(&m.description, 70))
+                    .map(|m| first_line(&m.description).to_string())
                     .unwrap_or_default();
-                println!("{score:>8.3}  {id}  {desc}");
+                out(fit(&format!("{score:>8.3}  {id}  {desc}"), width));
             }
             Ok(())
         }
@@ -170,32 +161,16 @@ pub fn run(cmd: CapsCommand, home: &Home) -> Result<(), CliError> {
             prefix,
             json,
         } => {
-            let text = std::fs::read_to_string(&file)
-                .map_err(|e| CliError::msg(format!("reading {}: {e}", file.display())))?;
-            let doc: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-                CliError::msg(format!(
-                    "{}: invalid JSON at line {} column {} ({e}); only JSON OpenAPI documents are supported",
-                    file.display(),
-                    e.line(),
-                    e.column()
-                ))
-            })?;
-            let caps =
-                ccos_marketplace::openapi::import(&doc, base_url.as_deref(), prefix.as_deref())
-                    .map_err(|e| CliError::msg(format!("{}: {e}", file.display())))?;
-            let ids: Vec<String> = caps.iter().map(|c| c.id.clone()).collect();
-            mp.replace_all(caps).map_err(CliError::msg)?;
+            let ids = world.import_openapi(&file, base_url.as_deref(), prefix.as_deref())?;
             if json {
-                return crate::cmd::print_json(
-                    &serde_json::json!({"imported": ids.len(), "ids": ids}),
-                );
+                return print_json(&serde_json::json!({"imported": ids.len(), "ids": ids}));
             }
-            println!(
+            out(format!(
                 "imported {} capabilities from {} into {}",
                 ids.len(),
                 file.display(),
-                home.join("catalog").display()
-            );
+                world.home().join("catalog").display()
+            ));
             Ok(())
         }
     }

@@ -1,15 +1,20 @@
-//! `ccos chain show|verify`: read and check the tamper-evident causal chain.
+//! `ccos chain show|verify|export`: read, check and export the
+//! tamper-evident causal chain (format: `docs/chain-format.md`).
 
+use std::path::Path;
+
+use ccos_core::audit::canonical::canonical_json;
 use clap::Subcommand;
 
-use crate::config::Config;
 use crate::exit::{CliError, Exit};
-use crate::home::Home;
+use crate::open::{out, print_json, read_world};
+use crate::term::stdout_width;
 
 /// Causal-chain subcommands.
 #[derive(Subcommand)]
 pub enum ChainCommand {
-    /// Print chain entries (all, or those of one intent, plan or run).
+    /// Print chain entries (all, or those of one intent, plan or run);
+    /// long payloads are cut to the line (`--full` prints them whole).
     Show {
         /// Only entries concerning this intent.
         #[arg(long, value_name = "ID", conflicts_with_all = ["plan", "run"])]
@@ -20,6 +25,9 @@ pub enum ChainCommand {
         /// Only entries of this run.
         #[arg(long, value_name = "ID")]
         run: Option<String>,
+        /// Print payloads whole.
+        #[arg(long)]
+        full: bool,
         /// Print a JSON array of entries.
         #[arg(long)]
         json: bool,
@@ -30,62 +38,42 @@ pub enum ChainCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Write the whole chain as JSON Lines (one entry per line), for
+    /// independent verification (`scripts/verify-chain.py`).
+    Export,
 }
 
-/// Opens the store `config` names for `home` (`CCOS_DATABASE_URL`, the
-/// config file, else SQLite under home).
-pub async fn open_store(home: &Home, config: &Config) -> Result<ccos_store::Store, CliError> {
-    ccos_store::Store::open(&config.database_url(home))
-        .await
-        .map_err(|e| CliError::msg(format!("opening the store: {e}")))
-}
-
-/// Opens the store, runs `f` with it and closes it: the body of every
-/// store subcommand (`chain`, `graph`, `plans`).
-pub fn with_store<T>(
-    home: &Home,
-    f: impl AsyncFnOnce(&ccos_store::Store) -> Result<T, CliError>,
-) -> Result<T, CliError> {
-    let config = Config::load(home)?;
-    crate::rt::block_on(async move {
-        let store = open_store(home, &config).await?;
-        let result = f(&store).await;
-        store.close().await;
-        result
-    })?
-}
-
-/// Maps a store error to a CLI error.
-pub fn store_err(e: ccos_store::StoreError) -> CliError {
-    CliError::msg(e)
-}
+/// Payloads longer than this are cut in `chain show` unless `--full`.
+const PAYLOAD_PREVIEW: usize = 160;
 
 /// Runs a chain subcommand.
-pub fn run(cmd: ChainCommand, home: &Home) -> Result<(), CliError> {
-    with_store(home, async |store| run_with(store, cmd).await)
-}
-
-async fn run_with(store: &ccos_store::Store, cmd: ChainCommand) -> Result<(), CliError> {
+pub fn run(cmd: ChainCommand, home: &Path) -> Result<(), CliError> {
+    let world = read_world(home, None)?;
+    let store = world.store()?;
     match cmd {
         ChainCommand::Show {
             intent,
             plan,
             run,
+            full,
             json,
         } => {
-            let entries = match (intent, plan, run) {
-                (Some(i), _, _) => store.chain_by_intent(&i).await,
-                (_, Some(p), _) => store.chain_by_plan(&p).await,
-                (_, _, Some(r)) => store.chain_by_run(&r).await,
-                _ => store.chain_all().await,
-            }
-            .map_err(store_err)?;
+            let entries = world.block_on(async {
+                match (intent, plan, run) {
+                    (Some(i), _, _) => store.chain_by_intent(&i).await,
+                    (_, Some(p), _) => store.chain_by_plan(&p).await,
+                    (_, _, Some(r)) => store.chain_by_run(&r).await,
+                    _ => store.chain_all().await,
+                }
+            })?;
             if json {
-                return crate::cmd::print_json(&entries);
+                return print_json(&entries);
             }
             if entries.is_empty() {
-                println!("(no entries)");
+                out("(no entries)");
             }
+            let limit = stdout_width().map_or(PAYLOAD_PREVIEW, |w| w.max(PAYLOAD_PREVIEW / 2));
+            let mut cut = false;
             for e in &entries {
                 let mut ids = String::new();
                 for (k, v) in [
@@ -97,22 +85,31 @@ async fn run_with(store: &ccos_store::Store, cmd: ChainCommand) -> Result<(), Cl
                         ids.push_str(&format!(" {k}={v}"));
                     }
                 }
-                println!(
+                let mut payload =
+                    canonical_json(&e.payload).unwrap_or_else(|_| e.payload.to_string());
+                if !full && payload.chars().count() > limit {
+                    payload = payload.chars().take(limit).collect::<String>() + "…";
+                    cut = true;
+                }
+                out(format!(
                     "#{} {} {}{} {} hash={}",
                     e.seq,
                     e.timestamp,
                     e.kind,
                     ids,
-                    ccos_store::canonical::canonical_json(&e.payload),
+                    payload,
                     e.hash.get(..12).unwrap_or(&e.hash)
-                );
+                ));
+            }
+            if cut {
+                crate::open::note("(long payloads cut; --full prints them whole)");
             }
             Ok(())
         }
         ChainCommand::Verify { json } => {
-            let report = store.verify_chain().await.map_err(store_err)?;
+            let report = world.block_on(store.verify_chain())?;
             if json {
-                crate::cmd::print_json(&report)?;
+                print_json(&report)?;
                 return if report.ok {
                     Ok(())
                 } else {
@@ -120,7 +117,10 @@ async fn run_with(store: &ccos_store::Store, cmd: ChainCommand) -> Result<(), Cl
                 };
             }
             if report.ok {
-                println!("chain ok: {} entries verified", report.entries_checked);
+                out(format!(
+                    "chain ok: {} entries verified",
+                    report.entries_checked
+                ));
                 Ok(())
             } else {
                 let seq = report
@@ -132,6 +132,15 @@ async fn run_with(store: &ccos_store::Store, cmd: ChainCommand) -> Result<(), Cl
                     report.reason.as_deref().unwrap_or("unknown reason")
                 )))
             }
+        }
+        ChainCommand::Export => {
+            let entries = world.block_on(store.chain_all())?;
+            for e in &entries {
+                let line = serde_json::to_string(e)
+                    .map_err(|err| CliError::msg(format!("encoding entry {}: {err}", e.seq)))?;
+                println!("{line}");
+            }
+            Ok(())
         }
     }
 }

@@ -1,31 +1,31 @@
 //! `ccos check PLAN.rtfs`: preflight a plan without running it.
 //!
-//! Every `(call ...)` is checked against the capability catalog (built-ins
-//! plus `$CCOS_HOME/catalog`) and the security policy: unknown or denied
-//! capabilities, calls needing approval, arguments that do not fit the
-//! input schema. Findings print as `FILE:LINE:COL: severity[code]: message
-//! (hint)`, or as JSON with `--json`.
+//! Every `(call ...)` is checked against the capability catalog and the
+//! security policy (the same one `ccos run` would enforce: `--policy`
+//! relative to the current directory, else the config's `policy` relative
+//! to `$CCOS_HOME`, else the default): unknown or denied capabilities,
+//! calls needing approval, arguments that do not fit the input schema.
+//! Findings print as `FILE:LINE:COL: severity[code]: message (hint)`, or as
+//! JSON with `--json`.
 //!
 //! Exit codes: 0 when clean (warnings allowed), 3 when the policy denies a
 //! call, 1 for any other error finding (or an unreadable plan or policy).
 
 use std::path::{Path, PathBuf};
 
-use ccos_governance::{PreflightReport, RuntimeContext, Severity};
+use ccos_governance::{PreflightReport, Severity};
 use clap::Args;
 
-use crate::cmd::rtfs::read_source;
-use crate::config::Config;
 use crate::exit::{CliError, Exit};
-use crate::home::Home;
+use crate::open::{note, out, print_json, read_source, read_world};
 
 /// Arguments of `ccos check`.
 #[derive(Args)]
 pub struct CheckArgs {
     /// The plan (RTFS source), or `-` for stdin.
     pub file: PathBuf,
-    /// Policy file (TOML); default: the config's `policy`, else the
-    /// built-in default policy.
+    /// Policy file (TOML), relative to the current directory; default: the
+    /// config's `policy` (relative to $CCOS_HOME), else the built-in default.
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
     /// Print the report as JSON.
@@ -33,25 +33,10 @@ pub struct CheckArgs {
     pub json: bool,
 }
 
-/// The policy in force: `--policy`, else the config file's `policy` entry
-/// (relative paths resolve against `$CCOS_HOME`), else the default.
-pub fn load_policy(explicit: Option<&Path>, home: &Home) -> Result<RuntimeContext, CliError> {
-    let path = match explicit {
-        Some(p) => Some(p.to_path_buf()),
-        None => Config::load(home)?
-            .policy
-            .map(|p| if p.is_relative() { home.join(p) } else { p }),
-    };
-    match path {
-        Some(p) => RuntimeContext::from_file(&p).map_err(CliError::msg),
-        None => Ok(RuntimeContext::default()),
-    }
-}
-
 /// Runs `ccos check`.
-pub fn run(args: CheckArgs, home: &Home) -> Result<(), CliError> {
+pub fn run(args: CheckArgs, home: &Path) -> Result<(), CliError> {
     let (name, src) = read_source(&args.file)?;
-    let policy = load_policy(args.policy.as_deref(), home)?;
+    let world = read_world(home, args.policy.as_ref())?;
     let forms = match rtfs::parse(&src) {
         Ok(f) => f,
         Err(e) if args.json => {
@@ -59,7 +44,7 @@ pub fn run(args: CheckArgs, home: &Home) -> Result<(), CliError> {
                 .span
                 .map(|s| rtfs::line_col(&src, s.start))
                 .unwrap_or((0, 0));
-            crate::cmd::print_json(&serde_json::json!({
+            print_json(&serde_json::json!({
                 "file": name,
                 "ok": false,
                 "findings": [{
@@ -75,18 +60,19 @@ pub fn run(args: CheckArgs, home: &Home) -> Result<(), CliError> {
         }
         Err(e) => return Err(CliError::diagnostic(e.with_source(&name, src))),
     };
-    let catalog = crate::cmd::caps::open_catalog(home)?;
-    let report = ccos_governance::preflight(&forms, &catalog, &policy).with_source(&src);
+    let catalog = world.marketplace()?;
+    let report = ccos_governance::preflight(&forms, &*catalog, world.policy()).with_source(&src);
     if args.json {
-        crate::cmd::print_json(&serde_json::json!({
+        print_json(&serde_json::json!({
             "file": name,
             "ok": report.is_clean(),
+            "policy": world.policy_source(),
             "findings": report.findings,
             "calls": report.calls,
             "decision": report.decision,
         }))?;
     } else {
-        print_text(&name, &report);
+        print_text(&name, &report, world.policy_source());
     }
     if report.has_denied() {
         Err(CliError::silent(Exit::Denied))
@@ -97,16 +83,16 @@ pub fn run(args: CheckArgs, home: &Home) -> Result<(), CliError> {
     }
 }
 
-fn print_text(name: &str, report: &PreflightReport) {
+fn print_text(name: &str, report: &PreflightReport, policy: &str) {
     for f in &report.findings {
-        println!("{}", f.render(name));
+        out(f.render(name));
     }
     let count = |s: Severity| report.findings.iter().filter(|f| f.severity == s).count();
-    eprintln!(
-        "{name}: {} call(s), {} error(s), {} warning(s); policy decision: {}",
+    note(format!(
+        "{name}: {} call(s), {} error(s), {} warning(s); policy decision: {} (policy: {policy})",
         report.calls.len(),
         count(Severity::Error),
         count(Severity::Warning),
         report.decision.label()
-    );
+    ));
 }

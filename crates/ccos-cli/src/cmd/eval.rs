@@ -1,18 +1,12 @@
-//! `ccos eval DATASET`: measures capability resolution on a public
-//! benchmark (see `ccos_planner::eval`), beside the BM25 baseline.
+//! `ccos eval DATASET`: measures the planner on a public benchmark (see
+//! `ccos_bench`), beside the BM25 baseline.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use ccos_bench::{self as eval, DATASETS, EvalOptions, Part};
 use clap::Args;
 
-use std::sync::Arc;
-
-use ccos_planner::CompositeResolution;
-use ccos_planner::eval::{self, DATASETS, EvalOptions, Part};
-use ccos_planner::resolution::{SemanticIndex, SemanticResolution};
-
 use crate::exit::{CliError, Exit};
-use crate::home::Home;
 
 /// Arguments of `ccos eval`.
 #[derive(Args)]
@@ -74,7 +68,7 @@ pub enum Strategy {
 }
 
 /// Runs `ccos eval`.
-pub fn run(args: EvalArgs, home: &Home) -> Result<(), CliError> {
+pub fn run(args: EvalArgs, home: &Path) -> Result<(), CliError> {
     let names: Vec<&str> = if args.dataset == "all" {
         DATASETS.to_vec()
     } else if DATASETS.contains(&args.dataset.as_str()) {
@@ -89,6 +83,10 @@ pub fn run(args: EvalArgs, home: &Home) -> Result<(), CliError> {
             ),
         ));
     };
+    #[cfg(not(feature = "semantic"))]
+    if matches!(args.strategy, Strategy::Semantic | Strategy::Fused) {
+        return Err(semantic_unavailable());
+    }
     let dir = match args.data_dir.filter(|p| !p.as_os_str().is_empty()) {
         Some(d) => d,
         None => {
@@ -113,18 +111,24 @@ pub fn run(args: EvalArgs, home: &Home) -> Result<(), CliError> {
             PartArg::Test => Part::Test,
         },
     };
+    #[cfg(feature = "semantic")]
     let embedder = match args.strategy {
         Strategy::Semantic | Strategy::Fused => {
-            let dir = crate::cmd::plan::model_dir(home);
+            let dir = match std::env::var_os("CCOS_EMBED_MODEL_DIR") {
+                Some(d) if !d.is_empty() => PathBuf::from(d),
+                _ => home.join("models").join("all-MiniLM-L6-v2"),
+            };
             let e = ccos_embed::Embedder::load(&dir).map_err(|e| {
                 CliError::msg(format!(
                     "--strategy semantic/fused needs the embedding model: {e}"
                 ))
             })?;
-            Some(Arc::new(e))
+            Some(std::sync::Arc::new(e))
         }
         _ => None,
     };
+    #[cfg(not(feature = "semantic"))]
+    let _ = home;
     let mut reports = Vec::new();
     for name in names {
         let ds = eval::load(name, &dir).map_err(CliError::msg)?;
@@ -133,7 +137,13 @@ pub fn run(args: EvalArgs, home: &Home) -> Result<(), CliError> {
             Strategy::Composite => {
                 eval::evaluate_with(&ds, opts, ccos_planner::CompositeResolution::lexical)
             }
+            #[cfg(not(feature = "semantic"))]
+            Strategy::Semantic | Strategy::Fused => return Err(semantic_unavailable()),
+            #[cfg(feature = "semantic")]
             Strategy::Semantic | Strategy::Fused => {
+                use ccos_planner::CompositeResolution;
+                use ccos_planner::resolution::{SemanticIndex, SemanticResolution};
+                use std::sync::Arc;
                 let Some(e) = embedder.clone() else {
                     return Err(CliError::msg("embedding model not loaded"));
                 };
@@ -153,7 +163,11 @@ pub fn run(args: EvalArgs, home: &Home) -> Result<(), CliError> {
                     eval::evaluate_with(&ds, opts, |_| semantic)
                 } else {
                     eval::evaluate_with(&ds, opts, |mp| {
-                        CompositeResolution::fused_weighted(mp, semantic, args.semantic_weight)
+                        CompositeResolution::fused_weighted(
+                            mp,
+                            Box::new(semantic),
+                            args.semantic_weight,
+                        )
                     })
                 }
             }
@@ -170,4 +184,13 @@ pub fn run(args: EvalArgs, home: &Home) -> Result<(), CliError> {
         println!("{j}");
     }
     Ok(())
+}
+
+/// The usage error of a semantic strategy in a build without the feature.
+#[cfg(not(feature = "semantic"))]
+fn semantic_unavailable() -> CliError {
+    CliError::with_code(
+        Exit::Usage,
+        "--strategy semantic/fused needs a ccos built with the `semantic` feature (cargo run -p ccos-cli --features semantic -- eval ...)",
+    )
 }

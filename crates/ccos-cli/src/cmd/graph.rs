@@ -1,27 +1,28 @@
 //! `ccos graph show|list`: the intent graph.
 
+use std::path::Path;
+
 use clap::Subcommand;
 
-use crate::cmd::chain::{store_err, with_store};
-use crate::cmd::print_json;
-use crate::exit::CliError;
-use crate::home::Home;
+use crate::exit::{CliError, Exit};
+use crate::open::{out, print_json, read_world};
+use crate::term::{fit, stdout_width};
 
 /// Intent-graph subcommands.
 #[derive(Subcommand)]
 pub enum GraphCommand {
-    /// Show an intent, its sub-intents (recursively) and the edges among them.
+    /// Show an intent, its sub-intents and their edges.
     Show {
         /// The intent id.
         id: String,
-        /// Print `{"intents": [...], "edges": [...]}`.
+        /// Print `{"intents": [...], "edges": [...]}` as JSON.
         #[arg(long)]
         json: bool,
     },
-    /// List intents, oldest first.
+    /// List intents, newest last.
     List {
-        /// Only intents with this status (pending, planned, executing,
-        /// completed, failed, abandoned).
+        /// Only intents with this status (`pending`, `active`,
+        /// `completed`, `failed`, `abandoned`).
         #[arg(long, value_name = "S")]
         status: Option<String>,
         /// Print a JSON array.
@@ -31,74 +32,75 @@ pub enum GraphCommand {
 }
 
 /// Runs a graph subcommand.
-pub fn run(cmd: GraphCommand, home: &Home) -> Result<(), CliError> {
+pub fn run(cmd: GraphCommand, home: &Path) -> Result<(), CliError> {
     // Validate arguments before touching the store.
     let status = match &cmd {
         GraphCommand::List {
             status: Some(s), ..
         } => Some(
             s.parse::<ccos_store::IntentStatus>()
-                .map_err(|e| CliError::with_code(crate::exit::Exit::Usage, e))?,
+                .map_err(|e| CliError::with_code(Exit::Usage, e))?,
         ),
         _ => None,
     };
-    with_store(home, async |store| run_with(store, cmd, status).await)
-}
-
-async fn run_with(
-    store: &ccos_store::Store,
-    cmd: GraphCommand,
-    status: Option<ccos_store::IntentStatus>,
-) -> Result<(), CliError> {
+    let world = read_world(home, None)?;
+    let store = world.store()?;
     match cmd {
         GraphCommand::Show { id, json } => {
-            let sub = store.subgraph(&id).await.map_err(store_err)?;
+            let sub = world.block_on(store.subgraph(&id))?;
             if json {
                 return print_json(&sub);
             }
             for (i, it) in sub.intents.iter().enumerate() {
                 if i == 1 {
-                    println!("sub-intents:");
+                    out("sub-intents:");
                 }
                 let indent = if i == 0 { "" } else { "  " };
-                println!("{indent}{} [{}] {}", it.id, it.status, it.goal);
+                out(format!("{indent}{} [{}] {}", it.id, it.status, it.goal));
                 if i == 0 {
-                    println!("  created {}  updated {}", it.created_at, it.updated_at);
+                    out(format!(
+                        "  created {}  updated {}",
+                        it.created_at, it.updated_at
+                    ));
                     for (k, v) in [
                         ("constraints", &it.constraints),
                         ("preferences", &it.preferences),
                         ("metadata", &it.metadata),
                     ] {
                         if v.as_object().map(|m| !m.is_empty()).unwrap_or(!v.is_null()) {
-                            println!("  {k}: {}", ccos_store::canonical::canonical_json(v));
+                            out(format!("  {k}: {v}"));
                         }
                     }
                 }
             }
             if !sub.edges.is_empty() {
-                println!("edges:");
+                out("edges:");
                 for e in &sub.edges {
-                    println!("  {} -[{}]-> {}", e.from, e.kind, e.to);
+                    out(format!("  {} -[{}]-> {}", e.from, e.kind, e.to));
                 }
             }
             Ok(())
         }
         GraphCommand::List { json, .. } => {
-            let intents = store.list_intents(status).await.map_err(store_err)?;
+            let intents = world.block_on(store.list_intents(status))?;
             if json {
                 return print_json(&intents);
             }
             if intents.is_empty() {
-                println!("(no intents)");
+                out("(no intents)");
             }
+            let width = stdout_width();
             for it in &intents {
-                println!(
-                    "{}  {:<10} {}  {}",
-                    it.id,
-                    it.status.as_str(),
-                    it.created_at,
-                    it.goal
-                );
+                out(fit(
+                    &format!(
+                        "{}  {:<10} {}  {}",
+                        it.id,
+                        it.status.as_str(),
+                        it.created_at,
+                        it.goal
+                    ),
+                    width,
+                ));
             }
             Ok(())
         }

@@ -2,17 +2,20 @@
 //! capabilities. Servers live in `$CCOS_HOME/mcp.json` (the `mcpServers`
 //! format of Claude Desktop, Cursor and VS Code); discovered tools are
 //! cached in `$CCOS_HOME/mcp-cache/` and registered in the catalog.
+//! `ccos mcp call` goes through the governed door like a plan's call:
+//! policy, approval, argument validation, the causal chain.
 
 use std::collections::BTreeMap;
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::time::Duration;
 
 use ccos_marketplace::TrustTier;
-use ccos_mcp::{Cache, McpConfig, McpExecutor, ServerConfig, Transport};
+use ccos_mcp::{ServerConfig, Transport};
 use clap::Subcommand;
 use serde_json::{Value as Json, json};
 
 use crate::exit::{CliError, Exit};
-use crate::home::Home;
+use crate::open::{ExecArgs, exec_world, note, out, print_json, read_world};
 
 /// MCP subcommands.
 #[derive(Subcommand)]
@@ -80,18 +83,9 @@ pub enum McpCommand {
         tool: String,
         /// Arguments as a JSON object (default `{}`).
         args: Option<String>,
-        /// Print the result as JSON instead of RTFS.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        exec: ExecArgs,
     },
-}
-
-fn config_path(home: &Home) -> std::path::PathBuf {
-    McpConfig::path_in(home.root())
-}
-
-fn load(home: &Home) -> Result<McpConfig, CliError> {
-    McpConfig::load(&config_path(home)).map_err(CliError::msg)
 }
 
 fn pairs(items: &[String], what: &str) -> Result<BTreeMap<String, String>, CliError> {
@@ -116,8 +110,8 @@ fn transport_json(s: &ServerConfig) -> Json {
     }
 }
 
-/// Runs an MCP subcommand.
-pub fn run(cmd: McpCommand, home: &Home) -> Result<(), CliError> {
+/// Runs an mcp subcommand.
+pub fn run(cmd: McpCommand, home: &Path) -> Result<(), CliError> {
     match cmd {
         McpCommand::Add {
             name,
@@ -170,25 +164,22 @@ pub fn run(cmd: McpCommand, home: &Home) -> Result<(), CliError> {
                 }
                 server.timeout = Duration::from_millis(ms);
             }
-            let path = config_path(home);
-            ccos_mcp::config::upsert_server(&path, &server).map_err(CliError::msg)?;
-            // The old catalog of a replaced server is stale.
-            Cache::in_home(home.root())
-                .remove(&name)
-                .map_err(CliError::msg)?;
-            println!(
+            let world = read_world(home, None)?;
+            world.add_server(&server)?;
+            out(format!(
                 "added MCP server \"{name}\" ({}) to {}",
                 server.endpoint(),
-                path.display()
-            );
-            println!("next: ccos mcp discover {name}");
+                world.mcp_config_path().display()
+            ));
+            out(format!("next: ccos mcp discover {name}"));
             Ok(())
         }
         McpCommand::List { json } => {
-            let cfg = load(home)?;
-            let cache = Cache::in_home(home.root());
+            let world = read_world(home, None)?;
+            let cfg = world.mcp_config()?;
+            let cache = world.mcp_cache();
             if json {
-                let mut out = vec![];
+                let mut rows = vec![];
                 for s in cfg.servers.values() {
                     let cached = cache.load(&s.name).ok().flatten();
                     let mut o = transport_json(s);
@@ -198,15 +189,15 @@ pub fn run(cmd: McpCommand, home: &Home) -> Result<(), CliError> {
                         json!(u64::try_from(s.timeout.as_millis()).unwrap_or(u64::MAX));
                     o["tools"] = json!(cached.as_ref().map(|c| c.manifests.len()));
                     o["fetched_at"] = json!(cached.as_ref().map(|c| c.fetched_at.clone()));
-                    out.push(o);
+                    rows.push(o);
                 }
-                return crate::cmd::print_json(&json!({"config": cfg.path, "servers": out}));
+                return print_json(&json!({"config": cfg.path, "servers": rows}));
             }
             if cfg.servers.is_empty() {
-                println!(
+                out(format!(
                     "no MCP servers in {} (add one: ccos mcp add NAME -- COMMAND ARGS...)",
                     cfg.path.display()
-                );
+                ));
                 return Ok(());
             }
             for s in cfg.servers.values() {
@@ -215,28 +206,23 @@ pub fn run(cmd: McpCommand, home: &Home) -> Result<(), CliError> {
                     None => "not discovered".into(),
                 };
                 let kind = if s.is_local() { "stdio" } else { "http" };
-                println!(
+                out(format!(
                     "{}\t{kind}\t{}\t{}\t{tools}",
                     s.name,
                     s.trust.as_str(),
                     s.endpoint()
-                );
+                ));
             }
             Ok(())
         }
         McpCommand::Remove { name } => {
-            let path = config_path(home);
-            ccos_mcp::config::remove_server(&path, &name).map_err(CliError::msg)?;
-            Cache::in_home(home.root())
-                .remove(&name)
-                .map_err(CliError::msg)?;
-            let mp = crate::cmd::caps::open_catalog(home)?;
-            let removed = ccos_mcp::unregister_server(&mp, &name).map_err(CliError::msg)?;
-            println!(
+            let world = read_world(home, None)?;
+            let removed = world.remove_server(&name)?;
+            out(format!(
                 "removed MCP server \"{name}\" and {} catalog entr{}",
                 removed.len(),
                 if removed.len() == 1 { "y" } else { "ies" }
-            );
+            ));
             Ok(())
         }
         McpCommand::Discover {
@@ -244,60 +230,54 @@ pub fn run(cmd: McpCommand, home: &Home) -> Result<(), CliError> {
             refresh,
             json,
         } => {
-            let cfg = load(home)?;
-            let servers: Vec<&ServerConfig> = match &name {
-                Some(n) => vec![cfg.server(n).map_err(CliError::msg)?],
-                None => cfg.servers.values().collect(),
-            };
-            if servers.is_empty() {
-                println!("no MCP servers in {}", cfg.path.display());
+            let world = read_world(home, None)?;
+            if world.mcp_config()?.servers.is_empty() {
+                out(format!(
+                    "no MCP servers in {}",
+                    world.mcp_config_path().display()
+                ));
                 return Ok(());
             }
-            let cache = Cache::in_home(home.root());
-            let mp = crate::cmd::caps::open_catalog(home)?;
-            let mut out = vec![];
+            let reports = world.discover(name.as_deref(), refresh)?;
+            let mut rows = vec![];
             let mut failures = 0;
-            for s in servers {
-                let start = Instant::now();
-                let result = crate::rt::block_on(cache.get_or_discover(s, refresh))?;
-                let ms = start.elapsed().as_millis();
-                match result {
-                    Ok((found, fetched)) => {
-                        let (n, removed) =
-                            ccos_mcp::register_discovered(&mp, &found).map_err(CliError::msg)?;
+            for r in &reports {
+                match &r.result {
+                    Ok(d) => {
                         if json {
-                            out.push(json!({
-                                "server": s.name, "ok": true, "tools": n, "fetched": fetched,
-                                "fetched_at": found.fetched_at, "millis": ms,
-                                "ids": found.manifests.iter().map(|m| m.id.clone()).collect::<Vec<_>>(),
-                                "removed": removed,
+                            rows.push(json!({
+                                "server": r.server, "ok": true, "tools": d.ids.len(),
+                                "fetched": d.fetched, "fetched_at": d.fetched_at,
+                                "millis": r.millis, "ids": d.ids, "removed": d.removed,
                             }));
                         } else {
-                            let how = if fetched {
-                                format!("listed in {ms} ms")
+                            let how = if d.fetched {
+                                format!("listed in {} ms", r.millis)
                             } else {
-                                format!("cached {}; --refresh to re-list", found.fetched_at)
+                                format!("cached {}; --refresh to re-list", d.fetched_at)
                             };
-                            println!("{}: {n} tools registered ({how})", s.name);
-                            for id in &removed {
-                                println!("  removed {id} (no longer listed)");
+                            out(format!(
+                                "{}: {} tools registered ({how})",
+                                r.server,
+                                d.ids.len()
+                            ));
+                            for id in &d.removed {
+                                out(format!("  removed {id} (no longer listed)"));
                             }
                         }
                     }
                     Err(e) => {
                         failures += 1;
                         if json {
-                            out.push(
-                                json!({"server": s.name, "ok": false, "error": e.to_string()}),
-                            );
+                            rows.push(json!({"server": r.server, "ok": false, "error": e}));
                         } else {
-                            eprintln!("error: {e}");
+                            note(format!("error: {e}"));
                         }
                     }
                 }
             }
             if json {
-                crate::cmd::print_json(&json!({"servers": out}))?;
+                print_json(&json!({"servers": rows}))?;
             }
             if failures > 0 {
                 return Err(CliError::silent(Exit::Error));
@@ -305,17 +285,12 @@ pub fn run(cmd: McpCommand, home: &Home) -> Result<(), CliError> {
             Ok(())
         }
         McpCommand::Tools { name, json } => {
-            let cfg = load(home)?;
-            let s = cfg.server(&name).map_err(CliError::msg)?;
-            let cache = Cache::in_home(home.root());
-            let (found, _) =
-                crate::rt::block_on(cache.get_or_discover(s, false))?.map_err(CliError::msg)?;
+            let world = read_world(home, None)?;
+            let tools = world.server_tools(&name)?;
             if json {
-                let v = serde_json::to_value(&found.manifests)
-                    .map_err(|e| CliError::msg(format!("formatting JSON: {e}")))?;
-                return crate::cmd::print_json(&v);
+                return print_json(&tools);
             }
-            for m in &found.manifests {
+            for m in &tools {
                 let tool = match &m.provider {
                     ccos_marketplace::ProviderSpec::Mcp { tool, .. } => tool.as_str(),
                     _ => "",
@@ -329,7 +304,11 @@ pub fn run(cmd: McpCommand, home: &Home) -> Result<(), CliError> {
                     .chars()
                     .take(80)
                     .collect();
-                println!("{}\t{tool}\t[{}]\t{summary}", m.id, effects.join(","));
+                out(format!(
+                    "{}\t{tool}\t[{}]\t{summary}",
+                    m.id,
+                    effects.join(",")
+                ));
             }
             Ok(())
         }
@@ -337,100 +316,32 @@ pub fn run(cmd: McpCommand, home: &Home) -> Result<(), CliError> {
             name,
             tool,
             args,
-            json,
+            exec,
         } => {
-            let cfg = load(home)?;
-            cfg.server(&name).map_err(CliError::msg)?;
             let args: Json = match args.as_deref() {
                 None => json!({}),
                 Some(text) => serde_json::from_str(text).map_err(|e| {
                     CliError::with_code(Exit::Usage, format!("arguments are not valid JSON: {e}"))
                 })?,
             };
-            let Json::Object(args) = args else {
+            if !args.is_object() {
                 return Err(CliError::with_code(
                     Exit::Usage,
                     "arguments must be a JSON object, e.g. '{\"path\": \"/tmp\"}'",
                 ));
-            };
-            let ex = McpExecutor::new(cfg);
-            let result = crate::rt::block_on(async {
-                let r = ex.call_json(&name, &tool, args).await;
-                ex.shutdown().await;
-                r
-            })?
-            .map_err(CliError::msg)?;
-            if json {
-                let j = rtfs::to_json(&result)
-                    .map_err(|e| CliError::msg(format!("the result has no JSON form: {e}")))?;
-                crate::cmd::print_json(&j)
-            } else {
-                println!("{}", rtfs::pretty(&result, 100));
-                Ok(())
             }
+            let world = exec_world(home, &exec)?;
+            world.mcp_config()?.server(&name).map_err(CliError::msg)?;
+            let id = ccos_mcp::capability_id(&name, &tool);
+            if !world.marketplace()?.contains(&id) {
+                // Tools become capabilities at discovery (from the cache when
+                // there is one).
+                world.discover(Some(&name), false)?;
+            }
+            crate::cmd::run::install_signal_handlers(&world)?;
+            let outcome = world.call_capability(&id, args, "<mcp call>", "cli");
+            let plan = ccos_world::servers::one_call_plan(&id, &json!({}));
+            crate::cmd::run::report(outcome, "<mcp call>", &plan, exec.json)
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use ccos_mcp::servers::TestServers;
-
-    #[test]
-    fn key_value_pairs_parse() {
-        let p = pairs(&["A=1".into(), "B=x=y".into()], "--env").unwrap_or_default();
-        assert_eq!(p.get("B").map(String::as_str), Some("x=y"));
-        assert!(pairs(&["nope".into()], "--env").is_err());
-    }
-
-    #[test]
-    fn add_discover_call_remove_with_a_real_server() {
-        let Some(s) = TestServers::find() else {
-            return;
-        };
-        let dir = tempfile::tempdir().unwrap();
-        let home = Home::resolve(Some(dir.path().to_path_buf()));
-        let js = s.everything_js().display().to_string();
-        let add = McpCommand::Add {
-            name: "ev".into(),
-            url: None,
-            headers: vec![],
-            env: vec![],
-            trust: Some("trusted".into()),
-            timeout_ms: Some(20_000),
-            command: vec!["node".into(), js, "stdio".into()],
-        };
-        assert!(run(add, &home).is_ok());
-        let cfg = load(&home).ok().unwrap();
-        assert_eq!(cfg.servers["ev"].trust, TrustTier::Trusted);
-        let discover = McpCommand::Discover {
-            name: Some("ev".into()),
-            refresh: false,
-            json: true,
-        };
-        assert!(run(discover, &home).is_ok());
-        assert!(dir.path().join("mcp-cache/ev.json").exists());
-        let mp = crate::cmd::caps::open_catalog(&home).ok().unwrap();
-        let echo = mp.get("mcp.ev.echo").unwrap();
-        assert_eq!(echo.trust_tier, TrustTier::Trusted);
-        let call = McpCommand::Call {
-            name: "ev".into(),
-            tool: "get-sum".into(),
-            args: Some("{\"a\": 1, \"b\": 2}".into()),
-            json: false,
-        };
-        assert!(run(call, &home).is_ok());
-        let bad = McpCommand::Call {
-            name: "ev".into(),
-            tool: "get-sum".into(),
-            args: Some("[1]".into()),
-            json: false,
-        };
-        assert!(run(bad, &home).err().is_some_and(|e| e.code == Exit::Usage));
-        assert!(run(McpCommand::Remove { name: "ev".into() }, &home).is_ok());
-        let mp = crate::cmd::caps::open_catalog(&home).ok().unwrap();
-        assert!(mp.get("mcp.ev.echo").is_none());
-        assert!(load(&home).ok().unwrap().servers.is_empty());
     }
 }

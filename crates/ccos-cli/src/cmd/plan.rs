@@ -1,30 +1,29 @@
 //! `ccos plan "GOAL"`: plan a goal over the catalog without running it.
 //!
-//! Decomposes the goal (pattern rules from `$CCOS_HOME/patterns.toml`, else
-//! the built-in rules; grounded whole-goal fallback), resolves each
-//! sub-intent to an allowed capability, emits a preflighted RTFS plan and
-//! records it (intent graph, plan archive, `planner_decision` chain entry).
+//! The deterministic planner decomposes the goal (pattern rules from
+//! `$CCOS_HOME/patterns.toml`, else the built-in rules; clauses; the whole
+//! goal), resolves each sub-intent to an allowed capability and emits a
+//! preflighted RTFS plan, recorded (intent graph, plan archive,
+//! `planner_decision` chain entry). With `--mode`, the configured LLM
+//! writes the plan; `--compare` runs both LLM modes and prints their diff.
 //!
 //! Output: the plan (canonical RTFS), the decision trace too with
 //! `--explain`, or the whole result as JSON with `--json`.
 //!
-//! Exit codes: 0 a plan, 4 requires an agent (no capability serves some
-//! sub-intent; the report names them), 1 errors.
+//! Exit codes: 0 a plan, 2 usage (empty goal; no LLM configured for
+//! `--mode`), 4 requires an agent (the report names the parts nothing
+//! serves), 1 errors.
 
-use std::path::PathBuf;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
 
-use ccos_governance::RuntimeContext;
-use ccos_marketplace::Marketplace;
-use ccos_planner::planner::{PlanResult, Recorded};
-use ccos_planner::resolution::SemanticResolution;
-use ccos_planner::{CompositeResolution, PatternDecomposition, Planner};
+use ccos_planner_llm::modes::Mode;
+use ccos_planner_llm::record::Planned as ModelOutcome;
+use ccos_world::plan::{explain, model_requires_agent_report, requires_agent_report};
 use clap::Args;
+use serde_json::{Value, json};
 
-use crate::cmd::run::{ExecArgs, load_policy, open_marketplace};
-use crate::config::Config;
 use crate::exit::{CliError, Exit};
-use crate::home::Home;
+use crate::open::{note, out, print_json, read_world};
 
 /// `ccos plan` arguments.
 #[derive(Args, Debug)]
@@ -43,251 +42,142 @@ pub struct PlanArgs {
     /// Let the configured LLM write the plan: `rtfs` (direct RTFS with
     /// repair), `ir` (JSON IR compiled to RTFS) or `auto` (rtfs, then ir).
     #[arg(long, value_name = "MODE", value_parser = parse_mode)]
-    pub mode: Option<ccos_planner::llm::modes::Mode>,
+    pub mode: Option<Mode>,
     /// Run both LLM modes and print the diff of their plans.
     #[arg(long, conflicts_with = "mode")]
     pub compare: bool,
 }
 
 /// Parses `--mode` (`rtfs`, `ir`, `auto`).
-pub fn parse_mode(s: &str) -> Result<ccos_planner::llm::modes::Mode, String> {
-    ccos_planner::llm::modes::Mode::parse(s)
-        .ok_or_else(|| format!("unknown mode {s:?}: rtfs, ir or auto"))
-}
-
-/// Plans `goal` over `mp` under `policy`, with this home's pattern rules
-/// and the default resolution ([`resolution`]; `store` holds the embedding
-/// cache).
-pub fn plan_goal(
-    home: &Home,
-    mp: Arc<Marketplace>,
-    policy: RuntimeContext,
-    store: &ccos_store::Store,
-    goal: &str,
-) -> Result<PlanResult, CliError> {
-    let patterns = PatternDecomposition::load(home.root()).map_err(CliError::msg)?;
-    let (strategy, notice) = resolution(home, mp.clone(), store)?;
-    let planner = Planner::new(mp.clone(), policy, patterns).with_resolution(Box::new(strategy));
-    // With an LLM configured: its decompositions join the hybrid one.
-    let (mut planner, llm) = crate::cmd::plan_llm::with_llm_decomposition(home, planner, mp)?;
-    if let Some(n) = notice {
-        planner = planner.with_notice(n);
-    }
-    let result = planner.plan(goal).map_err(CliError::msg);
-    crate::cmd::plan_llm::record_decomposition_exchanges(store, None, llm.as_ref())?;
-    result
-}
-
-/// Where the embedding model is: `$CCOS_EMBED_MODEL_DIR`, else
-/// `$CCOS_HOME/models/all-MiniLM-L6-v2`.
-pub fn model_dir(home: &Home) -> PathBuf {
-    match std::env::var_os(ccos_embed::MODEL_DIR_ENV) {
-        Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => ccos_embed::default_model_dir(home.root()),
-    }
-}
-
-/// The planner's default resolution: catalog fused with semantic
-/// resolution when the embedding model is installed (capability vectors
-/// cached in `store`); otherwise the catalog alone, with ONE notice printed
-/// to stderr and returned for the trace.
-pub fn resolution(
-    home: &Home,
-    mp: Arc<Marketplace>,
-    store: &ccos_store::Store,
-) -> Result<(CompositeResolution, Option<String>), CliError> {
-    let dir = model_dir(home);
-    let off = |why: String| {
-        let n = format!(
-            "semantic resolution off: {why}; run scripts/setup-model.sh {}; resolving lexically",
-            dir.display()
-        );
-        eprintln!("{n}");
-        Ok((CompositeResolution::default_for(mp.clone(), None), Some(n)))
-    };
-    if !ccos_embed::model_present(&dir) {
-        return off(format!("model not found at {}", dir.display()));
-    }
-    let embedder = match ccos_embed::Embedder::load(&dir) {
-        Ok(e) => Arc::new(e),
-        Err(e) => return off(format!("loading the model failed: {e}")),
-    };
-    let index = crate::rt::block_on(ccos_planner::resolution::build_index_cached(
-        store, embedder, &mp,
-    ))?;
-    match index {
-        Ok(ix) => Ok((
-            CompositeResolution::default_for(
-                mp.clone(),
-                Some(SemanticResolution::new(Arc::new(ix))),
-            ),
-            None,
-        )),
-        Err(e) => off(format!("indexing the catalog failed: {e}")),
-    }
-}
-
-/// Records a plan result in `store` (see [`ccos_planner::record`]).
-pub fn record(
-    store: &ccos_store::Store,
-    result: &PlanResult,
-    archive: bool,
-) -> Result<Recorded, CliError> {
-    crate::rt::block_on(ccos_planner::record(store, result, archive))?
-        .map_err(|e| CliError::msg(format!("recording the plan: {e}")))
-}
-
-/// The requires-agent report, as text.
-pub fn requires_agent_report(r: &PlanResult) -> String {
-    let mut out = format!(
-        "requires-agent: no capability serves part of the goal {:?}\n",
-        r.goal
-    );
-    if let Some(ra) = &r.requires_agent {
-        for m in &ra.missing {
-            out.push_str(&format!(
-                "  - {} {:?}: {}\n",
-                m.sub_intent, m.description, m.reason
-            ));
-        }
-    }
-    out.push_str("(no plan was produced; an agent, an MCP server or new capabilities are needed)");
-    out
-}
-
-/// The decision trace, as text.
-pub fn explain(r: &PlanResult) -> String {
-    let t = &r.trace;
-    let mut out = format!(
-        ";; decomposition: {} (rules: {})\n",
-        t.decomposition, t.rules
-    );
-    for n in &t.notices {
-        out.push_str(&format!(";; notice: {n}\n"));
-    }
-    for i in &t.intents {
-        out.push_str(&format!(
-            ";; {} {:?} [{}]\n",
-            i.sub_intent, i.description, i.strategy
-        ));
-        for c in &i.candidates {
-            out.push_str(&format!(
-                ";;   {:.3} {}: {}\n",
-                c.score,
-                c.capability_id,
-                c.reasons.join("; ")
-            ));
-        }
-        for c in &i.rejected {
-            out.push_str(&format!(
-                ";;   rejected {:.3} {}\n",
-                c.score, c.capability_id
-            ));
-        }
-        for f in &i.filtered {
-            out.push_str(&format!(
-                ";;   filtered by policy {}: {}\n",
-                f.capability_id,
-                f.reasons.join("; ")
-            ));
-        }
-        match (&i.chosen, &i.decision) {
-            (Some(c), Some(d)) => out.push_str(&format!(";;   chosen {c} ({d})\n")),
-            _ => out.push_str(";;   chosen: none\n"),
-        }
-        for n in &i.notes {
-            out.push_str(&format!(";;   {n}\n"));
-        }
-    }
-    out
-}
-
-/// What `ccos plan` needs, in either mode: the home created, the policy,
-/// the marketplace and the store.
-pub(crate) fn open_for_planning(
-    args: &PlanArgs,
-    home: &Home,
-    config: &Config,
-) -> Result<(RuntimeContext, Arc<Marketplace>, ccos_store::Store), CliError> {
-    home.ensure()
-        .map_err(|e| CliError::msg(format!("creating {}: {e}", home.root().display())))?;
-    let exec = ExecArgs {
-        policy: args.policy.clone(),
-        yes: false,
-        answers: vec![],
-        answers_file: None,
-        json: args.json,
-    };
-    let policy = load_policy(args.policy.as_ref(), config)?;
-    let mp = open_marketplace(home, config, &exec)?;
-    let store = crate::rt::block_on(crate::cmd::chain::open_store(home, config))??;
-    Ok((policy, mp, store))
+pub fn parse_mode(s: &str) -> Result<Mode, String> {
+    Mode::parse(s).ok_or_else(|| format!("unknown mode {s:?}: rtfs, ir or auto"))
 }
 
 /// Runs `ccos plan`.
-pub fn run(args: PlanArgs, home: &Home) -> Result<(), CliError> {
-    if args.mode.is_some() || args.compare {
-        return crate::cmd::plan_llm::run(&args, home);
+pub fn run(args: PlanArgs, home: &Path) -> Result<(), CliError> {
+    let world = read_world(home, args.policy.as_ref())?;
+    if args.compare {
+        return compare(&world, &args);
     }
-    let config = Config::load(home)?;
-    let (policy, mp, store) = open_for_planning(&args, home, &config)?;
-    let result = plan_goal(home, mp, policy, &store, &args.goal)?;
-    let rec = record(&store, &result, true)?;
+    if let Some(mode) = args.mode {
+        return with_model(&world, &args, mode);
+    }
+    let planned = world.plan_goal(&args.goal)?;
+    for w in &planned.warnings {
+        note(w);
+    }
+    let result = &planned.result;
     if args.json {
-        let mut j = serde_json::to_value(&result).map_err(CliError::msg)?;
+        let mut j = serde_json::to_value(result).map_err(CliError::msg)?;
         if let Some(o) = j.as_object_mut() {
-            o.insert("intent_id".into(), rec.intent_id.clone().into());
-            o.insert("plan_id".into(), serde_json::json!(rec.plan_id));
+            o.insert("intent_id".into(), json!(planned.recorded.intent_id));
+            o.insert("plan_id".into(), json!(planned.recorded.plan_id));
         }
-        crate::cmd::print_json(&j)?;
+        print_json(&j)?;
         return match result.requires_agent {
             Some(_) => Err(CliError::silent(Exit::RequiresAgent)),
             None => Ok(()),
         };
     }
     if args.explain {
-        print!("{}", explain(&result));
+        out(explain(result).trim_end());
     }
     match &result.rtfs {
         Some(rtfs) => {
-            println!("{rtfs}");
+            out(rtfs);
             Ok(())
         }
         None => {
-            println!("{}", requires_agent_report(&result));
+            out(requires_agent_report(result));
             Err(CliError::silent(Exit::RequiresAgent))
         }
     }
 }
 
-/// `ccos run "GOAL"`: plans the goal, shows the plan on stderr, records the
-/// decomposition and runs the plan under the goal's intent (exit 4 when
-/// the goal requires an agent).
-pub fn run_goal(goal: &str, home: &Home, config: &Config, exec: &ExecArgs) -> Result<(), CliError> {
-    let prepared = crate::cmd::run::orchestrator(home, config, exec)?;
-    let orch = &prepared.orchestrator;
-    let result = plan_goal(
-        home,
-        prepared.marketplace.clone(),
-        orch.policy().clone(),
-        orch.store(),
-        goal,
-    )?;
-    let rec = record(orch.store(), &result, false)?;
-    let Some(rtfs) = &result.rtfs else {
-        eprintln!("{}", requires_agent_report(&result));
-        return Err(CliError::silent(Exit::RequiresAgent));
-    };
-    eprintln!(";; plan for {goal:?} (intent {})\n{rtfs}", rec.intent_id);
-    crate::cmd::run::execute(
-        &prepared,
-        "<goal>",
-        rtfs,
-        exec.json,
-        ccos_orchestrator::RunOptions {
-            intent_id: Some(rec.intent_id.clone()),
-            generation_mode: result.generation_mode().to_string(),
-            ..Default::default()
+fn outcome_json(p: &ModelOutcome) -> Value {
+    match p {
+        Ok(o) => serde_json::to_value(o).unwrap_or_else(|e| json!({"error": e.to_string()})),
+        Err(e) => json!({
+            "error": e.message,
+            "kind": e.kind,
+            "attempts": e.attempts,
+            "model_calls": e.model_calls,
+        }),
+    }
+}
+
+fn with_model(world: &ccos_world::World, args: &PlanArgs, mode: Mode) -> Result<(), CliError> {
+    let planned = world.plan_with_model(&args.goal, mode, true)?;
+    if args.json {
+        let mut j = outcome_json(&planned.outcome);
+        if let Some(o) = j.as_object_mut() {
+            o.insert("intent_id".into(), json!(planned.intent_id));
+            o.insert("plan_id".into(), json!(planned.plan_id));
+        }
+        print_json(&j)?;
+    }
+    match planned.outcome {
+        Ok(o) => match &o.rtfs {
+            Some(rtfs) => {
+                note(format!(
+                    ";; {} plan ({} model call(s), intent {})",
+                    o.generation_mode(),
+                    o.model_calls,
+                    planned.intent_id
+                ));
+                if !args.json {
+                    out(rtfs);
+                }
+                Ok(())
+            }
+            None => {
+                if !args.json {
+                    out(model_requires_agent_report(&o));
+                }
+                Err(CliError::silent(Exit::RequiresAgent))
+            }
         },
-    )
+        Err(e) => Err(CliError::msg(if args.json {
+            format!("no plan: {}", e.message)
+        } else {
+            e.message
+        })),
+    }
+}
+
+fn compare(world: &ccos_world::World, args: &PlanArgs) -> Result<(), CliError> {
+    let c = world.compare_model_modes(&args.goal)?;
+    if args.json {
+        print_json(&json!({
+            "intent_id": c.intent_id,
+            "rtfs": outcome_json(&c.rtfs),
+            "ir": outcome_json(&c.ir),
+            "equivalent": c.diff.as_ref().map(|d| d.equivalent()),
+            "diff": c.diff,
+        }))?;
+    } else {
+        for (label, p) in [("mode A (rtfs)", &c.rtfs), ("mode B (ir)", &c.ir)] {
+            match p {
+                Ok(o) => match &o.rtfs {
+                    Some(r) => out(format!(
+                        ";; {label}: plan ({} model call(s))\n{r}",
+                        o.model_calls
+                    )),
+                    None => out(format!(";; {label}: {}", model_requires_agent_report(o))),
+                },
+                Err(e) => out(format!(";; {label}: no plan: {}", e.message)),
+            }
+        }
+        match &c.diff {
+            Some(d) => out(format!(
+                ";; diff (A = mode B's IR, B = canonical IR of mode A's plan): {}",
+                d.to_string().trim_end()
+            )),
+            None => out(";; no diff: both modes must produce a plan"),
+        }
+    }
+    match c.diff {
+        Some(_) => Ok(()),
+        None => Err(CliError::silent(Exit::Error)),
+    }
 }

@@ -1,83 +1,108 @@
 //! `ccos plans list|show`: the plan archive.
 
-use clap::Subcommand;
+use std::path::Path;
 
-use crate::cmd::chain::{store_err, with_store};
-use crate::cmd::print_json;
+use clap::Subcommand;
+use serde_json::json;
+
 use crate::exit::CliError;
-use crate::home::Home;
+use crate::open::{out, print_json, read_world};
+use crate::term::{fit, stdout_width};
 
 /// Plan-archive subcommands.
 #[derive(Subcommand)]
 pub enum PlansCommand {
-    /// List archived plans, newest first.
+    /// List archived plans, oldest first, with the goal each serves.
     List {
         /// Print a JSON array.
         #[arg(long)]
         json: bool,
     },
-    /// Show one plan: its RTFS source, IR, diagnostics and status.
+    /// Show one plan: its intent, status, generation mode, diagnostics, text.
     Show {
         /// The plan id.
         id: String,
-        /// Print the plan as JSON.
+        /// Print the plan record as JSON.
         #[arg(long)]
         json: bool,
     },
 }
 
 /// Runs a plans subcommand.
-pub fn run(cmd: PlansCommand, home: &Home) -> Result<(), CliError> {
-    with_store(home, async |store| run_with(store, cmd).await)
-}
-
-async fn run_with(store: &ccos_store::Store, cmd: PlansCommand) -> Result<(), CliError> {
+pub fn run(cmd: PlansCommand, home: &Path) -> Result<(), CliError> {
+    let world = read_world(home, None)?;
+    let store = world.store()?;
     match cmd {
         PlansCommand::List { json } => {
-            let plans = store.list_plans().await.map_err(store_err)?;
+            let plans = world.block_on(store.list_plans())?;
+            let mut goals = std::collections::BTreeMap::new();
+            for p in &plans {
+                if !goals.contains_key(&p.intent_id) {
+                    let g = world
+                        .block_on(store.get_intent(&p.intent_id))?
+                        .map(|i| i.goal)
+                        .unwrap_or_default();
+                    goals.insert(p.intent_id.clone(), g);
+                }
+            }
             if json {
-                return print_json(&plans);
+                let rows: Vec<_> = plans
+                    .iter()
+                    .map(|p| {
+                        let mut j = serde_json::to_value(p).unwrap_or_default();
+                        j["goal"] = json!(goals.get(&p.intent_id));
+                        j
+                    })
+                    .collect();
+                return print_json(&rows);
             }
             if plans.is_empty() {
-                println!("(no plans)");
+                out("(no plans)");
             }
+            let width = stdout_width();
             for p in &plans {
-                println!(
-                    "{}  {:<10} {}  intent={} mode={}",
-                    p.id, p.status, p.created_at, p.intent_id, p.generation_mode
-                );
+                out(fit(
+                    &format!(
+                        "{}  {:<10} {}  {:<8} {}",
+                        p.id,
+                        p.status,
+                        p.created_at,
+                        p.generation_mode,
+                        goals.get(&p.intent_id).map(String::as_str).unwrap_or("")
+                    ),
+                    width,
+                ));
             }
             Ok(())
         }
         PlansCommand::Show { id, json } => {
-            let plan = store
-                .get_plan(&id)
-                .await
-                .map_err(store_err)?
+            let plan = world
+                .block_on(store.get_plan(&id))?
                 .ok_or_else(|| CliError::msg(format!("plan `{id}` not found")))?;
             if json {
                 return print_json(&plan);
             }
-            println!("plan {}  [{}]", plan.id, plan.status);
-            println!("intent: {}", plan.intent_id);
-            println!("created: {}", plan.created_at);
-            println!("generation mode: {}", plan.generation_mode);
+            let goal = world
+                .block_on(store.get_intent(&plan.intent_id))?
+                .map(|i| i.goal)
+                .unwrap_or_default();
+            out(format!("plan {}  [{}]", plan.id, plan.status));
+            out(format!("intent: {}  {goal}", plan.intent_id));
+            out(format!("created: {}", plan.created_at));
+            out(format!("generation mode: {}", plan.generation_mode));
             if !plan
                 .diagnostics
                 .as_array()
                 .map(|a| a.is_empty())
                 .unwrap_or(plan.diagnostics.is_null())
             {
-                println!(
-                    "diagnostics: {}",
-                    ccos_store::canonical::canonical_json(&plan.diagnostics)
-                );
+                out(format!("diagnostics: {}", plan.diagnostics));
             }
             if let Some(ir) = &plan.ir {
-                println!("ir: {}", ccos_store::canonical::canonical_json(ir));
+                out(format!("ir: {ir}"));
             }
-            println!("---");
-            println!("{}", plan.rtfs.trim_end());
+            out("---");
+            out(plan.rtfs.trim_end());
             Ok(())
         }
     }

@@ -1,59 +1,43 @@
 //! `ccos rtfs eval|fmt|check`: the language on its own, no capabilities.
 
-use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Subcommand;
 
-use crate::exit::CliError;
-use crate::home::Home;
+use crate::exit::{CliError, Exit};
+use crate::open::read_source;
 
 /// RTFS subcommands.
 #[derive(Subcommand)]
 pub enum RtfsCommand {
-    /// Evaluate a program (no capabilities: every `call` fails) and print its value.
+    /// Evaluate a file (pure: any `(call ...)` fails) and print its value.
     Eval {
-        /// Source file, or `-` for stdin.
+        /// The RTFS source, or `-` for stdin.
         file: PathBuf,
-        /// Print the value as JSON instead of canonical RTFS.
+        /// Print the value as JSON.
         #[arg(long)]
         json: bool,
     },
-    /// Print the canonical, pretty-printed form of a program.
+    /// Print a file's forms in the canonical layout.
     Fmt {
-        /// Source file, or `-` for stdin.
+        /// The RTFS source, or `-` for stdin.
         file: PathBuf,
-        /// Line width for the layout.
+        /// Line width.
         #[arg(long, default_value_t = 80)]
         width: usize,
     },
-    /// Parse a program and report syntax problems.
+    /// Parse a file and report syntax errors.
     Check {
-        /// Source file, or `-` for stdin.
+        /// The RTFS source, or `-` for stdin.
         file: PathBuf,
-        /// Print the result as JSON (`{"ok": bool, "errors": [...]}`).
+        /// Print the report as JSON.
         #[arg(long)]
         json: bool,
     },
 }
 
-/// Reads a source file, `-` meaning stdin; returns (display name, text).
-pub fn read_source(file: &Path) -> Result<(String, String), CliError> {
-    if file == Path::new("-") {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| CliError::msg(format!("reading stdin: {e}")))?;
-        Ok(("<stdin>".into(), s))
-    } else {
-        let s = std::fs::read_to_string(file)
-            .map_err(|e| CliError::msg(format!("reading {}: {e}", file.display())))?;
-        Ok((file.display().to_string(), s))
-    }
-}
-
-/// Runs an RTFS subcommand.
-pub fn run(cmd: RtfsCommand, _home: &Home) -> Result<(), CliError> {
+/// Runs an rtfs subcommand.
+pub fn run(cmd: RtfsCommand) -> Result<(), CliError> {
     match cmd {
         RtfsCommand::Eval { file, json } => {
             let (name, src) = read_source(&file)?;
@@ -105,7 +89,7 @@ pub fn run(cmd: RtfsCommand, _home: &Home) -> Result<(), CliError> {
                                 "span": e.span.map(|s| [s.start, s.end]),
                             }]})
                         );
-                        Err(CliError::silent(crate::exit::Exit::Error))
+                        Err(CliError::silent(Exit::Error))
                     } else {
                         Err(CliError::diagnostic(e.with_source(&name, src)))
                     }

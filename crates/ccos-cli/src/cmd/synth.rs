@@ -19,26 +19,16 @@
 //! Exit codes: 0 a planner, 4 the planner is requires-agent, 1 a bad
 //! context file (`file:line:col: ...`) or other error, 2 usage.
 
-use std::path::PathBuf;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
 
-use ccos_marketplace::Marketplace;
 use ccos_orchestrator::RunOptions;
-use ccos_synth::agent::AgentSynthesis;
-use ccos_synth::trust::{adjust_agent_trust, load_outcomes};
-use ccos_synth::{
-    AgentTrigger, PlannerGenContext, PlannerSynthesis, SynthOptions, delegating_planner,
-    register_agent, synthesize_agent, synthesize_planner,
-};
+use ccos_synth::{PlannerGenContext, PlannerSynthesis};
 use clap::{Args, Subcommand};
 use serde_json::json;
 
-use crate::cmd::run::{ExecArgs, Prepared};
-use crate::config::Config;
 use crate::exit::{CliError, Exit};
-use crate::home::Home;
+use crate::open::{ExecArgs, exec_world, note, out, print_json};
 
-/// `ccos synth` subcommands.
 #[derive(Subcommand, Debug)]
 pub enum SynthCommand {
     /// Synthesize a planner from a conversation (exit 4: requires an agent).
@@ -80,7 +70,7 @@ pub struct AgentArgs {
 }
 
 /// Runs a `ccos synth` subcommand.
-pub fn run(cmd: SynthCommand, home: &Home) -> Result<(), CliError> {
+pub fn run(cmd: SynthCommand, home: &Path) -> Result<(), CliError> {
     match cmd {
         SynthCommand::Planner(a) => planner(a, home),
         SynthCommand::Agent(a) => agent(a, home),
@@ -88,76 +78,6 @@ pub fn run(cmd: SynthCommand, home: &Home) -> Result<(), CliError> {
 }
 
 /// The loaded world of a synthesis.
-struct World {
-    config: Config,
-    ctx: PlannerGenContext,
-    prepared: Prepared,
-    opts: SynthOptions,
-}
-
-fn load(path: &std::path::Path, exec: &ExecArgs, home: &Home) -> Result<World, CliError> {
-    let config = Config::load(home)?;
-    let ctx = PlannerGenContext::from_file(path).map_err(CliError::msg)?;
-    let mut exec = exec.clone();
-    if exec.policy.is_none() {
-        exec.policy = ctx.policy.clone();
-    }
-    let prepared = crate::cmd::run::orchestrator(home, &config, &exec)?;
-    let store = prepared.orchestrator.store().clone();
-    // Trust feedback first: agents' tiers follow their recorded outcomes.
-    let changes = crate::rt::block_on(adjust_agent_trust(&prepared.marketplace, &store))?
-        .map_err(|e| CliError::msg(format!("adjusting agent trust: {e}")))?;
-    for c in &changes {
-        eprintln!(
-            ";; agent {} trust {} -> {} ({} ok, {} failed)",
-            c.id,
-            c.from.as_str(),
-            c.to.as_str(),
-            c.ok,
-            c.failed
-        );
-    }
-    let ctx = ctx.with_live_snapshots(&prepared.marketplace);
-    let mut ids: Vec<String> = ctx
-        .capability_cards()
-        .iter()
-        .map(|c| c.id.clone())
-        .collect();
-    ids.extend(ctx.agent_cards().iter().map(|a| a.id.clone()));
-    let outcomes = crate::rt::block_on(load_outcomes(&store, ids))?
-        .map_err(|e| CliError::msg(format!("reading outcomes: {e}")))?;
-    Ok(World {
-        config,
-        ctx,
-        prepared,
-        opts: SynthOptions {
-            outcomes,
-            ..SynthOptions::default()
-        },
-    })
-}
-
-fn record(w: &World, s: &PlannerSynthesis) -> Result<(), CliError> {
-    let store = w.prepared.orchestrator.store().clone();
-    crate::rt::block_on(ccos_synth::record_generation(&store, s, &w.ctx))?
-        .map_err(|e| CliError::msg(format!("recording planner_generation: {e}")))?;
-    Ok(())
-}
-
-fn build_agent(
-    w: &World,
-    mp: &Arc<Marketplace>,
-    reasons: Vec<String>,
-) -> Result<(AgentSynthesis, PlannerSynthesis), String> {
-    let policy = w.prepared.orchestrator.policy();
-    let mut agent =
-        synthesize_agent(&w.ctx, policy, &w.opts, reasons).map_err(|e| e.to_string())?;
-    register_agent(mp, &mut agent).map_err(|e| e.to_string())?;
-    let s = delegating_planner(&w.ctx, &agent, policy, &w.opts);
-    Ok((agent, s))
-}
-
-/// The decision trace as `;;` comments.
 pub fn explain(s: &PlannerSynthesis) -> String {
     let t = &s.decision_trace;
     let c = &t.coverage;
@@ -241,92 +161,74 @@ pub fn explain(s: &PlannerSynthesis) -> String {
     out
 }
 
-fn planner(args: PlannerArgs, home: &Home) -> Result<(), CliError> {
-    let w = load(&args.context, &args.exec, home)?;
-    let mp = w.prepared.marketplace.clone();
-    let policy = w.prepared.orchestrator.policy().clone();
-    let reasons = AgentTrigger::default().reasons(&w.ctx);
-    let mut agent_id = None;
-    let mut s = if reasons.is_empty() {
-        synthesize_planner(&w.ctx, &policy, &w.opts)
-    } else {
-        match build_agent(&w, &mp, reasons.clone()) {
-            Ok((agent, s)) => {
-                agent_id = Some(agent.card.id.clone());
-                s
-            }
-            Err(e) => {
-                let mut s = synthesize_planner(&w.ctx, &policy, &w.opts);
-                s.decision_trace.notes.push(format!(
-                    "agent synthesis triggered ({}) but failed: {}",
-                    reasons.join("; "),
-                    e
-                ));
-                s
-            }
-        }
-    };
-    if args.llm {
-        let provider = crate::llm::require_provider(&w.config)?;
-        let recorder = crate::llm::recorder(&w.config, provider);
-        s = ccos_synth::assist::assist(&w.ctx, s, &recorder, &*mp, &policy);
-        let store = w.prepared.orchestrator.store().clone();
-        let exchanges = recorder.take_exchanges();
-        crate::rt::block_on(ccos_planner::llm::record::record_exchanges(
-            &store, None, &exchanges,
-        ))?
-        .map_err(|e| CliError::msg(format!("recording the LLM exchange: {e}")))?;
+/// Opens the world for synthesis: the context file's `policy` applies
+/// unless `--policy` is given.
+fn open(context: &Path, exec: &ExecArgs, home: &Path) -> Result<ccos_world::World, CliError> {
+    let ctx = PlannerGenContext::from_file(context).map_err(CliError::msg)?;
+    let mut exec = exec.clone();
+    if exec.policy.is_none() {
+        exec.policy = ctx.policy.clone();
     }
-    record(&w, &s)?;
+    exec_world(home, &exec)
+}
+
+fn planner(args: PlannerArgs, home: &Path) -> Result<(), CliError> {
+    let world = open(&args.context, &args.exec, home)?;
+    let c = world.synth_context(&args.context)?;
+    for t in &c.trust_changes {
+        note(format!(
+            ";; agent {} trust {} -> {} ({} ok, {} failed)",
+            t.id,
+            t.from.as_str(),
+            t.to.as_str(),
+            t.ok,
+            t.failed
+        ));
+    }
+    let made = world.synthesize_planner(&c, args.llm, args.register_stub)?;
+    let s = &made.synthesis;
     let mut stub_registered = None;
-    if let Some(stub) = ccos_synth::stub_manifest(&s, &w.ctx) {
-        if args.register_stub {
-            mp.replace(stub.clone())
-                .map_err(|e| CliError::msg(format!("registering stub {}: {e}", stub.id)))?;
-            eprintln!(";; registered stub {} in the catalog", stub.id);
-            stub_registered = Some(stub.id);
+    if let Some((id, registered)) = &made.stub {
+        if *registered {
+            note(format!(";; registered stub {id} in the catalog"));
+            stub_registered = Some(id.clone());
         } else {
-            eprintln!(
-                ";; suggested stub {} (not registered; pass --register-stub to register it)",
-                stub.id
-            );
+            note(format!(
+                ";; suggested stub {id} (not registered; pass --register-stub to register it)"
+            ));
         }
     }
-    if let Some(id) = &agent_id {
-        eprintln!(";; synthesized and registered agent {id}");
+    if let Some(id) = &made.agent {
+        note(format!(";; synthesized and registered agent {id}"));
     }
     if args.run {
-        eprint!(
-            "{}",
-            if args.explain {
-                explain(&s)
-            } else {
-                String::new()
-            }
-        );
-        eprint!("{}", s.rtfs);
-        crate::cmd::run::execute(
-            &w.prepared,
-            &args.context.display().to_string(),
+        if args.explain {
+            eprint!("{}", crate::open::redact(&explain(s)));
+        }
+        eprint!("{}", crate::open::redact(&s.rtfs));
+        crate::cmd::run::install_signal_handlers(&world)?;
+        let name = args.context.display().to_string();
+        let outcome = world.run_plan(
             &s.rtfs,
-            args.exec.json,
             RunOptions {
-                bindings: vec![("context".into(), w.ctx.context_value())],
+                source_name: name.clone(),
+                bindings: vec![("context".into(), c.ctx.context_value())],
                 generation_mode: "synth".into(),
-                ..Default::default()
+                ..RunOptions::default()
             },
-        )?;
+        );
+        crate::cmd::run::report(outcome, &name, &s.rtfs, args.exec.json)?;
     } else if args.exec.json {
-        crate::cmd::print_json(&json!({
+        print_json(&json!({
             "synthesis": s,
-            "agent": agent_id,
+            "agent": made.agent,
             "stub_registered": stub_registered,
         }))?;
     } else {
         if args.explain {
-            print!("{}", explain(&s));
+            print!("{}", crate::open::redact(&explain(s)));
         }
-        print!("{}", s.rtfs);
+        print!("{}", crate::open::redact(&s.rtfs));
     }
     if s.requires_agent() {
         return Err(CliError::silent(Exit::RequiresAgent));
@@ -334,26 +236,24 @@ fn planner(args: PlannerArgs, home: &Home) -> Result<(), CliError> {
     Ok(())
 }
 
-fn agent(args: AgentArgs, home: &Home) -> Result<(), CliError> {
-    let w = load(&args.context, &args.exec, home)?;
-    let mp = w.prepared.marketplace.clone();
-    let mut reasons = AgentTrigger::default().reasons(&w.ctx);
-    if reasons.is_empty() {
-        reasons.push("forced (ccos synth agent)".into());
-    }
-    let (agent, s) = build_agent(&w, &mp, reasons).map_err(CliError::msg)?;
-    record(&w, &s)?;
+fn agent(args: AgentArgs, home: &Path) -> Result<(), CliError> {
+    let world = open(&args.context, &args.exec, home)?;
+    let c = world.synth_context(&args.context)?;
+    let (agent, s) = world.synthesize_agent(&c)?;
     if args.exec.json {
-        crate::cmd::print_json(&json!({"agent": agent, "planner": s}))?;
+        print_json(&json!({"agent": agent, "planner": s}))?;
     } else {
-        println!(
+        out(format!(
             ";; registered agent {} (steps: {})",
             agent.card.id,
             agent.steps.join(", ")
+        ));
+        print!(
+            "{}",
+            crate::open::redact(agent.card.plan.as_deref().unwrap_or_default())
         );
-        print!("{}", agent.card.plan.as_deref().unwrap_or_default());
-        println!(";; planner delegating to it:");
-        print!("{}", s.rtfs);
+        out(";; planner delegating to it:");
+        print!("{}", crate::open::redact(&s.rtfs));
     }
     if s.requires_agent() {
         return Err(CliError::silent(Exit::RequiresAgent));

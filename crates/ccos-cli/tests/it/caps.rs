@@ -122,7 +122,11 @@ fn import_errors_are_clear() {
         &["caps", "import-openapi", bad.to_str().unwrap()],
     );
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.json: invalid JSON"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.json:1:") && err.contains("invalid JSON"),
+        "{err}"
+    );
     std::fs::create_dir_all(home.path().join("catalog")).unwrap();
     std::fs::write(home.path().join("catalog/capabilities.json"), "garbage").unwrap();
     let out = ccos(home.path(), &["caps", "list"]);

@@ -66,6 +66,19 @@ fn fused_strategy_beats_bm25_on_restbench() {
     assert_beats_baseline("restbench", &["--strategy", "composite"]);
 }
 
+#[cfg(not(feature = "semantic"))]
+#[test]
+fn semantic_strategies_need_the_feature() {
+    let home = tempfile::tempdir().unwrap();
+    let out = ccos(home.path(), &["eval", "restbench", "--strategy", "fused"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("--features semantic"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 #[test]
 fn unknown_dataset_is_a_usage_error() {
     let home = tempfile::tempdir().unwrap();
@@ -76,6 +89,7 @@ fn unknown_dataset_is_a_usage_error() {
 /// A home whose `models/` links to the test embedding model (from
 /// `CCOS_EMBED_MODEL_DIR` or `tools/models/`); fails with the setup hint
 /// when the model is not installed.
+#[cfg(feature = "semantic")]
 fn home_with_model() -> tempfile::TempDir {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let model = ccos_embed::test_model_dir(&root).unwrap_or_else(|msg| panic!("{msg}"));
@@ -86,6 +100,7 @@ fn home_with_model() -> tempfile::TempDir {
     home
 }
 
+#[cfg(feature = "semantic")]
 #[test]
 fn semantic_and_fused_strategies_run_and_fused_beats_bm25_on_restbench() {
     let Some(dir) = bench_dir() else { return };

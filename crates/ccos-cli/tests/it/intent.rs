@@ -1,30 +1,13 @@
 //! `ccos intent`: LLM intent generation with a scripted provider.
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use crate::support::{text, write};
 
-/// Runs `ccos ARGS` in `home` with no LLM variables inherited, plus `env`.
+/// Runs `ccos ARGS` in `home` (no `CCOS_*` variable inherited), plus `env`.
 fn ccos_llm(home: &Path, env: &[(&str, &str)], args: &[&str]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_ccos"));
-    c.args(args)
-        .env("CCOS_HOME", home)
-        .env_remove("CCOS_DATABASE_URL")
-        .current_dir(home)
-        .stdin(Stdio::null());
-    for v in [
-        "CCOS_LLM_BASE_URL",
-        "CCOS_LLM_MODEL",
-        "CCOS_LLM_API_KEY",
-        "CCOS_LLM_SCRIPT",
-    ] {
-        c.env_remove(v);
-    }
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().expect("running ccos")
+    crate::support::ccos_env(home, env, args)
 }
 
 #[test]
@@ -116,48 +99,17 @@ fn unreadable_answer_fails_showing_the_raw_answer() {
     assert!(text(&chain.stdout).contains("llm_exchange"));
 }
 
-/// A one-shot chat-completions server on 127.0.0.1: answers `content` to
-/// the first request and returns the request (head + body) it saw.
-fn one_shot_server(content: &str) -> (String, std::thread::JoinHandle<String>) {
-    use std::io::{BufRead, BufReader, Read, Write};
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}/v1", listener.local_addr().unwrap());
-    let body = serde_json::json!({"choices": [{"message": {"content": content}}]}).to_string();
-    let handle = std::thread::spawn(move || {
-        let (stream, _) = listener.accept().unwrap();
-        stream
-            .set_read_timeout(Some(std::time::Duration::from_secs(10)))
-            .unwrap();
-        let mut reader = BufReader::new(stream.try_clone().unwrap());
-        let mut head = String::new();
-        let mut len = 0usize;
-        loop {
-            let mut line = String::new();
-            if reader.read_line(&mut line).unwrap_or(0) == 0 || line.trim().is_empty() {
-                break;
-            }
-            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                len = v.trim().parse().unwrap_or(0);
-            }
-            head.push_str(&line);
-        }
-        let mut req_body = vec![0u8; len];
-        let _ = reader.read_exact(&mut req_body);
-        let mut stream = stream;
-        let _ = write!(
-            stream,
-            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-            body.len()
-        );
-        head + &String::from_utf8_lossy(&req_body)
-    });
-    (url, handle)
+/// A chat-completions server on 127.0.0.1 answering `content`.
+fn chat_server(content: &str) -> ccos_testkit::http::LoopbackServer {
+    let body = serde_json::json!({"choices": [{"message": {"content": content}}]});
+    ccos_testkit::http::LoopbackServer::start(move |_| ccos_testkit::http::Reply::json(200, &body))
 }
 
 #[test]
 fn intent_over_http_with_env_configuration() {
     let home = tempfile::tempdir().unwrap();
-    let (url, server) = one_shot_server("(intent \"greet\" :goal \"Say hello\")");
+    let server = chat_server("(intent \"greet\" :goal \"Say hello\")");
+    let url = server.url("/v1");
     let out = ccos_llm(
         home.path(),
         &[
@@ -171,10 +123,17 @@ fn intent_over_http_with_env_configuration() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["parse_format"], "rtfs");
     assert_eq!(v["goal"], "Say hello");
-    let seen = server.join().unwrap();
-    assert!(seen.starts_with("POST /v1/chat/completions"), "{seen}");
-    assert!(seen.contains("Bearer sk-cli-secret"), "{seen}");
-    assert!(seen.contains("\"model\":\"test-model\""), "{seen}");
+    let seen = server.requests();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(
+        (seen[0].method.as_str(), seen[0].path.as_str()),
+        ("POST", "/v1/chat/completions")
+    );
+    assert_eq!(
+        seen[0].header("authorization"),
+        Some("Bearer sk-cli-secret")
+    );
+    assert_eq!(seen[0].json()["model"], "test-model");
     let chain = ccos_llm(home.path(), &[], &["chain", "show", "--json"]);
     let chain = text(&chain.stdout);
     assert!(chain.contains("llm_exchange"), "{chain}");

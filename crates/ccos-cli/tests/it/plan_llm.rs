@@ -2,30 +2,13 @@
 //! (`CCOS_LLM_SCRIPT`): exit codes, recording in the chain and the graph.
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use crate::support::{text, write};
 
-/// Runs `ccos ARGS` in `home` with no LLM variables inherited, plus `env`.
+/// Runs `ccos ARGS` in `home` (no `CCOS_*` variable inherited), plus `env`.
 fn ccos_llm(home: &Path, env: &[(&str, &str)], args: &[&str]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_ccos"));
-    c.args(args)
-        .env("CCOS_HOME", home)
-        .env_remove("CCOS_DATABASE_URL")
-        .current_dir(home)
-        .stdin(Stdio::null());
-    for v in [
-        "CCOS_LLM_BASE_URL",
-        "CCOS_LLM_MODEL",
-        "CCOS_LLM_API_KEY",
-        "CCOS_LLM_SCRIPT",
-    ] {
-        c.env_remove(v);
-    }
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().expect("running ccos")
+    crate::support::ccos_env(home, env, args)
 }
 
 fn script(home: &Path, answers: &[&str]) -> String {

@@ -155,18 +155,32 @@ fn user_questions_take_scripted_answers() {
     );
 }
 
+/// SIGINT (Ctrl-C), SIGTERM and SIGHUP all stop a run promptly: running
+/// calls are cancelled, nothing after runs, the run is recorded as
+/// interrupted and the chain still verifies.
 #[test]
 fn ctrl_c_stops_the_run_and_is_recorded() {
+    signal_stops_the_run("INT");
+}
+
+#[test]
+fn sigterm_stops_the_run_and_is_recorded() {
+    signal_stops_the_run("TERM");
+}
+
+#[test]
+fn sighup_stops_the_run_and_is_recorded() {
+    signal_stops_the_run("HUP");
+}
+
+fn signal_stops_the_run(signal: &str) {
     let home = home();
     let p = plan(
         home.path(),
         r#"(do (step "Wait" (call :ccos.time.sleep {:ms 20000})) (call :ccos.echo {:message "never"}))"#,
     );
-    let child = Command::new(env!("CARGO_BIN_EXE_ccos"))
-        .args(["run", "--plan", &p])
-        .env("CCOS_HOME", home.path())
-        .current_dir(home.path())
-        .stdin(Stdio::null())
+    let child = crate::support::cmd(home.path(), &["run", "--plan", &p])
+        .command()
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -179,15 +193,21 @@ fn ctrl_c_stops_the_run_and_is_recorded() {
         if text(&chain.stdout).contains("step_started") {
             break;
         }
-        assert!(
-            Instant::now() < deadline,
-            "the run never started its first step"
-        );
+        if Instant::now() >= deadline {
+            let mut child = child;
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "the run never started its first step; its stderr: {}\nthe chain: {}",
+                text(&out.stderr),
+                text(&chain.stdout)
+            );
+        }
         std::thread::sleep(Duration::from_millis(100));
     }
     let started = Instant::now();
     let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args([&format!("-{signal}"), &child.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
@@ -204,7 +224,7 @@ fn ctrl_c_stops_the_run_and_is_recorded() {
     );
     let chain = ccos(home.path(), &["chain", "show", "--json"]);
     let chain = text(&chain.stdout);
-    assert!(chain.contains("run_interrupted"), "{chain}");
+    assert!(chain.contains(r#""status": "interrupted""#), "{chain}");
     assert!(!chain.contains("never"), "a call after the interrupt ran");
     assert_eq!(
         ccos(home.path(), &["chain", "verify"]).status.code(),

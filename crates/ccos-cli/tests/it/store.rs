@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::support::{ccos, text};
-use ccos_store::{EdgeKind, NewEntry, NewIntent, NewPlan, Store};
+use ccos_store::{EdgeKind, EntryKind, NewEntry, NewIntent, NewPlan, Store};
 use serde_json::json;
 
 fn db_url(home: &Path) -> String {
@@ -46,8 +46,8 @@ fn populated_home() -> tempfile::TempDir {
         .await
         .unwrap();
         for i in 1..=5 {
-            let mut e = NewEntry::new(
-                "capability_call",
+            let mut e = NewEntry::raw(
+                EntryKind::CapabilityCall,
                 json!({"i": i, "message": format!("hello {i}")}),
             )
             .intent(if i % 2 == 0 { "sub" } else { "root" });
@@ -193,4 +193,50 @@ fn verify_detects_swapped_rows() {
         ],
     );
     assert_broken_at(home.path(), 2);
+}
+
+/// The CLI against the PostgreSQL store (`CCOS_DATABASE_URL`): runs, plans,
+/// the run story and chain verification work as on SQLite. Skipped with a
+/// note when no test server is configured (required under CI).
+#[test]
+fn the_cli_runs_on_a_postgres_store() {
+    let Some((schema, url)) = ccos_testkit::pg::fresh_schema_blocking("ccos_cli") else {
+        return;
+    };
+    let home = tempfile::tempdir().unwrap();
+    let pg =
+        |args: &[&str]| crate::support::ccos_env(home.path(), &[("CCOS_DATABASE_URL", &url)], args);
+    let plan = crate::support::write(
+        home.path(),
+        "plan.rtfs",
+        r#"(step "Add" (call :ccos.math.add 2 3))"#,
+    );
+    let out = pg(&["run", "--plan", &plan]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).trim(), "5");
+    let out = pg(&["run", "multiply 6 by 7"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).trim(), "42");
+    let out = pg(&["runs", "list", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let runs: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(runs.as_array().map(Vec::len), Some(2), "{runs}");
+    assert_eq!(runs[1]["status"], "succeeded");
+    let id = runs[1]["run_id"].as_str().unwrap().to_string();
+    let out = pg(&["runs", "show", &id]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("value:   42"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = pg(&["chain", "verify"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // Nothing went to a SQLite file in the home.
+    assert!(!home.path().join("ccos.db").exists());
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(ccos_testkit::pg::drop_schema(&schema));
 }

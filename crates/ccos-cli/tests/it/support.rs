@@ -1,29 +1,28 @@
-//! Shared helpers: run the real `ccos` binary in an isolated home.
+//! Shared helpers: run the real `ccos` binary in an isolated home (every
+//! `CCOS_*` variable of the developer's environment removed, see
+//! `ccos_testkit::cli`).
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-/// Runs `ccos ARGS` with `CCOS_HOME=home`, the home as working directory,
-/// no stdin (a non-interactive run) and no inherited store URL.
+pub use ccos_testkit::cli::{text, write};
+
+/// `ccos ARGS` with `CCOS_HOME=home`, the home as working directory and
+/// no stdin (a non-interactive run).
 pub fn ccos(home: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ccos"))
-        .args(args)
-        .env("CCOS_HOME", home)
-        .env_remove("CCOS_DATABASE_URL")
-        .current_dir(home)
-        .stdin(Stdio::null())
-        .output()
-        .expect("running ccos")
+    cmd(home, args).output()
 }
 
-/// Output bytes as text.
-pub fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+/// The invocation, to add environment variables or stdin.
+pub fn cmd(home: &Path, args: &[&str]) -> ccos_testkit::cli::Ccos {
+    ccos_testkit::cli::Ccos::new(env!("CARGO_BIN_EXE_ccos"), home, args)
 }
 
-/// Writes `dir/name` and returns its path as a string.
-pub fn write(dir: &Path, name: &str, contents: &str) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, contents).expect("writing a test file");
-    p.display().to_string()
+/// `ccos ARGS` as [`ccos`], with these environment variables set.
+pub fn ccos_env(home: &Path, env: &[(&str, &str)], args: &[&str]) -> Output {
+    let mut c = cmd(home, args);
+    for (k, v) in env {
+        c = c.env(k, v);
+    }
+    c.output()
 }

@@ -165,15 +165,11 @@ fn llm_proposals_are_used_only_when_valid() {
             "answers.json",
             &serde_json::json!([answer]).to_string(),
         );
-        std::process::Command::new(env!("CARGO_BIN_EXE_ccos"))
-            .args(["synth", "planner", &ctx, "--llm", "--json"])
-            .env("CCOS_HOME", home.path())
-            .env("CCOS_LLM_SCRIPT", &script)
-            .env_remove("CCOS_DATABASE_URL")
-            .current_dir(home.path())
-            .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap()
+        crate::support::ccos_env(
+            home.path(),
+            &[("CCOS_LLM_SCRIPT", &script)],
+            &["synth", "planner", &ctx, "--llm", "--json"],
+        )
     };
     let out = run(
         "```clojure\n(do {:status \"processing\" :result (call :ccos.data.take {:items (get context :items) :count 1}) :context context})\n```",

@@ -18,7 +18,7 @@ use rtfs::Value;
 use crate::executor::{BoxFuture, CallError, CapabilityExecutor};
 use crate::manifest::CapabilityManifest;
 use crate::marketplace::{Marketplace, MarketplaceError};
-use crate::prompt::{PromptError, TerminalPrompter, UserPrompter};
+use crate::prompt::{AskError, TerminalPrompter, UserPrompter};
 
 pub use manifests::manifests;
 
@@ -224,7 +224,7 @@ impl BuiltinExecutor {
                 };
                 match answer {
                     Ok(a) => Ok(Value::string(&a)),
-                    Err(e @ PromptError::NoAnswer(_)) => Err(CallError::refused(id, e.to_string())),
+                    Err(e @ AskError::NoAnswer(_)) => Err(CallError::refused(id, e.to_string())),
                     Err(e) => Err(CallError::failed(id, e.to_string())),
                 }
             }

@@ -4,7 +4,7 @@ use rtfs::Value;
 
 use super::*;
 use crate::prompt::ScriptedAnswers;
-use crate::test_server::Server;
+use ccos_testkit::http::{LoopbackServer as Server, Reply};
 
 fn v(src: &str) -> Value {
     rtfs::eval_str(src).unwrap()
@@ -432,18 +432,21 @@ async fn read_size_is_capped() {
 
 #[tokio::test]
 async fn http_against_a_local_server() {
-    let server = Server::start(|req| match req.target.as_str() {
-        "/json" => (
-            200,
-            "application/json",
-            r#"{"ok": true, "n": [1, 2]}"#.into(),
-        ),
-        "/echo" => (
-            201,
-            "text/plain",
-            format!("{} {}", req.header("content-type").unwrap_or(""), req.body),
-        ),
-        _ => (404, "text/plain", "not here".into()),
+    let server = Server::start(|req| {
+        let reply = match req.target().as_str() {
+            "/json" => Reply::typed(200, "application/json", r#"{"ok": true, "n": [1, 2]}"#),
+            "/echo" => Reply::typed(
+                201,
+                "text/plain",
+                format!(
+                    "{} {}",
+                    req.header("content-type").unwrap_or(""),
+                    req.text()
+                ),
+            ),
+            _ => Reply::typed(404, "text/plain", "not here"),
+        };
+        reply.with_header("x-test", "yes")
     });
     let host = "127.0.0.1".to_string();
     let mp = mp_with(BuiltinConfig {
@@ -492,7 +495,7 @@ async fn http_against_a_local_server() {
     ));
 
     // Not allow-listed: refused before any connection.
-    let before = server.seen.lock().unwrap().len();
+    let before = server.requests().len();
     let strict = mp_with(BuiltinConfig {
         prompter: Arc::new(ScriptedAnswers::new()),
         ..BuiltinConfig::default()
@@ -522,5 +525,5 @@ async fn http_against_a_local_server() {
         .await,
         Err(CallError::Refused { .. })
     ));
-    assert_eq!(server.seen.lock().unwrap().len(), before);
+    assert_eq!(server.requests().len(), before);
 }

@@ -4,10 +4,10 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use ccos_governance::RuntimeContext;
-use ccos_mcp::servers::TestServers;
+use ccos_governance::Policy;
 use ccos_mcp::{McpConfig, McpExecutor, discover, register_discovered};
 use ccos_orchestrator::RunOptions;
+use ccos_testkit::mcp::TestServers;
 
 use crate::support::{count, fixture};
 
@@ -16,7 +16,7 @@ async fn plan_over_the_filesystem_mcp_server() {
     let Some(servers) = TestServers::find() else {
         return;
     };
-    let fx = fixture(RuntimeContext::default()).await;
+    let fx = fixture(Policy::default()).await;
     let root = fx.dir.path().join("files");
     std::fs::create_dir_all(&root).unwrap();
     std::fs::write(root.join("a.txt"), "alpha beta gamma").unwrap();

@@ -2,7 +2,7 @@
 //! the governed host, nested calls governed and recorded, nesting bounded;
 //! every call leaves an outcome for trust feedback.
 
-use ccos_governance::RuntimeContext;
+use ccos_governance::Policy;
 use ccos_marketplace::{CapabilityManifest, Effect, ProviderSpec, TrustTier};
 use ccos_orchestrator::{RunError, RunOptions};
 use serde_json::json;
@@ -25,7 +25,7 @@ fn rtfs_cap(id: &str, body: &str) -> CapabilityManifest {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rtfs_capability_body_runs_with_context_and_governed_nested_calls() {
-    let fx = fixture(RuntimeContext::default()).await;
+    let fx = fixture(Policy::default()).await;
     fx.marketplace
         .register(rtfs_cap(
             "agent.greet",

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use ccos_governance::RuntimeContext;
+use ccos_governance::Policy;
 use ccos_marketplace::Marketplace;
 use ccos_marketplace::builtins::{BuiltinConfig, install};
 use ccos_orchestrator::{Orchestrator, RunError, RunOptions};
@@ -16,7 +16,7 @@ pub struct Fixture {
     pub marketplace: Arc<Marketplace>,
 }
 
-pub async fn fixture(policy: RuntimeContext) -> Fixture {
+pub async fn fixture(policy: Policy) -> Fixture {
     let dir = tempfile::tempdir().unwrap();
     let marketplace = Arc::new(Marketplace::new().unwrap());
     install(
@@ -87,8 +87,8 @@ pub fn count(entries: &[ChainEntry], kind: &str) -> usize {
     entries.iter().filter(|e| e.kind == kind).count()
 }
 
-pub fn policy(toml: &str) -> RuntimeContext {
-    RuntimeContext::from_toml_str(toml).unwrap()
+pub fn policy(toml: &str) -> Policy {
+    Policy::from_toml_str(toml).unwrap()
 }
 
 #[allow(dead_code)]

@@ -753,7 +753,7 @@ fn soft_validation(intent: &SubIntent, m: &CapabilityManifest) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::resolution::Resolution;
-    use ccos_marketplace::{ProviderSpec, TrustTier};
+    use ccos_marketplace::TrustTier;
     use serde_json::json;
 
     fn cap(
@@ -762,19 +762,11 @@ mod tests {
         schema: serde_json::Value,
         effects: &[Effect],
     ) -> CapabilityManifest {
-        CapabilityManifest {
-            id: id.into(),
-            name: id.rsplit('.').next().unwrap_or(id).into(),
-            description: desc.into(),
-            version: "1".into(),
-            input_schema: schema,
-            output_schema: None,
-            provider: ProviderSpec::Builtin,
-            trust_tier: TrustTier::System,
-            local: true,
-            effects: effects.iter().copied().collect(),
-            examples: vec![],
-        }
+        CapabilityManifest::new(id, desc, schema)
+            .with_name(id.rsplit('.').next().unwrap_or(id))
+            .with_tier(TrustTier::System)
+            .with_effects(effects)
+            .local()
     }
 
     fn catalog() -> Arc<Marketplace> {

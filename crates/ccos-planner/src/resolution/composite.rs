@@ -20,8 +20,8 @@ use std::sync::Arc;
 use ccos_marketplace::{Marketplace, ProviderSpec};
 
 use super::{
-    Candidate, CatalogResolution, ResolutionError, ResolutionStrategy, SEMANTIC_MIN,
-    SemanticResolution, sort_candidates,
+    BoxedStrategy, Candidate, CatalogResolution, ResolutionError, ResolutionStrategy, SEMANTIC_MIN,
+    sort_candidates,
 };
 use crate::intent::SubIntent;
 
@@ -134,13 +134,18 @@ impl CompositeResolution {
     /// Adds a strategy with an RRF weight (its term is `weight / (K + rank)`)
     /// and an optional bar.
     pub fn with_weighted(
-        mut self,
+        self,
         strategy: impl ResolutionStrategy + Send + Sync + 'static,
         weight: f64,
         bar: Option<f64>,
     ) -> Self {
+        self.with_boxed(Box::new(strategy), weight, bar)
+    }
+
+    /// [`CompositeResolution::with_weighted`] for a boxed strategy.
+    pub fn with_boxed(mut self, strategy: BoxedStrategy, weight: f64, bar: Option<f64>) -> Self {
         self.members.push(Member {
-            strategy: Box::new(strategy),
+            strategy,
             weight,
             bar,
         });
@@ -170,14 +175,14 @@ impl CompositeResolution {
     /// equivalent built-in for no reason of relevance.
     pub fn default_for(
         marketplace: Arc<Marketplace>,
-        semantic: Option<SemanticResolution>,
+        semantic: Option<BoxedStrategy>,
     ) -> CompositeResolution {
         let catalog =
             CatalogResolution::new(marketplace).with_min_coverage(crate::planner::MIN_COVERAGE);
         let c = CompositeResolution::new().with_bar(catalog, crate::planner::MIN_SCORE);
         match semantic {
             Some(s) => c
-                .with_weighted(s, SEMANTIC_WEIGHT, Some(SEMANTIC_MIN))
+                .with_boxed(s, SEMANTIC_WEIGHT, Some(SEMANTIC_MIN))
                 .named("composite(catalog+semantic)"),
             None => c.named("composite(catalog)"),
         }
@@ -185,7 +190,7 @@ impl CompositeResolution {
 
     /// The evaluation's fused strategy: catalog (no coverage floor, as
     /// `ccos eval --strategy catalog`) and semantic, weighted RRF, no gate.
-    pub fn fused(marketplace: Arc<Marketplace>, semantic: SemanticResolution) -> Self {
+    pub fn fused(marketplace: Arc<Marketplace>, semantic: BoxedStrategy) -> Self {
         CompositeResolution::fused_weighted(marketplace, semantic, SEMANTIC_WEIGHT)
     }
 
@@ -193,12 +198,12 @@ impl CompositeResolution {
     /// tuning on the dev split).
     pub fn fused_weighted(
         marketplace: Arc<Marketplace>,
-        semantic: SemanticResolution,
+        semantic: BoxedStrategy,
         weight: f64,
     ) -> Self {
         CompositeResolution::new()
             .with(CatalogResolution::new(marketplace))
-            .with_weighted(semantic, weight, None)
+            .with_boxed(semantic, weight, None)
             .named(format!("fused(catalog+semantic, weight {weight})"))
     }
 }

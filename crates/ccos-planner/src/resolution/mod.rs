@@ -11,20 +11,32 @@
 
 mod catalog;
 mod composite;
+#[cfg(feature = "semantic")]
 mod semantic;
 
 pub use catalog::{CLAUSE_POOL, CatalogResolution, DEFAULT_MIN_COVERAGE, POOL_MIN, Weights};
 pub use composite::{
     CompositeResolution, FUSION_DEPTH, GATE_PASS, McpResolution, RRF_K, SEMANTIC_WEIGHT,
 };
+#[cfg(feature = "semantic")]
 pub use semantic::{
-    SEMANTIC_MIN, SemanticError, SemanticIndex, SemanticResolution, build_index_cached,
-    capability_text, query_texts, text_hash,
+    SemanticError, SemanticIndex, SemanticResolution, build_index_cached, capability_text,
+    query_texts, text_hash,
 };
 
 use serde::{Deserialize, Serialize};
 
 use crate::intent::SubIntent;
+
+/// The cosine at or above which a capability is a fit on semantic grounds
+/// alone (all-MiniLM-L6-v2: paraphrases of one action score about 0.6–0.8,
+/// related but different actions 0.3–0.5, unrelated ones under 0.2).
+/// Used as the semantic member's bar in
+/// [`CompositeResolution::default_for`].
+pub const SEMANTIC_MIN: f64 = 0.6;
+
+/// A resolution strategy that can be fused (shared across threads).
+pub type BoxedStrategy = Box<dyn ResolutionStrategy + Send + Sync>;
 
 /// One capability proposed for a sub-intent.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

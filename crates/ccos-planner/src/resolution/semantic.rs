@@ -11,7 +11,7 @@
 //! sub-intent's description and ranks by cosine (reasons `cosine 0.71`).
 //!
 //! Cosines are absolute (unlike the catalog's pool-relative scores), so a
-//! fixed bar, [`SEMANTIC_MIN`], says "semantically close enough" on its
+//! fixed bar, [`super::SEMANTIC_MIN`], says "semantically close enough" on its
 //! own; the composite uses it beside the catalog's `MIN_SCORE`.
 
 use std::collections::BTreeMap;
@@ -24,11 +24,6 @@ use sha2::{Digest, Sha256};
 
 use super::{Candidate, ResolutionError, ResolutionStrategy, sort_candidates};
 use crate::intent::SubIntent;
-
-/// The cosine at or above which a capability is a fit on semantic grounds
-/// alone (all-MiniLM-L6-v2: paraphrases of one action score about 0.6–0.8,
-/// related but different actions 0.3–0.5, unrelated ones under 0.2).
-pub const SEMANTIC_MIN: f64 = 0.6;
 
 /// Why a semantic index could not be built.
 #[derive(Debug, thiserror::Error)]
@@ -403,7 +398,7 @@ pub(crate) mod tests {
     fn default_composite_keeps_golden_plans_and_requires_agent() {
         use crate::planner::Planner;
         use crate::{CompositeResolution, PatternDecomposition};
-        use ccos_governance::RuntimeContext;
+        use ccos_governance::Policy;
         use ccos_marketplace::builtins::{BuiltinConfig, install};
         let dir = tempfile::tempdir().unwrap();
         let mp = Arc::new(Marketplace::new().unwrap());
@@ -418,17 +413,17 @@ pub(crate) mod tests {
         let index = SemanticIndex::from_marketplace(embedder(), &mp).unwrap();
         let lexical = Planner::new(
             mp.clone(),
-            RuntimeContext::default(),
+            Policy::default(),
             PatternDecomposition::builtin().unwrap(),
         );
         let fused = Planner::new(
             mp.clone(),
-            RuntimeContext::default(),
+            Policy::default(),
             PatternDecomposition::builtin().unwrap(),
         )
         .with_resolution(Box::new(CompositeResolution::default_for(
             mp.clone(),
-            Some(SemanticResolution::new(Arc::new(index))),
+            Some(Box::new(SemanticResolution::new(Arc::new(index)))),
         )));
         for goal in [
             "count the words in README.md",

@@ -9,20 +9,20 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use ccos_governance::RuntimeContext;
+use ccos_governance::Policy;
 use ccos_marketplace::Marketplace;
 use ccos_marketplace::builtins::{BuiltinConfig, install};
-use ccos_mcp::servers::TestServers;
 use ccos_mcp::{McpConfig, McpExecutor, discover, register_discovered};
 use ccos_orchestrator::{Orchestrator, RunOptions};
 use ccos_planner::{PatternDecomposition, Planner};
 use ccos_store::Store;
+use ccos_testkit::mcp::TestServers;
 
 /// Plans each goal over built-ins + the filesystem server, snapshots the
 /// plan and the chosen capabilities, runs it; returns the values.
 async fn plan_and_run_all(
     servers: &TestServers,
-    policy: RuntimeContext,
+    policy: Policy,
     goals: &[(&str, &str)],
 ) -> Vec<String> {
     let dir = tempfile::tempdir().unwrap();
@@ -111,7 +111,7 @@ async fn golden_plans_over_the_filesystem_server() {
     };
     let values = plan_and_run_all(
         &servers,
-        RuntimeContext::default(),
+        Policy::default(),
         &[
             ("mcp_read_count", "read data/a.txt and count the words"),
             ("mcp_list", "list the files in data"),
@@ -134,10 +134,9 @@ async fn policy_denying_builtin_read_picks_the_server_tool() {
     let Some(servers) = TestServers::find() else {
         return;
     };
-    let policy = RuntimeContext::from_toml_str(
-        "[capabilities]\ndeny = [\"ccos.file.read\", \"ccos.file.list\"]\n",
-    )
-    .unwrap();
+    let policy =
+        Policy::from_toml_str("[capabilities]\ndeny = [\"ccos.file.read\", \"ccos.file.list\"]\n")
+            .unwrap();
     let values = plan_and_run_all(
         &servers,
         policy,

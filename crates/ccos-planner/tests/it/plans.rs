@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use ccos_governance::RuntimeContext;
+use ccos_governance::Policy;
 use ccos_marketplace::Marketplace;
 use ccos_marketplace::builtins::{BuiltinConfig, install};
 use ccos_marketplace::prompt::ScriptedAnswers;
@@ -47,7 +47,7 @@ async fn fixture() -> Fixture {
     .await
     .unwrap();
     Fixture {
-        orchestrator: Orchestrator::new(marketplace.clone(), RuntimeContext::default(), store),
+        orchestrator: Orchestrator::new(marketplace.clone(), Policy::default(), store),
         marketplace,
         _dir: dir,
     }
@@ -58,7 +58,7 @@ async fn plan_and_run(name: &str, goal: &str) -> String {
     let f = fixture().await;
     let planner = Planner::new(
         f.marketplace.clone(),
-        RuntimeContext::default(),
+        Policy::default(),
         PatternDecomposition::builtin().unwrap(),
     );
     let r = planner.plan(goal).unwrap();
@@ -67,7 +67,14 @@ async fn plan_and_run(name: &str, goal: &str) -> String {
         .clone()
         .unwrap_or_else(|| panic!("{goal}: {:?}", r.requires_agent));
     insta::assert_snapshot!(name, rtfs, goal);
-    let rec = record(f.orchestrator.store(), &r, false).await.unwrap();
+    let rec = record(
+        f.orchestrator.store(),
+        &r,
+        false,
+        &ccos_core::Redactor::default(),
+    )
+    .await
+    .unwrap();
     let out = f
         .orchestrator
         .run(
@@ -174,7 +181,7 @@ async fn requires_agent_has_no_plan() {
     let f = fixture().await;
     let planner = Planner::new(
         f.marketplace.clone(),
-        RuntimeContext::default(),
+        Policy::default(),
         PatternDecomposition::builtin().unwrap(),
     );
     let r = planner.plan("book me a flight to Paris").unwrap();

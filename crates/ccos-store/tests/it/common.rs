@@ -1,7 +1,5 @@
 //! Test databases for both engines.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use ccos_store::Store;
 
 /// The engine a test runs on.
@@ -18,55 +16,6 @@ pub struct TestDb {
     pub eng: Eng,
     pub schema: Option<String>,
     _dir: Option<tempfile::TempDir>,
-}
-
-/// The PostgreSQL URL for tests, or `None` (with a note) outside CI.
-pub fn pg_base_url() -> Option<String> {
-    match std::env::var("CCOS_TEST_DATABASE_URL") {
-        Ok(u) if !u.is_empty() => Some(u),
-        _ => {
-            if std::env::var("CI")
-                .map(|v| v == "true" || v == "1")
-                .unwrap_or(false)
-            {
-                panic!(
-                    "CCOS_TEST_DATABASE_URL is not set but CI=true: PostgreSQL tests must run in CI \
-                     (start a server with scripts/ci/postgres.sh)"
-                );
-            }
-            // Written to stderr directly (not captured by libtest), once.
-            static NOTE: std::sync::Once = std::sync::Once::new();
-            NOTE.call_once(|| {
-                use std::io::Write;
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "note: CCOS_TEST_DATABASE_URL is not set; skipping the PostgreSQL variants \
-                     (start a server with scripts/ci/postgres.sh)"
-                );
-            });
-            None
-        }
-    }
-}
-
-static COUNTER: AtomicU64 = AtomicU64::new(0);
-
-fn unique(prefix: &str) -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    format!(
-        "{prefix}_{}_{}_{nanos}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::SeqCst)
-    )
-}
-
-/// `base` with `search_path` set to `schema` for every connection.
-pub fn pg_url_with_schema(base: &str, schema: &str) -> String {
-    let sep = if base.contains('?') { '&' } else { '?' };
-    format!("{base}{sep}options=-csearch_path%3D{schema}")
 }
 
 /// Creates a fresh database for `eng`: a temp SQLite file, or a new schema
@@ -86,17 +35,7 @@ pub async fn fresh(eng: Eng) -> Option<TestDb> {
             })
         }
         Eng::Pg => {
-            let base = pg_base_url()?;
-            let schema = unique("ccos_t");
-            let admin = sqlx::PgPool::connect(&base)
-                .await
-                .expect("connect to CCOS_TEST_DATABASE_URL");
-            sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}")))
-                .execute(&admin)
-                .await
-                .expect("create schema");
-            admin.close().await;
-            let url = pg_url_with_schema(&base, &schema);
+            let (schema, url) = ccos_testkit::pg::fresh_schema("ccos_t").await?;
             let store = Store::open(&url).await.expect("open postgres store");
             Some(TestDb {
                 store,
@@ -141,14 +80,8 @@ impl TestDb {
     /// Closes the store and drops the PostgreSQL schema.
     pub async fn cleanup(self) {
         self.store.close().await;
-        if let Some(schema) = &self.schema
-            && let Some(base) = pg_base_url()
-            && let Ok(admin) = sqlx::PgPool::connect(&base).await
-        {
-            let _ = sqlx::query(sqlx::AssertSqlSafe(format!("DROP SCHEMA {schema} CASCADE")))
-                .execute(&admin)
-                .await;
-            admin.close().await;
+        if let Some(schema) = &self.schema {
+            ccos_testkit::pg::drop_schema(schema).await;
         }
     }
 }

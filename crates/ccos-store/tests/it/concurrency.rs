@@ -9,7 +9,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use ccos_store::{NewEntry, Store};
+use ccos_store::{EntryKind, NewEntry, Store};
 use serde_json::json;
 
 use crate::common::{Eng, fresh};
@@ -42,7 +42,8 @@ fn child_appender() {
             i += 1;
             let e = store
                 .append(
-                    NewEntry::new("capability_call", json!({"tag": tag, "i": i})).run(tag.clone()),
+                    NewEntry::raw(EntryKind::CapabilityCall, json!({"tag": tag, "i": i}))
+                        .run(tag.clone()),
                 )
                 .await
                 .expect("child: append");
@@ -100,7 +101,10 @@ async fn concurrent_tasks(eng: Eng) {
             let mut seqs = Vec::new();
             for i in 0..25 {
                 let e = s
-                    .append(NewEntry::new("step_started", json!({"task": t, "i": i})))
+                    .append(NewEntry::raw(
+                        EntryKind::StepStarted,
+                        json!({"task": t, "i": i}),
+                    ))
                     .await
                     .expect("append");
                 seqs.push(e.seq);
@@ -132,7 +136,7 @@ async fn concurrent_processes(eng: Eng) {
     // Append from this process too, meanwhile.
     for i in 0..30 {
         db.store
-            .append(NewEntry::new("step_ended", json!({"parent": i})))
+            .append(NewEntry::raw(EntryKind::StepEnded, json!({"parent": i})))
             .await
             .unwrap();
     }
@@ -227,7 +231,7 @@ async fn crash_keeps_acknowledged_entries(eng: Eng) {
     }
     // The chain continues after the crash.
     let next = store
-        .append(NewEntry::new("run_interrupted", json!({})))
+        .append(NewEntry::raw(EntryKind::RunInterrupted, json!({})))
         .await
         .unwrap();
     assert_eq!(next.seq, entries.len() as i64 + 1);

@@ -1,7 +1,7 @@
 //! Agent synthesis end to end: trigger, multi-step plan, registration,
 //! delegation, execution, and the trust feedback loop.
 
-use ccos_governance::RuntimeContext;
+use ccos_governance::Policy;
 use ccos_marketplace::TrustTier;
 use ccos_synth::trust::{adjust_agent_trust, load_outcomes};
 use ccos_synth::{
@@ -22,7 +22,7 @@ const CTX: &str = r#"{"goal": "split my text then keep the first words",
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn agent_is_synthesized_registered_delegated_to_and_earns_trust() {
-    let fx = fixture(RuntimeContext::default()).await;
+    let fx = fixture(Policy::default()).await;
     let c = ctx(CTX, &fx.mp);
     let reasons = AgentTrigger::default().reasons(&c);
     assert_eq!(reasons, vec!["sequencing words: then"]);
@@ -80,22 +80,20 @@ async fn agent_is_synthesized_registered_delegated_to_and_earns_trust() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_denied_agent_is_never_delegated_to() {
-    let fx = fixture(RuntimeContext::default()).await;
+    let fx = fixture(Policy::default()).await;
     let c = ctx(CTX, &fx.mp);
     let mut agent = synthesize_agent(&c, &fx.policy, &SynthOptions::default(), vec![]).unwrap();
     register_agent(&fx.mp, &mut agent).unwrap();
     let policy =
-        RuntimeContext::from_toml_str("[capabilities]\nallow = [\"*\"]\ndeny = [\"synth.*\"]\n")
-            .unwrap();
+        Policy::from_toml_str("[capabilities]\nallow = [\"*\"]\ndeny = [\"synth.*\"]\n").unwrap();
     let s = delegating_planner(&c, &agent, &policy, &SynthOptions::default());
     assert_eq!(s.decision_trace.template, Template::RequiresAgent);
     assert_eq!(s.decision_trace.filtered[0].id, "synth.head-words.agent");
     // A step the policy denies makes synthesis fail rather than build a
     // plan that cannot run.
-    let deny_take = RuntimeContext::from_toml_str(
-        "[capabilities]\nallow = [\"*\"]\ndeny = [\"ccos.data.*\"]\n",
-    )
-    .unwrap();
+    let deny_take =
+        Policy::from_toml_str("[capabilities]\nallow = [\"*\"]\ndeny = [\"ccos.data.*\"]\n")
+            .unwrap();
     let e = synthesize_agent(&c, &deny_take, &SynthOptions::default(), vec![]).unwrap_err();
     assert!(
         e.to_string().contains("ccos.data.take (denied by policy)"),

@@ -1,7 +1,7 @@
 //! LLM assist: a valid proposal is used; anything invalid falls back to
 //! the deterministic planner with the reason in the trace.
 
-use ccos_governance::RuntimeContext;
+use ccos_governance::Policy;
 use ccos_llm::ScriptedProvider;
 use ccos_synth::assist::assist;
 use ccos_synth::{SynthOptions, synthesize_planner};
@@ -14,7 +14,7 @@ const CTX: &str = r#"{"goal": "say hello",
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn valid_proposals_are_used_and_invalid_ones_fall_back() {
-    let fx = fixture(RuntimeContext::default()).await;
+    let fx = fixture(Policy::default()).await;
     let c = ctx(CTX, &fx.mp);
     let det = synthesize_planner(&c, &fx.policy, &SynthOptions::default());
 
@@ -41,10 +41,9 @@ async fn valid_proposals_are_used_and_invalid_ones_fall_back() {
         let note = s.decision_trace.notes.last().unwrap();
         assert!(note.contains(why), "{answer}: {note}");
     }
-    let policy = RuntimeContext::from_toml_str(
-        "[capabilities]\nallow = [\"*\"]\ndeny = [\"ccos.text.*\"]\n",
-    )
-    .unwrap();
+    let policy =
+        Policy::from_toml_str("[capabilities]\nallow = [\"*\"]\ndeny = [\"ccos.text.*\"]\n")
+            .unwrap();
     let det2 = synthesize_planner(&c, &policy, &SynthOptions::default());
     let s = assist(&c, det2, &ScriptedProvider::new([good]), &*fx.mp, &policy);
     assert_eq!(s.decision_trace.source, "deterministic");

@@ -1,6 +1,6 @@
 //! A disallowed capability or agent is never selected, even scoring best.
 
-use ccos_governance::RuntimeContext;
+use ccos_governance::Policy;
 use ccos_marketplace::{AgentCard, CapabilityManifest, Effect, TrustTier};
 use ccos_synth::{SynthOptions, synthesize_planner};
 use serde_json::json;
@@ -30,7 +30,7 @@ const CTX: &str = r#"{"goal": "greet someone",
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn disallowed_candidates_are_filtered_before_scoring() {
-    let fx = fixture(RuntimeContext::default()).await;
+    let fx = fixture(Policy::default()).await;
     fx.mp.register(perfect("acme.greet")).unwrap();
     fx.mp.register(perfect("agent.greeter")).unwrap();
     fx.mp
@@ -54,7 +54,7 @@ async fn disallowed_candidates_are_filtered_before_scoring() {
     );
 
     // Denied by glob: neither is a candidate, both are listed with reasons.
-    let policy = RuntimeContext::from_toml_str(
+    let policy = Policy::from_toml_str(
         "[capabilities]\nallow = [\"*\"]\ndeny = [\"acme.*\", \"agent.*\"]\n",
     )
     .unwrap();
@@ -79,7 +79,7 @@ async fn disallowed_candidates_are_filtered_before_scoring() {
     assert!(!s.rtfs.contains("acme.greet") && !s.rtfs.contains("agent.greeter"));
 
     // Denied by trust tier: an untrusted perfect match is filtered too.
-    let fx2 = fixture(RuntimeContext::default()).await;
+    let fx2 = fixture(Policy::default()).await;
     fx2.mp
         .register(CapabilityManifest {
             trust_tier: TrustTier::Untrusted,

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use ccos_governance::RuntimeContext;
+use ccos_governance::Policy;
 use ccos_marketplace::Marketplace;
 use ccos_orchestrator::{AutoApprove, Orchestrator, RunOptions};
 use ccos_store::Store;
@@ -13,12 +13,12 @@ use ccos_synth::PlannerGenContext;
 pub struct Fixture {
     pub mp: Arc<Marketplace>,
     pub store: Store,
-    pub policy: RuntimeContext,
+    pub policy: Policy,
     pub orchestrator: Orchestrator,
     _dir: tempfile::TempDir,
 }
 
-pub async fn fixture(policy: RuntimeContext) -> Fixture {
+pub async fn fixture(policy: Policy) -> Fixture {
     let dir = tempfile::tempdir().unwrap();
     let mp = Marketplace::new().unwrap();
     ccos_marketplace::builtins::install(&mp, Default::default()).unwrap();

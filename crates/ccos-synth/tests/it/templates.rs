@@ -1,6 +1,6 @@
 //! One golden planner per template, each preflighted and executed.
 
-use ccos_governance::RuntimeContext;
+use ccos_governance::Policy;
 use ccos_synth::{PlannerGenContext, SynthOptions, Template, synthesize_planner};
 
 use crate::golden;
@@ -8,7 +8,7 @@ use crate::support::{ctx, example, fixture};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn direct_call_template() {
-    let fx = fixture(RuntimeContext::default()).await;
+    let fx = fixture(Policy::default()).await;
     let c = ctx(
         r#"{"goal": "say hello",
             "schema": [{"key": "message", "type": "string", "required": true}],
@@ -29,7 +29,7 @@ async fn direct_call_template() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn adapter_template_from_a_two_turn_history() {
-    let fx = fixture(RuntimeContext::default()).await;
+    let fx = fixture(Policy::default()).await;
     let c = PlannerGenContext::from_file(&example("two-turns.json"))
         .unwrap()
         .with_live_snapshots(&fx.mp);
@@ -62,7 +62,7 @@ async fn adapter_template_from_a_two_turn_history() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn requires_agent_template() {
-    let fx = fixture(RuntimeContext::default()).await;
+    let fx = fixture(Policy::default()).await;
     let c = ctx(
         r#"{"goal": "weather forecast for a trip",
             "schema": [{"key": "city", "type": "string", "required": true},
@@ -89,7 +89,7 @@ async fn requires_agent_template() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn synthesis_is_deterministic_and_recorded_in_the_chain() {
-    let fx = fixture(RuntimeContext::default()).await;
+    let fx = fixture(Policy::default()).await;
     let c = PlannerGenContext::from_file(&example("two-turns.json"))
         .unwrap()
         .with_live_snapshots(&fx.mp);
@@ -118,7 +118,7 @@ async fn synthesis_is_deterministic_and_recorded_in_the_chain() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn adapter_template_with_positional_arguments() {
-    let fx = fixture(RuntimeContext::default()).await;
+    let fx = fixture(Policy::default()).await;
     let c = ctx(
         r#"{"goal": "add two numbers",
             "schema": [{"key": "a", "type": "string", "required": true},

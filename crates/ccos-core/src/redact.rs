@@ -1,0 +1,166 @@
+//! Secret redaction: one redactor, one marker.
+//!
+//! Secret values (the values of the environment variables a policy or the
+//! configuration declares, the LLM API key, values given explicitly) are
+//! passed to the capabilities that need them untouched, but every string
+//! that is recorded (causal chain, IntentGraph, plan archive, LLM
+//! exchanges) or printed (stdout, stderr, `--json`) has each occurrence
+//! replaced by [`REDACTED`].
+//!
+//! Redaction works on **structures**: every string inside a JSON value (or,
+//! through the same [`Redactor::redact_str`], an RTFS value) is redacted
+//! before the value is printed or serialised. Redacting the printed form
+//! instead would miss a secret containing `"` or `\`, which printing
+//! escapes.
+
+use std::borrow::Cow;
+
+use serde_json::Value as Json;
+
+/// What replaces a secret.
+pub const REDACTED: &str = "<redacted>";
+
+/// Replaces secret values in strings and JSON values.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Redactor {
+    /// `(name, value)` pairs, longest value first so a secret containing
+    /// another is replaced whole; no empty values, no duplicate values.
+    secrets: Vec<(String, String)>,
+}
+
+impl Redactor {
+    /// A redactor for the named environment variables, read through
+    /// `lookup` (the caller decides where variables come from; this crate
+    /// reads no environment). Unset or empty variables are skipped.
+    pub fn from_env(names: &[String], lookup: impl Fn(&str) -> Option<String>) -> Redactor {
+        let mut r = Redactor::default();
+        for name in names {
+            if let Some(v) = lookup(name) {
+                r.add_named(name, v);
+            }
+        }
+        r
+    }
+
+    /// Adds a secret value without a name.
+    pub fn add(&mut self, value: impl Into<String>) {
+        let name = format!("secret{}", self.secrets.len() + 1);
+        self.add_named(&name, value);
+    }
+
+    /// Adds a secret value known under `name` (an environment variable).
+    pub fn add_named(&mut self, name: &str, value: impl Into<String>) {
+        let value = value.into();
+        if value.is_empty() || self.secrets.iter().any(|(_, v)| *v == value) {
+            return;
+        }
+        self.secrets.push((name.to_string(), value));
+        self.secrets
+            .sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
+    }
+
+    /// Adds every secret of `other`.
+    pub fn extend(&mut self, other: &Redactor) {
+        for (n, v) in &other.secrets {
+            self.add_named(n, v.clone());
+        }
+    }
+
+    /// True when there is nothing to redact.
+    pub fn is_empty(&self) -> bool {
+        self.secrets.is_empty()
+    }
+
+    /// The named secrets, `(name, value)`, longest value first: what a plan
+    /// may read as `(get secrets :NAME)`.
+    pub fn named(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.secrets.iter().map(|(n, v)| (n.as_str(), v.as_str()))
+    }
+
+    /// True when `s` contains some secret.
+    pub fn contains_secret(&self, s: &str) -> bool {
+        self.secrets.iter().any(|(_, v)| s.contains(v.as_str()))
+    }
+
+    /// `s` with every secret replaced by [`REDACTED`] (borrowed when there
+    /// was nothing to replace).
+    pub fn redact_str<'s>(&self, s: &'s str) -> Cow<'s, str> {
+        if !self.contains_secret(s) {
+            return Cow::Borrowed(s);
+        }
+        let mut out = s.to_string();
+        for (_, v) in &self.secrets {
+            if out.contains(v.as_str()) {
+                out = out.replace(v.as_str(), REDACTED);
+            }
+        }
+        Cow::Owned(out)
+    }
+
+    /// A JSON value with every string and object key redacted.
+    pub fn redact_json(&self, j: &Json) -> Json {
+        if self.is_empty() {
+            return j.clone();
+        }
+        match j {
+            Json::String(s) => Json::String(self.redact_str(s).into_owned()),
+            Json::Array(a) => Json::Array(a.iter().map(|x| self.redact_json(x)).collect()),
+            Json::Object(o) => Json::Object(
+                o.iter()
+                    .map(|(k, v)| (self.redact_str(k).into_owned(), self.redact_json(v)))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn redacts_strings_and_json_structures() {
+        let mut r = Redactor::default();
+        r.add("s3cr3t-token");
+        assert_eq!(r.redact_str("Bearer s3cr3t-token!"), "Bearer <redacted>!");
+        assert!(matches!(r.redact_str("nothing"), Cow::Borrowed(_)));
+        let j = json!({"h": {"Authorization": "Bearer s3cr3t-token"}, "s3cr3t-token": [1, "x s3cr3t-token"]});
+        let red = r.redact_json(&j);
+        assert_eq!(red["h"]["Authorization"], "Bearer <redacted>");
+        assert_eq!(red["<redacted>"][1], "x <redacted>");
+    }
+
+    #[test]
+    fn a_secret_with_quotes_is_redacted_in_structures() {
+        // Printing escapes `"` and `\`: structural redaction still finds it.
+        let mut r = Redactor::default();
+        r.add(r#"pa"ss\word"#);
+        let j = json!({"password": r#"pa"ss\word"#});
+        let printed = serde_json::to_string(&r.redact_json(&j)).unwrap();
+        assert_eq!(printed, r#"{"password":"<redacted>"}"#);
+        assert!(printed.contains(REDACTED));
+    }
+
+    #[test]
+    fn longest_secret_first_and_no_duplicates() {
+        let mut r = Redactor::default();
+        r.add("abc");
+        r.add("abcdef");
+        r.add("abc");
+        r.add("");
+        assert_eq!(r.redact_str("xabcdefx abc"), "x<redacted>x <redacted>");
+        assert_eq!(r.named().count(), 2);
+    }
+
+    #[test]
+    fn reads_named_variables_through_the_lookup() {
+        let r = Redactor::from_env(&["A".into(), "B".into(), "C".into()], |n| match n {
+            "A" => Some("alpha-secret".into()),
+            "B" => Some(String::new()),
+            _ => None,
+        });
+        assert_eq!(r.named().collect::<Vec<_>>(), vec![("A", "alpha-secret")]);
+    }
+}
