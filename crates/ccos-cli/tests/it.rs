@@ -9,6 +9,8 @@ mod chain;
 mod check;
 #[path = "it/eval.rs"]
 mod eval;
+#[path = "it/governed.rs"]
+mod governed;
 #[path = "it/intent.rs"]
 mod intent;
 #[path = "it/plan.rs"]

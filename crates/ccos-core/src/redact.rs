@@ -49,12 +49,28 @@ impl Redactor {
     }
 
     /// Adds a secret value known under `name` (an environment variable).
+    /// Its escaped spellings (as JSON, RTFS and Rust debug output print
+    /// it inside quotes) are redacted too, for text that was printed before
+    /// it reached a redactor (an error message quoting a value).
     pub fn add_named(&mut self, name: &str, value: impl Into<String>) {
         let value = value.into();
         if value.is_empty() || self.secrets.iter().any(|(_, v)| *v == value) {
             return;
         }
+        let escaped: Vec<String> = [
+            serde_json::to_string(&value).unwrap_or_default(),
+            format!("{value:?}"),
+        ]
+        .into_iter()
+        .map(|q| q.trim_matches('"').to_string())
+        .filter(|e| !e.is_empty() && *e != value)
+        .collect();
         self.secrets.push((name.to_string(), value));
+        for e in escaped {
+            if !self.secrets.iter().any(|(_, v)| *v == e) {
+                self.secrets.push((format!("{name}~escaped"), e));
+            }
+        }
         self.secrets
             .sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
     }
@@ -72,9 +88,12 @@ impl Redactor {
     }
 
     /// The named secrets, `(name, value)`, longest value first: what a plan
-    /// may read as `(get secrets :NAME)`.
+    /// may read as `(get secrets :NAME)` (escaped spellings excluded).
     pub fn named(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.secrets.iter().map(|(n, v)| (n.as_str(), v.as_str()))
+        self.secrets
+            .iter()
+            .filter(|(n, _)| !n.ends_with("~escaped"))
+            .map(|(n, v)| (n.as_str(), v.as_str()))
     }
 
     /// True when `s` contains some secret.
@@ -141,6 +160,19 @@ mod tests {
         let printed = serde_json::to_string(&r.redact_json(&j)).unwrap();
         assert_eq!(printed, r#"{"password":"<redacted>"}"#);
         assert!(printed.contains(REDACTED));
+    }
+
+    #[test]
+    fn escaped_spellings_in_printed_text_are_redacted_too() {
+        let mut r = Redactor::default();
+        r.add_named("T", r#"pa"ss\word"#);
+        // As an error message built by printing the value quotes it.
+        let msg = format!(
+            "keyword expects a name, got {}",
+            serde_json::json!(r#"pa"ss\word"#)
+        );
+        assert!(!r.redact_str(&msg).contains("ss"), "{}", r.redact_str(&msg));
+        assert_eq!(r.named().count(), 1);
     }
 
     #[test]

@@ -25,6 +25,11 @@
 //! call_timeout_ms = 30000            # per call
 //! run_timeout_ms = 600000            # per run, evaluation included
 //! max_calls = 1000                   # per plan run
+//! max_entries = 10000                # causal-chain entries per run
+//!
+//! [http]
+//! allow_hosts = ["api.github.com"]   # hosts HTTP capabilities may reach
+//!                                    # (added to config.toml's [http] allow_hosts)
 //!
 //! [secrets]
 //! env = ["GITHUB_TOKEN"]             # passed to capabilities, never recorded
@@ -122,8 +127,16 @@ pub struct Policy {
     pub run_timeout_ms: u64,
     /// Maximum number of capability calls in one plan run.
     pub max_calls: u64,
+    /// Maximum number of causal-chain entries one run may write (steps,
+    /// calls, approvals): bounds the record of a plan that loops without
+    /// calling anything.
+    pub max_entries: u64,
     /// Names of environment variables whose values are secrets.
     pub secret_env: Vec<String>,
+    /// Hosts (`host` or `host:port`) HTTP-performing capabilities (the
+    /// `ccos.http.*` built-ins, imported OpenAPI operations) may reach,
+    /// each redirect hop included.
+    pub http_allow_hosts: Vec<String>,
 }
 
 impl Default for Policy {
@@ -145,7 +158,9 @@ impl Default for Policy {
             call_timeout_ms: 30_000,
             run_timeout_ms: 600_000,
             max_calls: 1000,
+            max_entries: 10_000,
             secret_env: vec![],
+            http_allow_hosts: vec![],
         }
     }
 }
@@ -248,6 +263,14 @@ struct RawPolicy {
     limits: RawLimits,
     #[serde(default)]
     secrets: RawSecrets,
+    #[serde(default)]
+    http: RawHttp,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawHttp {
+    allow_hosts: Option<Vec<String>>,
 }
 
 type Patterns = Option<Vec<toml::Spanned<String>>>;
@@ -275,6 +298,7 @@ struct RawLimits {
     call_timeout_ms: Option<u64>,
     run_timeout_ms: Option<u64>,
     max_calls: Option<u64>,
+    max_entries: Option<u64>,
 }
 
 #[derive(Deserialize, Default)]
@@ -292,10 +316,13 @@ impl Policy {
     /// Reads and parses a policy file.
     pub fn from_file(path: &Path) -> Result<Policy, PolicyError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| PolicyError::Io {
-            file: file.clone(),
-            message: e.to_string(),
-        })?;
+        let text =
+            ccos_core::text::read_file_bounded(path, ccos_core::text::MAX_INPUT_BYTES, false)
+                .map_err(|message| PolicyError::Io {
+                    file: file.clone(),
+                    message,
+                })?
+                .unwrap_or_default();
         Self::from_toml_named(&text, &file)
     }
 
@@ -342,7 +369,9 @@ impl Policy {
             call_timeout_ms: raw.limits.call_timeout_ms.unwrap_or(d.call_timeout_ms),
             run_timeout_ms: raw.limits.run_timeout_ms.unwrap_or(d.run_timeout_ms),
             max_calls: raw.limits.max_calls.unwrap_or(d.max_calls),
+            max_entries: raw.limits.max_entries.unwrap_or(d.max_entries),
             secret_env: raw.secrets.env.unwrap_or(d.secret_env),
+            http_allow_hosts: raw.http.allow_hosts.unwrap_or(d.http_allow_hosts),
         })
     }
 

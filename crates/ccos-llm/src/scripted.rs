@@ -46,8 +46,10 @@ impl ScriptedProvider {
 
     /// Loads a script file (see the type's docs for the format).
     pub fn from_file(path: &Path) -> Result<ScriptedProvider, LlmError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| LlmError::Config(format!("reading script {}: {e}", path.display())))?;
+        let text =
+            ccos_core::text::read_file_bounded(path, ccos_core::text::MAX_INPUT_BYTES, false)
+                .map_err(|e| LlmError::Config(format!("script: {e}")))?
+                .unwrap_or_default();
         let mut p = ScriptedProvider::from_json(&text)
             .map_err(|e| LlmError::Config(format!("script {}: {e}", path.display())))?;
         p.origin = path.display().to_string();

@@ -33,8 +33,19 @@ pub enum CallError {
         /// The provider's message.
         message: String,
     },
-    /// The capability was refused (outside allowed roots, host not in the
-    /// allow-list, no answer available).
+    /// A boundary the policy sets for the provider was crossed: a file
+    /// outside the allowed roots (or written through a hard link), a host
+    /// (or a redirect to a host) not in the HTTP allow-list. Nothing was
+    /// done; the orchestrator treats this as a policy denial (exit 3).
+    #[error("{capability} denied: {message}")]
+    Denied {
+        /// The capability id.
+        capability: String,
+        /// Which boundary, naming the path or host.
+        message: String,
+    },
+    /// The capability was refused for another reason (no answer available
+    /// for a question in a non-interactive run).
     #[error("{capability} refused: {message}")]
     Refused {
         /// The capability id.
@@ -73,6 +84,14 @@ impl CallError {
     /// Shorthand for [`CallError::InvalidArguments`].
     pub fn invalid(capability: &str, message: impl Into<String>) -> Self {
         CallError::InvalidArguments {
+            capability: capability.into(),
+            message: message.into(),
+        }
+    }
+
+    /// Shorthand for [`CallError::Denied`].
+    pub fn denied(capability: &str, message: impl Into<String>) -> Self {
+        CallError::Denied {
             capability: capability.into(),
             message: message.into(),
         }

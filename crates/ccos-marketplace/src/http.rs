@@ -12,11 +12,116 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Largest response body read (larger ones are an error, not truncated).
 pub const MAX_RESPONSE_BYTES: usize = 16 * 1024 * 1024;
 
-/// Builds a client with the given total timeout.
-pub fn client(timeout: Duration) -> Result<reqwest::Client, String> {
+/// Most redirects followed for one request.
+pub const MAX_REDIRECTS: usize = 5;
+
+/// The hosts HTTP-performing capabilities may reach: `host` (any port) or
+/// `host:port`, compared case-insensitively. Empty: nothing is reachable.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AllowList {
+    hosts: Vec<String>,
+}
+
+impl AllowList {
+    /// An allow-list of these `host` / `host:port` entries.
+    pub fn new<S: AsRef<str>>(hosts: &[S]) -> AllowList {
+        AllowList {
+            hosts: hosts
+                .iter()
+                .map(|h| h.as_ref().trim().to_ascii_lowercase())
+                .filter(|h| !h.is_empty())
+                .collect(),
+        }
+    }
+
+    /// The entries, lower case.
+    pub fn hosts(&self) -> &[String] {
+        &self.hosts
+    }
+
+    /// `Ok` when `url` is `http`/`https` to an allowed host; otherwise why
+    /// not, naming the host.
+    pub fn check(&self, url: &reqwest::Url) -> Result<(), String> {
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(format!("unsupported URL scheme {}", url.scheme()));
+        }
+        let host = url.host_str().unwrap_or("").to_ascii_lowercase();
+        let host_port = url.port_or_known_default().map(|p| format!("{host}:{p}"));
+        let allowed = self
+            .hosts
+            .iter()
+            .any(|h| *h == host || Some(h) == host_port.as_ref());
+        if allowed {
+            Ok(())
+        } else {
+            Err(format!(
+                "host {} is not in the HTTP allow-list ({})",
+                host_port.unwrap_or(host),
+                if self.hosts.is_empty() {
+                    "empty: set [http] allow_hosts in config.toml or the policy".to_string()
+                } else {
+                    self.hosts.join(", ")
+                }
+            ))
+        }
+    }
+}
+
+/// Why a request went nowhere or failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SendError {
+    /// A redirect led to a host the allow-list does not admit: the request
+    /// was not sent there.
+    Denied(String),
+    /// Anything else (connection, timeout, a body too large).
+    Failed(String),
+}
+
+impl std::fmt::Display for SendError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SendError::Denied(m) | SendError::Failed(m) => f.write_str(m),
+        }
+    }
+}
+
+/// Marks a redirect refused by the allow-list, found again in reqwest's
+/// error chain.
+#[derive(Debug)]
+struct RedirectDenied(String);
+
+impl std::fmt::Display for RedirectDenied {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RedirectDenied {}
+
+/// Builds a client with the given total timeout whose redirects are each
+/// checked against `allow` (at most [`MAX_REDIRECTS`]): a hop to a host
+/// not allowed ends the request with [`SendError::Denied`] before anything
+/// is sent to that host.
+pub fn client(timeout: Duration, allow: &AllowList) -> Result<reqwest::Client, String> {
+    let allow = allow.clone();
+    let policy = reqwest::redirect::Policy::custom(move |attempt| {
+        if attempt.previous().len() >= MAX_REDIRECTS {
+            return attempt.error(RedirectDenied(format!(
+                "more than {MAX_REDIRECTS} redirects"
+            )));
+        }
+        match allow.check(attempt.url()) {
+            Ok(()) => attempt.follow(),
+            Err(why) => {
+                let msg = format!("redirect to {} refused: {why}", attempt.url());
+                attempt.error(RedirectDenied(msg))
+            }
+        }
+    });
     reqwest::Client::builder()
         .timeout(timeout)
         .connect_timeout(CONNECT_TIMEOUT.min(timeout))
+        .redirect(policy)
         .user_agent(concat!("ccos/", env!("CARGO_PKG_VERSION")))
         .build()
         .map_err(|e| format!("creating the HTTP client: {e}"))
@@ -84,8 +189,8 @@ impl Response {
 
 /// Sends a request and reads the whole response, refusing bodies over
 /// `max_bytes`.
-pub async fn send(req: reqwest::RequestBuilder, max_bytes: usize) -> Result<Response, String> {
-    let mut resp = req.send().await.map_err(describe)?;
+pub async fn send(req: reqwest::RequestBuilder, max_bytes: usize) -> Result<Response, SendError> {
+    let mut resp = req.send().await.map_err(classify)?;
     let status = resp.status().as_u16();
     let mut headers: BTreeMap<String, String> = BTreeMap::new();
     for (name, value) in resp.headers() {
@@ -101,14 +206,16 @@ pub async fn send(req: reqwest::RequestBuilder, max_bytes: usize) -> Result<Resp
     if let Some(len) = resp.content_length()
         && len > max_bytes as u64
     {
-        return Err(format!(
+        return Err(SendError::Failed(format!(
             "response body of {len} bytes exceeds the {max_bytes}-byte limit"
-        ));
+        )));
     }
     let mut body = Vec::new();
-    while let Some(chunk) = resp.chunk().await.map_err(describe)? {
+    while let Some(chunk) = resp.chunk().await.map_err(classify)? {
         if body.len() + chunk.len() > max_bytes {
-            return Err(format!("response body exceeds the {max_bytes}-byte limit"));
+            return Err(SendError::Failed(format!(
+                "response body exceeds the {max_bytes}-byte limit"
+            )));
         }
         body.extend_from_slice(&chunk);
     }
@@ -117,6 +224,20 @@ pub async fn send(req: reqwest::RequestBuilder, max_bytes: usize) -> Result<Resp
         headers,
         body,
     })
+}
+
+/// A redirect refused by the allow-list is a denial; anything else a
+/// failure with a readable message.
+fn classify(e: reqwest::Error) -> SendError {
+    use std::error::Error as _;
+    let mut src = e.source();
+    while let Some(s) = src {
+        if let Some(d) = s.downcast_ref::<RedirectDenied>() {
+            return SendError::Denied(d.0.clone());
+        }
+        src = s.source();
+    }
+    SendError::Failed(describe(e))
 }
 
 /// A readable message for a reqwest error (timeouts named as such).

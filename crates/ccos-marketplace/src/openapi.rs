@@ -148,8 +148,8 @@ fn operation(
         .get("operationId")
         .and_then(Json::as_str)
         .map(str::to_string);
-    let local_name = match &original {
-        Some(o) => escape(o),
+    let local_name = match original.as_deref().map(readable).filter(|n| !n.is_empty()) {
+        Some(o) => o,
         None => fallback_name(method, path),
     };
     let id = cap_id(prefix, &local_name);
@@ -373,24 +373,42 @@ fn resolve_deep(doc: &Json, v: &Json, depth: usize, max: usize) -> Json {
     }
 }
 
-/// Escapes a name into id characters, reversibly (the one escaper of ids:
-/// [`crate::ids::encode_name`]).
-pub fn escape(name: &str) -> String {
-    crate::ids::encode_name(name, true)
+/// A name as a person would type it in an id: runs of `/`, `.`, `:` and
+/// whitespace become one `.`, other characters outside `[A-Za-z0-9_-]`
+/// one `-` (`issues/list-for-repo` → `issues.list-for-repo`, `List all
+/// pets` → `List.all.pets`, `getUser` unchanged).
+pub fn readable(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        let mapped = if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+            c
+        } else if c == '/' || c == '.' || c == ':' || c.is_whitespace() {
+            '.'
+        } else {
+            '-'
+        };
+        let last = out.chars().last();
+        if (mapped == '.' || mapped == '-') && matches!(last, None | Some('.') | Some('-')) {
+            if mapped == '.' && last == Some('-') {
+                out.pop();
+                out.push('.');
+            }
+            continue;
+        }
+        out.push(mapped);
+    }
+    out.trim_end_matches(['.', '-']).to_string()
 }
 
-/// Reverses [`escape`] (a string that no escaping produces comes back
-/// unchanged).
-pub fn unescape(name: &str) -> String {
-    crate::ids::decode_name(name).unwrap_or_else(|| name.to_string())
-}
-
-/// `get.movie.movie_id` for `GET /movie/{movie_id}`.
+/// `get.movie.movie_id` for `GET /movie/{movie_id}`: the method and the
+/// path's segments as words ([`readable`]).
 fn fallback_name(method: &str, path: &str) -> String {
     let mut parts = vec![method.to_string()];
     for seg in path.split('/').filter(|s| !s.is_empty()) {
-        let seg = seg.trim_start_matches('{').trim_end_matches('}');
-        parts.push(escape(seg));
+        let seg = readable(seg.trim_start_matches('{').trim_end_matches('}'));
+        if !seg.is_empty() {
+            parts.push(seg);
+        }
     }
     parts.join(".")
 }
@@ -419,7 +437,8 @@ fn cap_id(prefix: &str, local: &str) -> String {
         full
     } else {
         let keep = MAX_IMPORTED_ID - 9;
-        format!("{}-{}", truncate_chars(&full, keep), short_hash(&full))
+        let cut = truncate_chars(&full, keep);
+        format!("{}-{}", cut.trim_end_matches(['.', '-']), short_hash(&full))
     }
 }
 
@@ -439,6 +458,21 @@ pub struct OpenApiExecutor {
     max_bytes: usize,
     headers: Vec<(String, String)>,
     query: Vec<(String, String)>,
+    allow: crate::http::AllowList,
+    credentials: std::collections::BTreeMap<String, Credentials>,
+}
+
+/// Credentials sent with the requests of one imported API (the
+/// capabilities whose ids start with `PREFIX.`): headers such as
+/// `Authorization: Bearer ...` or an API-key header, and query
+/// parameters such as `api_key`. Values come from declared secrets, so
+/// they are redacted from every record.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Credentials {
+    /// Headers, `(name, value)`.
+    pub headers: Vec<(String, String)>,
+    /// Query parameters, `(name, value)`.
+    pub query: Vec<(String, String)>,
 }
 
 impl Default for OpenApiExecutor {
@@ -455,7 +489,34 @@ impl OpenApiExecutor {
             max_bytes: crate::http::MAX_RESPONSE_BYTES,
             headers: vec![],
             query: vec![],
+            allow: crate::http::AllowList::default(),
+            credentials: Default::default(),
         }
+    }
+
+    /// The hosts operations may reach (each redirect hop is checked too);
+    /// the default is empty: every operation is denied until its API's host
+    /// is allowed.
+    pub fn with_allow_list(mut self, allow: crate::http::AllowList) -> Self {
+        self.allow = allow;
+        self
+    }
+
+    /// Credentials for the API imported with id prefix `prefix`.
+    pub fn with_credentials(mut self, prefix: &str, credentials: Credentials) -> Self {
+        self.credentials
+            .insert(prefix.trim_end_matches('.').to_string(), credentials);
+        self
+    }
+
+    /// The credentials of capability `id`: those of the longest prefix
+    /// `P` with `id` starting `P.`.
+    fn credentials_for(&self, id: &str) -> Option<&Credentials> {
+        self.credentials
+            .iter()
+            .filter(|(p, _)| id.starts_with(&format!("{p}.")))
+            .max_by_key(|(p, _)| p.len())
+            .map(|(_, c)| c)
     }
 
     /// Sets the total timeout of one request.
@@ -509,6 +570,10 @@ impl OpenApiExecutor {
         let mut path_out = path.clone();
         let mut query: Vec<(String, String)> = self.query.clone();
         let mut headers: Vec<(String, String)> = self.headers.clone();
+        if let Some(c) = self.credentials_for(id) {
+            query.extend(c.query.iter().cloned());
+            headers.extend(c.headers.iter().cloned());
+        }
         let mut body_fields = serde_json::Map::new();
         let mut whole_body: Option<Json> = None;
         for (k, v) in map.iter() {
@@ -588,14 +653,17 @@ impl OpenApiExecutor {
                 format!("bad URL {url_text:?} ({e}); import with --base-url"),
             )
         })?;
+        self.allow
+            .check(&url)
+            .map_err(|why| CallError::denied(id, why))?;
         if !query.is_empty() {
             let mut qp = url.query_pairs_mut();
             for (k, v) in &query {
                 qp.append_pair(k, v);
             }
         }
-        let client =
-            crate::http::client(self.timeout).map_err(|e| CallError::unavailable(id, e))?;
+        let client = crate::http::client(self.timeout, &self.allow)
+            .map_err(|e| CallError::unavailable(id, e))?;
         let method = reqwest::Method::from_bytes(method.as_bytes())
             .map_err(|_| CallError::failed(id, format!("bad HTTP method {method}")))?;
         let mut req = client
@@ -620,7 +688,10 @@ impl OpenApiExecutor {
         }
         let resp = crate::http::send(req, self.max_bytes)
             .await
-            .map_err(|e| CallError::unavailable(id, e))?;
+            .map_err(|e| match e {
+                crate::http::SendError::Denied(m) => CallError::denied(id, m),
+                crate::http::SendError::Failed(m) => CallError::unavailable(id, m),
+            })?;
         if !(200..300).contains(&resp.status) {
             return Err(CallError::failed(
                 id,

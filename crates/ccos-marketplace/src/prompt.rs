@@ -126,8 +126,10 @@ impl ScriptedAnswers {
     /// `{"prompt": .., "answer": ..}` objects), else TOML (`"prompt" =
     /// "answer"` entries and/or `answers = ["in", "order"]`).
     pub fn from_file(path: &Path) -> Result<ScriptedAnswers, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("reading answers file {}: {e}", path.display()))?;
+        let text =
+            ccos_core::text::read_file_bounded(path, ccos_core::text::MAX_INPUT_BYTES, false)
+                .map_err(|e| format!("answers file: {e}"))?
+                .unwrap_or_default();
         let bad = |m: String| format!("answers file {}: {m}", path.display());
         let is_json = path
             .extension()

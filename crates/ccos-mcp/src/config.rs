@@ -212,15 +212,15 @@ impl McpConfig {
 
     /// Reads `path`; a missing file is an empty config.
     pub fn load(path: &Path) -> Result<McpConfig, McpError> {
-        match std::fs::read_to_string(path) {
-            Ok(text) => McpConfig::parse(path, &text),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(McpConfig {
+        match ccos_core::text::read_file_bounded(path, ccos_core::text::MAX_INPUT_BYTES, true) {
+            Ok(Some(text)) => McpConfig::parse(path, &text),
+            Ok(None) => Ok(McpConfig {
                 path: path.to_path_buf(),
                 servers: BTreeMap::new(),
             }),
-            Err(e) => Err(McpError::Config {
+            Err(message) => Err(McpError::Config {
                 path: path.to_path_buf(),
-                message: format!("cannot read it: {e}"),
+                message,
             }),
         }
     }
@@ -378,15 +378,16 @@ fn edit_file(
         path: path.to_path_buf(),
         message,
     };
-    let mut doc: Json = match std::fs::read_to_string(path) {
-        Ok(text) => {
-            // Validate first, so a broken file is reported, not overwritten.
-            McpConfig::parse(path, &text)?;
-            serde_json::from_str(&text).map_err(|e| err(e.to_string()))?
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => serde_json::json!({}),
-        Err(e) => return Err(err(format!("cannot read it: {e}"))),
-    };
+    let mut doc: Json =
+        match ccos_core::text::read_file_bounded(path, ccos_core::text::MAX_INPUT_BYTES, true) {
+            Ok(Some(text)) => {
+                // Validate first, so a broken file is reported, not overwritten.
+                McpConfig::parse(path, &text)?;
+                serde_json::from_str(&text).map_err(|e| err(e.to_string()))?
+            }
+            Ok(None) => serde_json::json!({}),
+            Err(e) => return Err(err(e)),
+        };
     let obj = doc
         .as_object_mut()
         .ok_or_else(|| err("the top level is not a JSON object".into()))?;

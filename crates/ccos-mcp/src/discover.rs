@@ -27,6 +27,18 @@ pub struct DiscoveredServer {
     pub tools: Vec<Json>,
     /// One manifest per tool, sorted by id.
     pub manifests: Vec<CapabilityManifest>,
+    /// Tools not served, and why.
+    #[serde(default)]
+    pub skipped: Vec<SkippedTool>,
+}
+
+/// A listed tool that could not become a capability.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkippedTool {
+    /// Its name as listed (cut to 80 characters).
+    pub tool: String,
+    /// Why it was skipped.
+    pub reason: String,
 }
 
 /// The effects of a tool, from its MCP annotations (hints), conservatively:
@@ -87,6 +99,11 @@ pub fn tool_manifest(
         o.insert("type".into(), json!("object"));
     }
     let id = names::capability_id(&cfg.name, name);
+    ccos_marketplace::ids::validate_id(&id).map_err(|why| McpError::Protocol {
+        server: cfg.name.clone(),
+        tool: Some(name.to_string()),
+        message: why,
+    })?;
     let example = example_call(&id, &input_schema);
     Ok(CapabilityManifest {
         id,
@@ -161,10 +178,28 @@ pub async fn discover_with(
         .pointer("/serverInfo/version")
         .and_then(Json::as_str)
         .map(str::to_string);
-    let mut manifests = tools
-        .iter()
-        .map(|t| tool_manifest(cfg, t, version.as_deref()))
-        .collect::<Result<Vec<_>, _>>()?;
+    // One bad tool (no name, an id too long, a duplicate) is skipped with
+    // a warning naming it; the server's other tools are still served.
+    let mut manifests: Vec<CapabilityManifest> = vec![];
+    let mut skipped = vec![];
+    for t in &tools {
+        let name = t
+            .get("name")
+            .and_then(Json::as_str)
+            .unwrap_or("")
+            .to_string();
+        match tool_manifest(cfg, t, version.as_deref()) {
+            Ok(m) if manifests.iter().any(|x| x.id == m.id) => skipped.push(SkippedTool {
+                tool: name,
+                reason: format!("listed twice (capability id {})", m.id),
+            }),
+            Ok(m) => manifests.push(m),
+            Err(e) => skipped.push(SkippedTool {
+                tool: name.chars().take(80).collect(),
+                reason: e.to_string(),
+            }),
+        }
+    }
     manifests.sort_by(|a, b| a.id.cmp(&b.id));
     let mut tools = tools;
     tools.sort_by(|a, b| {
@@ -182,6 +217,7 @@ pub async fn discover_with(
         server_info,
         tools,
         manifests,
+        skipped,
     })
 }
 
@@ -348,6 +384,20 @@ mod tests {
     }
 
     #[test]
+    fn bad_tools_are_errors_naming_the_server_and_tool() {
+        let cfg = ServerConfig::stdio("srv", "x", &[]);
+        let e = tool_manifest(&cfg, &json!({"name": ""}), None).unwrap_err();
+        assert!(e.to_string().contains("srv"), "{e}");
+        let long = "t".repeat(200);
+        let e = tool_manifest(&cfg, &json!({"name": long}), None).unwrap_err();
+        assert!(
+            e.to_string().contains("srv") && e.to_string().contains("limit"),
+            "{e}"
+        );
+        assert!(tool_manifest(&cfg, &json!({"name": "ok"}), None).is_ok());
+    }
+
+    #[test]
     fn cache_round_trips() {
         let dir = tempfile::tempdir().unwrap();
         let cache = Cache::in_home(dir.path());
@@ -358,6 +408,7 @@ mod tests {
             server_info: Json::Null,
             tools: vec![],
             manifests: vec![],
+            skipped: vec![],
         };
         let path = cache.store(&found).unwrap();
         assert!(path.ends_with("mcp-cache/s_x2F_1.json"));

@@ -28,9 +28,9 @@ pub mod result;
 pub mod session;
 
 pub use config::{McpConfig, ServerConfig, Transport};
-pub use discover::{Cache, DiscoveredServer, discover, tool_manifest};
+pub use discover::{Cache, DiscoveredServer, SkippedTool, discover, tool_manifest};
 pub use error::McpError;
 pub use executor::McpExecutor;
 pub use names::{capability_id, parse_capability_id};
 pub use register::{register_discovered, unregister_server};
-pub use session::McpSession;
+pub use session::{INHERITED_ENV, McpSession, inherited_env};

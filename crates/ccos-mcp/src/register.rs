@@ -68,6 +68,7 @@ mod tests {
             server_info: json!(null),
             tools: vec![],
             manifests: vec![m("a"), m("b")],
+            skipped: vec![],
         };
         assert_eq!(register_discovered(&mp, &found).unwrap(), (2, vec![]));
         found.manifests = vec![m("b"), m("c")];

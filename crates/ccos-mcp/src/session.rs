@@ -187,9 +187,30 @@ fn client_info() -> ClientConfig {
     )
 }
 
+/// The variables a stdio server inherits from ccos's environment: the
+/// default set of the official MCP SDKs, the locale and the time zone.
+/// Everything else (API keys, cloud credentials, `CCOS_*`) stays out; a
+/// server that needs a variable declares it in its `mcp.json` `env`.
+pub const INHERITED_ENV: &[&str] = &[
+    "HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LANGUAGE", "TZ", "TMPDIR",
+];
+
+/// The inherited part of a stdio server's environment (see
+/// [`INHERITED_ENV`]; `LC_*` locale variables too).
+pub fn inherited_env() -> Vec<(String, String)> {
+    std::env::vars()
+        .filter(|(k, _)| INHERITED_ENV.contains(&k.as_str()) || k.starts_with("LC_"))
+        .collect()
+}
+
 impl McpSession {
     /// Starts (stdio) or contacts (HTTP) the server and performs the MCP
     /// handshake, all within the server's timeout.
+    /// Connects to the server of `cfg`. A stdio server is started in its
+    /// own process group with a **minimal environment**: only the
+    /// variables of [`INHERITED_ENV`] (and `LC_*`) from ccos's own
+    /// environment, plus the `env` its `mcp.json` entry declares — never
+    /// ccos's secrets, API keys or cloud credentials.
     pub async fn connect(cfg: &ServerConfig) -> Result<McpSession, McpError> {
         let diag = Arc::new(Diagnostics::default());
         let server = cfg.name.clone();
@@ -202,6 +223,8 @@ impl McpSession {
             } => {
                 let mut cmd = tokio::process::Command::new(command);
                 cmd.args(args)
+                    .env_clear()
+                    .envs(inherited_env())
                     .envs(env)
                     .stdin(Stdio::piped())
                     .stdout(Stdio::piped())

@@ -229,7 +229,7 @@ impl GovernedHost {
             duration_ms: None,
         });
         RtfsError::new(
-            ErrorKind::Host,
+            ErrorKind::Denied,
             format!(
                 "call to {} denied by policy: {reason}",
                 self.parts.redactor.redact_str(req.capability)
@@ -413,21 +413,34 @@ impl Host for GovernedHost {
         let interrupt = self.parts.interrupt.clone();
         let id = req.capability.to_string();
         let args = req.args.clone();
-        let outcome = if let ProviderSpec::Rtfs { body } = &manifest.provider {
-            self.eval_rtfs(&id, body, &args)
+        // `Err((denied, message))`: `denied` when the provider refused at a
+        // boundary the policy sets (file roots, HTTP allow-list).
+        let outcome: Result<Value, (bool, String)> = if let ProviderSpec::Rtfs { body } =
+            &manifest.provider
+        {
+            self.eval_rtfs(&id, body, &args).map_err(|m| (false, m))
         } else {
             self.parts.runtime.block_on(async move {
-                tokio::select! {
-                    r = tokio::time::timeout(timeout, mp.call(&id, args)) => match r {
-                        Ok(Ok(v)) => Ok(v),
-                        Ok(Err(e)) => Err(e.to_string()),
-                        Err(_) => Err(format!("{id} timed out after {} ms", timeout.as_millis())),
-                    },
-                    _ = interrupt.wait() => Err(format!("{id} cancelled: run interrupted")),
-                }
-            })
+                    tokio::select! {
+                        r = tokio::time::timeout(timeout, mp.call(&id, args)) => match r {
+                            Ok(Ok(v)) => Ok(v),
+                            Ok(Err(e @ ccos_marketplace::CallError::Denied { .. })) => {
+                                Err((true, e.to_string()))
+                            }
+                            Ok(Err(e)) => Err((false, e.to_string())),
+                            Err(_) => Err((false, format!("{id} timed out after {} ms", timeout.as_millis()))),
+                        },
+                        _ = interrupt.wait() => Err((false, format!("{id} cancelled: run interrupted"))),
+                    }
+                })
         };
         let duration = started.elapsed();
+        if let Err((true, why)) = &outcome {
+            // A boundary crossed is a policy denial: recorded as such, and
+            // the run ends denied (exit 3), uncatchable by the plan.
+            return Err(self.deny(&req, why.clone(), &args_json));
+        }
+        let outcome = outcome.map_err(|(_, m)| m);
         self.record_outcome(req.capability, outcome.is_ok());
         let (result, error) = match &outcome {
             Ok(v) => (

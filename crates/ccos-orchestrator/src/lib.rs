@@ -36,16 +36,19 @@
 
 mod approval;
 mod host;
+pub mod process;
 
 use std::sync::Arc;
 use std::time::Instant;
 
-use ccos_core::audit::payload::{IntentCreated, RunEnded, RunStarted, RunStatus};
+use ccos_core::audit::payload::{
+    IntentCreated, IntentStatusChanged, RunEnded, RunStarted, RunStatus,
+};
 use ccos_core::audit::{NewEntry, RecordedValue};
 use ccos_core::new_id;
 use ccos_governance::{Policy, PreflightReport};
 use ccos_marketplace::Marketplace;
-use ccos_store::{NewIntent, NewPlan, Store};
+use ccos_store::{IntentStatus, NewIntent, NewPlan, Store};
 
 pub use approval::{Approval, ApprovalRequest, Approver, AutoApprove, DenyAll};
 pub use ccos_core::Redactor;
@@ -297,6 +300,7 @@ impl Orchestrator {
         let ids = |e: NewEntry| e.intent(&intent_id).plan(&plan_id).run(&run_id);
         let governance = self.redactor_json(NewEntry::of(&report.audit_record()));
         self.store.append(ids(governance)).await?;
+        let (pid, host, proc_start) = process::identity();
         let started_entry = NewEntry::of(&RunStarted {
             source: options.source_name.clone(),
             plan_sha256: hex::encode(sha2::Sha256::digest(src.as_bytes())),
@@ -305,10 +309,14 @@ impl Orchestrator {
             call_timeout_ms: self.policy.call_timeout_ms,
             run_timeout_ms: self.policy.run_timeout_ms,
             origin: options.origin.clone(),
-            pid: std::process::id(),
+            pid,
+            host,
+            proc_start,
         });
         self.store
             .append(ids(self.redactor_json(started_entry)))
+            .await?;
+        self.set_intent_status(&intent_id, IntentStatus::Executing, None)
             .await?;
 
         let host = Arc::new(GovernedHost::new(
@@ -367,6 +375,12 @@ impl Orchestrator {
                 });
                 self.store.append(ids(self.redactor_json(ended))).await?;
                 self.store.set_plan_status(&plan_id, "succeeded").await?;
+                self.set_intent_status(
+                    &intent_id,
+                    IntentStatus::Completed,
+                    Some(format!("run {run_id} succeeded")),
+                )
+                .await?;
                 Ok(RunOutcome {
                     run_id,
                     plan_id,
@@ -414,6 +428,30 @@ impl Orchestrator {
                 })
             }
         }
+    }
+
+    /// Sets the status of intent `id` and of its sub-intents (the
+    /// `IsSubgoalOf` children), and records the change of the root as an
+    /// `intent_status` entry (with `reason`) when it ends a run.
+    pub async fn set_intent_status(
+        &self,
+        id: &str,
+        status: IntentStatus,
+        reason: Option<String>,
+    ) -> Result<(), RunError> {
+        self.store.set_intent_status(id, status).await?;
+        for child in self.store.children(id).await? {
+            self.store.set_intent_status(&child.id, status).await?;
+        }
+        if reason.is_some() {
+            let entry = NewEntry::of(&IntentStatusChanged {
+                status: status.as_str().to_string(),
+                reason,
+            })
+            .intent(id);
+            self.store.append(self.redactor_json(entry)).await?;
+        }
+        Ok(())
     }
 
     /// `entry` with every secret redacted from its payload (structurally).

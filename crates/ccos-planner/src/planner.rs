@@ -562,6 +562,16 @@ pub async fn record(
         ),
         _ => None,
     };
+    if result.rtfs.is_some() {
+        store
+            .set_intent_status(&root, ccos_store::IntentStatus::Planned)
+            .await?;
+        for id in &ids {
+            store
+                .set_intent_status(id, ccos_store::IntentStatus::Planned)
+                .await?;
+        }
+    }
     let mut entry = NewEntry::of(&result.audit_record(ids.clone())).intent(&root);
     entry.payload = secrets.redact_json(&entry.payload);
     if let Some(p) = &plan_id {

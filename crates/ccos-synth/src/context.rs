@@ -187,10 +187,13 @@ impl PlannerGenContext {
     /// Reads a context file; a relative `policy` is resolved against the
     /// file's directory.
     pub fn from_file(path: &Path) -> Result<PlannerGenContext, ContextError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ContextError::Io {
-            path: path.display().to_string(),
-            message: format!("reading: {e}"),
-        })?;
+        let text =
+            ccos_core::text::read_file_bounded(path, ccos_core::text::MAX_INPUT_BYTES, false)
+                .map_err(|message| ContextError::Io {
+                    path: path.display().to_string(),
+                    message,
+                })?
+                .unwrap_or_default();
         let mut ctx = Self::from_json_str(&text, &path.display().to_string())?;
         if let Some(p) = &ctx.policy
             && p.is_relative()

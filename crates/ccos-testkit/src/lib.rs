@@ -7,6 +7,9 @@
 //!   tests never touch the network;
 //! - `mcp::TestServers` (feature `mcp`): the real MCP servers installed
 //!   under `tools/mcp/` by `scripts/ci/mcp-servers.sh`;
+//! - [`fixtures::Fixtures`]: the goal suite's fixture server (plain routes,
+//!   an invented TMDB, a GitHub-like API), for `ccos eval goals` and
+//!   end-to-end tests of imported OpenAPI operations;
 //! - [`cli::Ccos`]: runs the real `ccos` binary in a temporary home with
 //!   every `CCOS_*` variable of the developer's environment removed;
 //! - `pg` (feature `pg`): a fresh PostgreSQL schema per test;
@@ -21,6 +24,7 @@
 //! ```
 
 pub mod cli;
+pub mod fixtures;
 pub mod http;
 #[cfg(feature = "mcp")]
 pub mod mcp;

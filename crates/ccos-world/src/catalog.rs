@@ -40,4 +40,70 @@ impl World {
             .map_err(WorldError::failed)?;
         Ok(ids)
     }
+
+    /// Removes capabilities from the catalog: the one named `target`, or
+    /// with `prefix`, every capability whose id starts with `target.` (an
+    /// import undone). Built-ins cannot be removed, and MCP tools are
+    /// removed with their server (`ccos mcp remove`), since discovery
+    /// would bring them back. Returns the ids removed, sorted.
+    pub fn remove_capabilities(
+        &self,
+        target: &str,
+        prefix: bool,
+    ) -> Result<Vec<String>, WorldError> {
+        let mp = self.marketplace()?;
+        let target = target.trim().trim_end_matches('.');
+        if target.is_empty() {
+            return Err(WorldError::usage(
+                "give a capability id (or a prefix with --prefix)",
+            ));
+        }
+        let chosen: Vec<ccos_marketplace::CapabilityManifest> = mp
+            .list()
+            .into_iter()
+            .filter(|m| {
+                if prefix {
+                    m.id.starts_with(&format!("{target}."))
+                } else {
+                    m.id == target
+                }
+            })
+            .collect();
+        if chosen.is_empty() {
+            let near = mp.closest_ids(target, 3);
+            return Err(WorldError::failed(format!(
+                "no capability {}{target}{}",
+                if prefix { "with prefix " } else { "" },
+                if near.is_empty() {
+                    String::new()
+                } else {
+                    format!("; did you mean {}?", near.join(", "))
+                }
+            )));
+        }
+        for m in &chosen {
+            match &m.provider {
+                ccos_marketplace::ProviderSpec::Builtin => {
+                    return Err(WorldError::usage(format!(
+                        "{} is a built-in capability: it cannot be removed (deny it in the policy instead)",
+                        m.id
+                    )));
+                }
+                ccos_marketplace::ProviderSpec::Mcp { server, .. } => {
+                    return Err(WorldError::usage(format!(
+                        "{} is a tool of the MCP server {server:?}: remove the server with `ccos mcp remove {server}` (or deny the tool in the policy)",
+                        m.id
+                    )));
+                }
+                _ => {}
+            }
+        }
+        let mut removed = vec![];
+        for m in chosen {
+            mp.remove(&m.id).map_err(WorldError::failed)?;
+            removed.push(m.id);
+        }
+        removed.sort();
+        Ok(removed)
+    }
 }

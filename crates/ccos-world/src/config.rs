@@ -24,6 +24,11 @@
 //! [secrets]
 //! env = ["GITHUB_TOKEN"]       # passed to capabilities, never recorded
 //!
+//! [openapi.github]             # credentials of the API imported with prefix `github`
+//! bearer_env = "GITHUB_TOKEN"  # Authorization: Bearer $GITHUB_TOKEN
+//! # header = "X-Api-Key"; header_env = "KEY_VAR"   (an API-key header)
+//! # query = "api_key";    query_env = "KEY_VAR"    (an API-key query parameter)
+//!
 //! [llm]
 //! base_url = "http://127.0.0.1:11434/v1"   # or CCOS_LLM_BASE_URL
 //! model = "llama3.1"                       # or CCOS_LLM_MODEL
@@ -61,6 +66,38 @@ pub struct Config {
     /// LLM endpoint.
     #[serde(default)]
     pub llm: LlmConfig,
+    /// Credentials of imported OpenAPI APIs, by id prefix.
+    #[serde(default)]
+    pub openapi: std::collections::BTreeMap<String, ApiCredentials>,
+}
+
+/// `[openapi.PREFIX]`: how the operations imported with id prefix `PREFIX`
+/// authenticate. Values are read from the named environment variables,
+/// which become secrets (redacted from every record and output).
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApiCredentials {
+    /// `Authorization: Bearer $VAR`.
+    pub bearer_env: Option<String>,
+    /// An API-key header's name...
+    pub header: Option<String>,
+    /// ...and the variable holding its value.
+    pub header_env: Option<String>,
+    /// An API-key query parameter's name...
+    pub query: Option<String>,
+    /// ...and the variable holding its value.
+    pub query_env: Option<String>,
+}
+
+impl ApiCredentials {
+    /// The environment variables these credentials read.
+    pub fn env_names(&self) -> Vec<String> {
+        [&self.bearer_env, &self.header_env, &self.query_env]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect()
+    }
 }
 
 /// `[files]`

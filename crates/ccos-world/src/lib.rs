@@ -47,12 +47,13 @@ use ccos_governance::Policy;
 use ccos_llm::{LlmProvider, Recorder};
 use ccos_marketplace::Marketplace;
 use ccos_marketplace::builtins::{self, BuiltinConfig};
+use ccos_marketplace::openapi::{Credentials, OpenApiExecutor};
 use ccos_marketplace::prompt::{NoPrompter, UserPrompter};
 use ccos_mcp::{McpConfig, McpExecutor};
 use ccos_orchestrator::{Approver, DenyAll, Orchestrator, ProgressSink};
 use ccos_store::Store;
 
-pub use config::Config;
+pub use config::{ApiCredentials, Config};
 pub use env::Env;
 pub use home::Home;
 
@@ -157,7 +158,16 @@ pub struct World {
 /// secret variables, and the LLM API key (a secret by definition).
 fn collect_secrets(policy: &Policy, config: &Config, env: &Env) -> Redactor {
     let mut names = policy.secret_env.clone();
-    for n in &config.secrets.env {
+    let api_keys = config.openapi.values().flat_map(ApiCredentials::env_names);
+    for n in config
+        .secrets
+        .env
+        .iter()
+        .cloned()
+        .chain(api_keys)
+        .collect::<Vec<_>>()
+        .iter()
+    {
         if !names.contains(n) {
             names.push(n.clone());
         }
@@ -274,19 +284,78 @@ impl World {
             .into_iter()
             .map(|r| if r.is_relative() { self.cwd.join(r) } else { r })
             .collect();
+        let allow_hosts = self.http_allow_hosts();
         builtins::install(
             &mp,
             BuiltinConfig {
                 file_roots: roots,
-                http_allow_hosts: self.config.http.allow_hosts.clone(),
+                http_allow_hosts: allow_hosts.clone(),
                 prompter: self.prompter.clone(),
                 ..BuiltinConfig::default()
             },
         )
         .map_err(WorldError::failed)?;
         mp.register_executor(self.mcp()?);
+        mp.register_executor(Arc::new(self.openapi_executor(&allow_hosts)?));
         let mp = Arc::new(mp);
         Ok(self.marketplace.get_or_init(|| mp).clone())
+    }
+
+    /// The hosts HTTP-performing capabilities may reach: the policy's
+    /// `[http] allow_hosts` and config.toml's, together.
+    pub fn http_allow_hosts(&self) -> Vec<String> {
+        let mut hosts = self.policy.http_allow_hosts.clone();
+        for h in &self.config.http.allow_hosts {
+            if !hosts.contains(h) {
+                hosts.push(h.clone());
+            }
+        }
+        hosts
+    }
+
+    /// The executor of imported OpenAPI operations: the HTTP allow-list
+    /// (checked per redirect hop) and the credentials of `[openapi.*]`.
+    fn openapi_executor(&self, allow_hosts: &[String]) -> Result<OpenApiExecutor, WorldError> {
+        let mut exec = OpenApiExecutor::new()
+            .with_allow_list(ccos_marketplace::http::AllowList::new(allow_hosts));
+        for (prefix, c) in &self.config.openapi {
+            let value = |var: &Option<String>, what: &str| -> Result<Option<String>, WorldError> {
+                match var {
+                    None => Ok(None),
+                    Some(v) => self.env.get(v).map(Some).ok_or_else(|| {
+                        WorldError::failed(format!(
+                            "[openapi.{prefix}] {what} names the environment variable {v}, which is not set"
+                        ))
+                    }),
+                }
+            };
+            let mut creds = Credentials::default();
+            if let Some(token) = value(&c.bearer_env, "bearer_env")? {
+                creds
+                    .headers
+                    .push(("Authorization".into(), format!("Bearer {token}")));
+            }
+            match (&c.header, value(&c.header_env, "header_env")?) {
+                (Some(name), Some(v)) => creds.headers.push((name.clone(), v)),
+                (None, None) => {}
+                _ => {
+                    return Err(WorldError::failed(format!(
+                        "[openapi.{prefix}] needs both header and header_env"
+                    )));
+                }
+            }
+            match (&c.query, value(&c.query_env, "query_env")?) {
+                (Some(name), Some(v)) => creds.query.push((name.clone(), v)),
+                (None, None) => {}
+                _ => {
+                    return Err(WorldError::failed(format!(
+                        "[openapi.{prefix}] needs both query and query_env"
+                    )));
+                }
+            }
+            exec = exec.with_credentials(prefix, creds);
+        }
+        Ok(exec)
     }
 
     /// The MCP executor (one lazily started session per server).
@@ -313,7 +382,9 @@ impl World {
         let store = self
             .block_on(Store::open(&url))
             .map_err(|e| WorldError::failed(format!("opening the store: {e}")))?;
-        Ok(self.store.get_or_init(|| store))
+        let store = self.store.get_or_init(|| store);
+        self.mark_abandoned_runs(store)?;
+        Ok(store)
     }
 
     /// The orchestrator over this world's marketplace, policy and store,

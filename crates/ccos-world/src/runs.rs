@@ -174,6 +174,65 @@ fn summary_from(started: &ChainEntry, ended: Option<&ChainEntry>) -> RunSummary 
 }
 
 impl World {
+    /// Appends `run_abandoned` for every run of this machine whose process
+    /// is gone without a `run_ended` (killed with SIGKILL, a crash), and
+    /// marks its plan `abandoned`: such runs would otherwise show as
+    /// running forever. Runs of other machines (a shared store) are left
+    /// alone.
+    pub(crate) fn mark_abandoned_runs(&self, store: &ccos_store::Store) -> Result<(), WorldError> {
+        let started = self.block_on(store.chain_by_kind(EntryKind::RunStarted.as_str()))?;
+        if started.is_empty() {
+            return Ok(());
+        }
+        let mut ended: std::collections::BTreeSet<String> = Default::default();
+        for kind in [
+            EntryKind::RunEnded,
+            EntryKind::RunInterrupted,
+            EntryKind::RunAbandoned,
+        ] {
+            for e in self.block_on(store.chain_by_kind(kind.as_str()))? {
+                if let Some(r) = e.run_id {
+                    ended.insert(r);
+                }
+            }
+        }
+        let here = ccos_orchestrator::process::host_name();
+        for s in started {
+            let Some(run) = &s.run_id else { continue };
+            if ended.contains(run) {
+                continue;
+            }
+            let Some(p) = s.payload_as::<RunStarted>() else {
+                continue;
+            };
+            if p.host.is_none() || p.host != here {
+                continue;
+            }
+            if !ccos_orchestrator::process::is_gone(p.pid, p.proc_start) {
+                continue;
+            }
+            let entry = ccos_core::audit::NewEntry::of(&RunAbandoned {
+                pid: p.pid,
+                reason: format!(
+                    "process {} is gone without ending the run (killed or crashed)",
+                    p.pid
+                ),
+            })
+            .ids(s.intent_id.as_deref(), s.plan_id.as_deref(), Some(run));
+            self.block_on(store.append(entry))?;
+            if let Some(plan) = &s.plan_id {
+                self.block_on(store.set_plan_status(plan, "abandoned"))?;
+            }
+            if let Some(intent) = &s.intent_id {
+                // The intent may have been removed by hand; that is no
+                // reason to fail the command that noticed the dead run.
+                let _ = self
+                    .block_on(store.set_intent_status(intent, ccos_store::IntentStatus::Abandoned));
+            }
+        }
+        Ok(())
+    }
+
     /// Every run, oldest first, with its goal and how it ended.
     pub fn list_runs(&self) -> Result<Vec<RunSummary>, WorldError> {
         let store = self.store()?;

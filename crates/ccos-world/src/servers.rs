@@ -29,6 +29,8 @@ pub struct Discovered {
     pub ids: Vec<String>,
     /// Ids removed because the server no longer lists them.
     pub removed: Vec<String>,
+    /// Tools the server lists that were not registered, and why.
+    pub skipped: Vec<ccos_mcp::SkippedTool>,
     /// True when the server was asked now (not read from the cache).
     pub fetched: bool,
     /// When the tools were listed.
@@ -94,6 +96,7 @@ impl World {
                     .map(|(_, removed)| Discovered {
                         ids: found.manifests.iter().map(|m| m.id.clone()).collect(),
                         removed,
+                        skipped: found.skipped.clone(),
                         fetched,
                         fetched_at: found.fetched_at.clone(),
                     })
@@ -107,6 +110,29 @@ impl World {
             });
         }
         Ok(out)
+    }
+
+    /// Removes from the catalog (and the discovery cache) the tools of MCP
+    /// servers that are no longer in `mcp.json`; returns their ids.
+    pub fn forget_removed_servers(&self) -> Result<Vec<String>, WorldError> {
+        let cfg = self.mcp_config()?;
+        let mp = self.marketplace()?;
+        let mut gone: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+        for m in mp.list() {
+            if let ccos_marketplace::ProviderSpec::Mcp { server, .. } = &m.provider
+                && !cfg.servers.contains_key(server)
+            {
+                gone.insert(server.clone());
+            }
+        }
+        let mut removed = vec![];
+        for server in gone {
+            removed.extend(ccos_mcp::unregister_server(&mp, &server).map_err(WorldError::failed)?);
+            self.mcp_cache()
+                .remove(&server)
+                .map_err(WorldError::failed)?;
+        }
+        Ok(removed)
     }
 
     /// The tools of one server, as manifests (from the cache, else asked).

@@ -41,6 +41,11 @@ pub enum ErrorKind {
     Limit,
     /// The host refused or failed a `call`.
     Host,
+    /// The host's security policy denied a `call` (or an approval was
+    /// refused, or a boundary — file roots, the HTTP allow-list — was
+    /// crossed). Like [`ErrorKind::Limit`], never caught by `try`: the run
+    /// ends denied.
+    Denied,
     /// A program raised a value with `throw`.
     Thrown,
 }
@@ -61,8 +66,15 @@ impl ErrorKind {
             ErrorKind::Parse => "rtfs::parse",
             ErrorKind::Limit => "rtfs::limit",
             ErrorKind::Host => "rtfs::host",
+            ErrorKind::Denied => "rtfs::denied",
             ErrorKind::Thrown => "rtfs::thrown",
         }
+    }
+
+    /// Whether a `try` may catch errors of this kind: everything but
+    /// limits and policy denials, which always end the run.
+    pub fn is_catchable(self) -> bool {
+        !matches!(self, ErrorKind::Limit | ErrorKind::Denied)
     }
 
     /// The keyword name used for this kind inside RTFS (`:type`, `:host`, ...),

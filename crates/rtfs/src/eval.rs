@@ -903,7 +903,7 @@ impl<'h> Evaluator<'h> {
         };
         let mut result = self.eval_body(&args[..body_end], env, cx);
         if let (Err(err), Some((filter, binding, body))) = (&result, handler) {
-            let matches = err.kind != ErrorKind::Limit
+            let matches = err.kind.is_catchable()
                 && match filter.map(|f| &f.kind) {
                     None => true,
                     Some(ExprKind::Keyword(k)) => &**k == err.kind.name(),

@@ -492,6 +492,30 @@ fn limits_stop_runaway_programs() {
     );
 }
 
+/// A host's denial is never caught by the plan.
+#[test]
+fn denials_cannot_be_caught() {
+    struct Denying;
+    impl crate::Host for Denying {
+        fn call(&self, req: crate::CallRequest<'_>) -> crate::Result<Value> {
+            Err(RtfsError::new(
+                ErrorKind::Denied,
+                format!("{} denied", req.capability),
+            ))
+        }
+    }
+    let forms = crate::parse(r#"(try (call :x.y 1) (catch e "caught") (finally 1))"#).unwrap();
+    let e = crate::Evaluator::new(&Denying)
+        .eval_program(&forms)
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Denied);
+    let forms = crate::parse(r#"(try (call :x.y 1) (catch :denied e "caught"))"#).unwrap();
+    let e = crate::Evaluator::new(&Denying)
+        .eval_program(&forms)
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Denied);
+}
+
 #[test]
 fn limit_errors_cannot_be_caught() {
     let e = eval_str("(do (defn f [n] (f n)) (try (f 0) (catch e :swallowed)))").unwrap_err();

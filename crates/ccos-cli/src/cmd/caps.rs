@@ -54,6 +54,18 @@ pub enum CapsCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Remove a capability (or, with --prefix, every capability of an
+    /// import: `ccos caps remove tmdb --prefix`).
+    Remove {
+        /// The capability id, or with --prefix the id prefix.
+        id: String,
+        /// Remove every capability whose id starts with `ID.`.
+        #[arg(long)]
+        prefix: bool,
+        /// Print `{"removed": [...]}` as JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// The first line of a description.
@@ -171,6 +183,20 @@ pub fn run(cmd: CapsCommand, home: &Path) -> Result<(), CliError> {
                 file.display(),
                 world.home().join("catalog").display()
             ));
+            let prefix = ids.first().and_then(|i| i.split('.').next()).unwrap_or("");
+            out(format!(
+                "calls reach the API's host only if it is in [http] allow_hosts; undo with: ccos caps remove {prefix} --prefix"
+            ));
+            Ok(())
+        }
+        CapsCommand::Remove { id, prefix, json } => {
+            let removed = world.remove_capabilities(&id, prefix)?;
+            if json {
+                return print_json(&serde_json::json!({"removed": removed}));
+            }
+            for r in &removed {
+                out(format!("removed {r}"));
+            }
             Ok(())
         }
     }

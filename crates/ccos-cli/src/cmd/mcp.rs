@@ -249,8 +249,15 @@ pub fn run(cmd: McpCommand, home: &Path) -> Result<(), CliError> {
                                 "server": r.server, "ok": true, "tools": d.ids.len(),
                                 "fetched": d.fetched, "fetched_at": d.fetched_at,
                                 "millis": r.millis, "ids": d.ids, "removed": d.removed,
+                                "skipped": d.skipped,
                             }));
                         } else {
+                            for sk in &d.skipped {
+                                note(format!(
+                                    "warning: {}: tool {:?} skipped: {}",
+                                    r.server, sk.tool, sk.reason
+                                ));
+                            }
                             let how = if d.fetched {
                                 format!("listed in {} ms", r.millis)
                             } else {

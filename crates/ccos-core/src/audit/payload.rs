@@ -455,6 +455,14 @@ pub struct RunStarted {
     pub origin: String,
     /// Process running it (so a later process can tell a killed run).
     pub pid: u32,
+    /// The machine's host name, so only a process of the same machine
+    /// judges whether the run's process is gone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    /// The process's start time (clock ticks since boot, Linux), so a
+    /// reused pid is not mistaken for the run's process.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proc_start: Option<u64>,
 }
 payload!(RunStarted, RunStarted, 1);
 

@@ -71,14 +71,7 @@ pub(super) fn call(cfg: &BuiltinConfig, id: &str, a: &Args<'_>) -> Result<Value,
         "ccos.file.write" | "ccos.file.append" => {
             let content = a.str("content")?;
             let p = jail.writable(raw)?;
-            let mut opts = std::fs::OpenOptions::new();
-            opts.create(true);
-            if id == "ccos.file.append" {
-                opts.append(true);
-            } else {
-                opts.write(true).truncate(true);
-            }
-            let mut f = opts.open(&p).map_err(|e| io_err(id, &p, e))?;
+            let mut f = open_for_writing(id, raw, &p, id == "ccos.file.append")?;
             f.write_all(content.as_bytes())
                 .map_err(|e| io_err(id, &p, e))?;
             Ok(Value::map([
@@ -121,6 +114,53 @@ pub(super) fn call(cfg: &BuiltinConfig, id: &str, a: &Args<'_>) -> Result<Value,
     }
 }
 
+/// Opens the checked path `p` for writing without following a symlink put
+/// there after the check (`O_NOFOLLOW`), and refuses a file with more than
+/// one link: a hard link inside a root to a file outside it would
+/// otherwise let a write land outside the roots. Only then is the file
+/// truncated (write) or positioned at its end (append).
+fn open_for_writing(
+    id: &str,
+    raw: &str,
+    p: &Path,
+    append: bool,
+) -> Result<std::fs::File, CallError> {
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .append(append)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(p)
+        .map_err(|e| {
+            if e.raw_os_error() == Some(libc::ELOOP) {
+                CallError::denied(id, format!("path {raw:?} is a symbolic link"))
+            } else {
+                io_err(id, p, e)
+            }
+        })?;
+    let meta = f.metadata().map_err(|e| io_err(id, p, e))?;
+    if !meta.is_file() {
+        return Err(CallError::denied(
+            id,
+            format!("path {raw:?} is not a regular file"),
+        ));
+    }
+    if meta.nlink() > 1 {
+        return Err(CallError::denied(
+            id,
+            format!(
+                "path {raw:?} has {} hard links; writing through it could change a file outside the allowed roots",
+                meta.nlink()
+            ),
+        ));
+    }
+    if !append {
+        f.set_len(0).map_err(|e| io_err(id, p, e))?;
+    }
+    Ok(f)
+}
+
 fn kind(meta: &std::fs::Metadata) -> &'static str {
     if meta.is_dir() {
         "dir"
@@ -155,7 +195,7 @@ impl<'a> Jail<'a> {
             .filter_map(|r| std::fs::canonicalize(r).ok())
             .collect();
         if roots.is_empty() {
-            return Err(CallError::refused(
+            return Err(CallError::denied(
                 id,
                 "no accessible file roots are configured",
             ));
@@ -182,7 +222,7 @@ impl<'a> Jail<'a> {
         if self.roots.iter().any(|r| canonical.starts_with(r)) {
             Ok(canonical)
         } else {
-            Err(CallError::refused(
+            Err(CallError::denied(
                 self.id,
                 format!("path {raw:?} is outside the allowed file roots"),
             ))
@@ -215,7 +255,7 @@ impl<'a> Jail<'a> {
             return match std::fs::canonicalize(&abs) {
                 Ok(c) => self.check(c, raw),
                 // A dangling symlink: refuse, its target is unknown.
-                Err(_) => Err(CallError::refused(
+                Err(_) => Err(CallError::denied(
                     self.id,
                     format!("path {raw:?} is a dangling link"),
                 )),

@@ -246,21 +246,11 @@ impl BuiltinExecutor {
                 format!("unsupported URL scheme {}", url.scheme()),
             ));
         }
-        let host = url.host_str().unwrap_or("").to_ascii_lowercase();
-        let host_port = url.port_or_known_default().map(|p| format!("{host}:{p}"));
-        let allowed = self.config.http_allow_hosts.iter().any(|h| {
-            let h = h.to_ascii_lowercase();
-            h == host || Some(&h) == host_port.as_ref()
-        });
-        if !allowed {
-            return Err(CallError::refused(
-                id,
-                format!("host {host:?} is not in the HTTP allow-list"),
-            ));
-        }
+        let allow = crate::http::AllowList::new(&self.config.http_allow_hosts);
+        allow.check(&url).map_err(|m| CallError::denied(id, m))?;
         let headers = crate::http::headers_from_value(a.opt_value("headers"))
             .map_err(|m| CallError::invalid(id, m))?;
-        let client = crate::http::client(self.config.http_timeout)
+        let client = crate::http::client(self.config.http_timeout, &allow)
             .map_err(|m| CallError::unavailable(id, m))?;
         let mut req = if id == "ccos.http.post" {
             client.post(url)
@@ -290,7 +280,10 @@ impl BuiltinExecutor {
         }
         let resp = crate::http::send(req, crate::http::MAX_RESPONSE_BYTES)
             .await
-            .map_err(|m| CallError::unavailable(id, m))?;
+            .map_err(|e| match e {
+                crate::http::SendError::Denied(m) => CallError::denied(id, m),
+                crate::http::SendError::Failed(m) => CallError::unavailable(id, m),
+            })?;
         Ok(resp.to_value())
     }
 }

@@ -399,7 +399,7 @@ async fn files_are_confined() {
         ),
     ] {
         let e = call(&mp, id, &args).await.unwrap_err();
-        assert!(matches!(e, CallError::Refused { .. }), "{id} {args}: {e}");
+        assert!(matches!(e, CallError::Denied { .. }), "{id} {args}: {e}");
     }
     assert_eq!(
         std::fs::read_to_string(outside.join("secret.txt")).unwrap(),
@@ -508,7 +508,7 @@ async fn http_against_a_local_server() {
     .await
     .unwrap_err();
     assert!(
-        matches!(e, CallError::Refused { .. }) && e.to_string().contains("allow-list"),
+        matches!(e, CallError::Denied { .. }) && e.to_string().contains("allow-list"),
         "{e}"
     );
     let other_port = mp_with(BuiltinConfig {
@@ -523,7 +523,115 @@ async fn http_against_a_local_server() {
             &format!(r#"{{:url "{}"}}"#, server.url("/json"))
         )
         .await,
-        Err(CallError::Refused { .. })
+        Err(CallError::Denied { .. })
     ));
     assert_eq!(server.requests().len(), before);
+}
+
+/// A redirect from an allow-listed host to one that is not is refused at
+/// that hop: the request (and a POST body) never reaches the other host.
+#[tokio::test]
+async fn redirects_are_checked_against_the_allow_list_at_every_hop() {
+    let elsewhere = Server::start(|_| Reply::text(200, "you should never see this"));
+    let target = elsewhere.url("/steal");
+    let allowed = Server::start(move |req| match req.path.as_str() {
+        "/same" => Reply::redirect(302, "/final"),
+        "/final" => Reply::text(200, "arrived"),
+        "/loop" => Reply::redirect(302, "/loop"),
+        _ => Reply::redirect(307, target.clone()),
+    });
+    // Only the first server's port is allowed: the second listens on
+    // another port of the same host, which the allow-list does not admit.
+    let host = format!("127.0.0.1:{}", allowed.addr().port());
+    let mp = mp_with(BuiltinConfig {
+        http_allow_hosts: vec![host],
+        prompter: Arc::new(ScriptedAnswers::new()),
+        ..BuiltinConfig::default()
+    });
+    let r = call(
+        &mp,
+        "ccos.http.get",
+        &format!(r#"{{:url "{}"}}"#, allowed.url("/same")),
+    )
+    .await
+    .unwrap();
+    assert!(r.contains("arrived"), "{r}");
+    for id in ["ccos.http.get", "ccos.http.post"] {
+        let e = call(
+            &mp,
+            id,
+            &format!(
+                r#"{{:url "{}" :body "secret payload"}}"#,
+                allowed.url("/away")
+            ),
+        )
+        .await
+        .unwrap_err();
+        assert!(
+            matches!(&e, CallError::Denied { message, .. } if message.contains("redirect") && message.contains("allow-list")),
+            "{id}: {e}"
+        );
+    }
+    assert!(
+        elsewhere.requests().is_empty(),
+        "a redirect reached a host not allowed"
+    );
+    let e = call(
+        &mp,
+        "ccos.http.get",
+        &format!(r#"{{:url "{}"}}"#, allowed.url("/loop")),
+    )
+    .await
+    .unwrap_err();
+    assert!(e.to_string().contains("redirects"), "{e}");
+}
+
+/// A hard link placed inside a root to a file outside it cannot be used
+/// to write outside the roots.
+#[tokio::test]
+async fn writes_through_hard_links_are_refused() {
+    let base = tempfile::tempdir().unwrap();
+    let root = base.path().join("root");
+    let outside = base.path().join("outside");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("victim.txt"), "original").unwrap();
+    std::fs::hard_link(outside.join("victim.txt"), root.join("link.txt")).unwrap();
+    let mp = mp_with(BuiltinConfig {
+        file_roots: vec![root.clone()],
+        prompter: Arc::new(ScriptedAnswers::new()),
+        ..BuiltinConfig::default()
+    });
+    for id in ["ccos.file.write", "ccos.file.append"] {
+        let e = call(&mp, id, r#"{:path "link.txt" :content "pwned"}"#)
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&e, CallError::Denied { message, .. } if message.contains("hard links")),
+            "{id}: {e}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(outside.join("victim.txt")).unwrap(),
+        "original"
+    );
+    // An ordinary file is written, and truncated by a write.
+    call(
+        &mp,
+        "ccos.file.write",
+        r#"{:path "a.txt" :content "long text"}"#,
+    )
+    .await
+    .unwrap();
+    call(
+        &mp,
+        "ccos.file.write",
+        r#"{:path "a.txt" :content "short"}"#,
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        std::fs::read_to_string(root.join("a.txt")).unwrap(),
+        "short"
+    );
 }

@@ -164,12 +164,12 @@ impl PatternDecomposition {
     /// `$CCOS_HOME/patterns.toml` when it exists, else the built-in rules.
     pub fn load(home: &Path) -> Result<PatternDecomposition, DecompositionError> {
         let path = home.join("patterns.toml");
-        match std::fs::read_to_string(&path) {
-            Ok(src) => PatternDecomposition::from_toml(&src, &path.display().to_string()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => PatternDecomposition::builtin(),
-            Err(e) => Err(DecompositionError::Rules {
+        match ccos_core::text::read_file_bounded(&path, ccos_core::text::MAX_INPUT_BYTES, true) {
+            Ok(Some(src)) => PatternDecomposition::from_toml(&src, &path.display().to_string()),
+            Ok(None) => PatternDecomposition::builtin(),
+            Err(message) => Err(DecompositionError::Rules {
                 source_name: path.display().to_string(),
-                message: e.to_string(),
+                message,
             }),
         }
     }

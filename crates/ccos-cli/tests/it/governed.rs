@@ -1,0 +1,507 @@
+//! One governed door (#14): every way to cause an effect passes the
+//! policy, is bounded, and leaves a redacted record. Each test is a
+//! regression test of an attack that once worked.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use ccos_testkit::http::{LoopbackServer, Reply};
+use ccos_testkit::mcp::TestServers;
+
+use crate::support::{ccos, ccos_env, cmd, text, write};
+
+/// A home whose file built-ins are confined to `<home>/work`.
+fn home() -> tempfile::TempDir {
+    let home = tempfile::tempdir().unwrap();
+    let work = home.path().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    write(
+        home.path(),
+        "config.toml",
+        &format!("[files]\nroots = [{:?}]\n", work.display().to_string()),
+    );
+    home
+}
+
+fn chain(home: &Path) -> String {
+    text(&ccos(home, &["chain", "show", "--json", "--full"]).stdout)
+}
+
+fn add_everything(home: &Path, s: &TestServers, extra: &[&str]) {
+    let js = s.everything_js().display().to_string();
+    let mut args = vec!["mcp", "add", "everything"];
+    args.extend_from_slice(extra);
+    args.extend(["--", "node", &js, "stdio"]);
+    let out = ccos(home, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = ccos(home, &["mcp", "discover", "everything"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+#[test]
+fn mcp_call_goes_through_the_policy_approval_and_the_chain() {
+    let Some(s) = TestServers::find() else { return };
+    let home = home();
+    add_everything(home.path(), &s, &[]);
+    // Denied by the policy: nothing runs, exit 3, the denial is recorded.
+    let policy = write(
+        home.path(),
+        "deny.toml",
+        "[capabilities]\ndeny = [\"mcp.everything.get-env\"]\n",
+    );
+    let out = ccos(
+        home.path(),
+        &["mcp", "call", "everything", "get-env", "--policy", &policy],
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(!text(&out.stdout).contains("PATH"), "{}", text(&out.stdout));
+    // Allowed: the call runs and its record is in the chain.
+    let out = ccos(
+        home.path(),
+        &[
+            "mcp",
+            "call",
+            "everything",
+            "get-sum",
+            r#"{"a": 2, "b": 3}"#,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let c = chain(home.path());
+    assert!(c.contains("mcp.everything.get-sum"), "{c}");
+    // Invalid arguments are refused by the capability's schema.
+    let out = ccos(
+        home.path(),
+        &["mcp", "call", "everything", "get-sum", r#"{"a": "two"}"#],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+}
+
+#[test]
+fn mcp_write_tools_need_approval() {
+    let Some(s) = TestServers::find() else { return };
+    let home = home();
+    let root = home.path().join("work");
+    let bin = s.node_bin("mcp-server-filesystem").display().to_string();
+    let root_s = root.display().to_string();
+    let out = ccos(home.path(), &["mcp", "add", "fs", "--", &bin, &root_s]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let target = root.join("written.txt");
+    let args = format!(
+        r#"{{"path": {:?}, "content": "hello"}}"#,
+        target.display().to_string()
+    );
+    // Non-interactive, no --yes: the write needs approval and is refused.
+    let out = ccos(home.path(), &["mcp", "call", "fs", "write_file", &args]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(!target.exists(), "a refused write happened");
+    assert!(chain(home.path()).contains("approval_denied"));
+    let out = ccos(
+        home.path(),
+        &["mcp", "call", "fs", "write_file", &args, "--yes"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "hello");
+    assert!(chain(home.path()).contains("approval_given"));
+}
+
+#[test]
+fn mcp_stdio_servers_get_a_minimal_environment() {
+    let Some(s) = TestServers::find() else { return };
+    let home = home();
+    add_everything(home.path(), &s, &["--env", "DECLARED_VAR=declared-value"]);
+    let out = cmd(home.path(), &["mcp", "call", "everything", "get-env"])
+        .env("AWS_SECRET_ACCESS_KEY", "aws-leak-4b1d")
+        .env("SOME_TOKEN", "token-leak-9f2c")
+        .env("CCOS_LLM_API_KEY", "sk-leak-77aa")
+        .output();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let env = text(&out.stdout);
+    assert!(env.contains("PATH"), "{env}");
+    assert!(
+        env.contains("declared-value"),
+        "declared env is passed: {env}"
+    );
+    for leak in [
+        "aws-leak-4b1d",
+        "token-leak-9f2c",
+        "sk-leak-77aa",
+        "CCOS_HOME",
+    ] {
+        assert!(!env.contains(leak), "{leak} reached the server: {env}");
+    }
+}
+
+#[test]
+fn http_redirects_to_hosts_not_allowed_are_refused_at_the_hop() {
+    let elsewhere = LoopbackServer::start(|_| Reply::text(200, "stolen"));
+    let target = elsewhere.url("/collect");
+    let allowed = LoopbackServer::start(move |_| Reply::redirect(307, target.clone()));
+    let home = home();
+    write(
+        home.path(),
+        "config.toml",
+        &format!(
+            "[files]\nroots = [{:?}]\n[http]\nallow_hosts = [\"127.0.0.1:{}\"]\n",
+            home.path().join("work").display().to_string(),
+            allowed.addr().port()
+        ),
+    );
+    let p = write(
+        home.path(),
+        "plan.rtfs",
+        &format!(
+            r#"(call :ccos.http.post {{:url "{}" :body "secret payload"}})"#,
+            allowed.url("/start")
+        ),
+    );
+    let out = ccos(home.path(), &["run", "--plan", &p, "--yes"]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("redirect"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(allowed.requests().len(), 1);
+    assert!(
+        elsewhere.requests().is_empty(),
+        "the POST reached a host not allowed"
+    );
+}
+
+#[test]
+fn denials_cannot_be_caught_by_the_plan() {
+    let home = home();
+    // A file outside the roots, and a computed id the policy denies at run
+    // time: both end the run denied (exit 3) whatever `try` says.
+    let p = write(
+        home.path(),
+        "outside.rtfs",
+        r#"(try (call :ccos.file.read {:path "/etc/hostname"}) (catch e "swallowed"))"#,
+    );
+    let out = ccos(home.path(), &["run", "--plan", &p]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(!text(&out.stdout).contains("swallowed"));
+    let policy = write(
+        home.path(),
+        "deny.toml",
+        "[capabilities]\ndeny = [\"ccos.math.*\"]\n",
+    );
+    let p = write(
+        home.path(),
+        "computed.rtfs",
+        r#"(try (call (keyword (str "ccos.math." "add")) 1 2) (catch e "caught"))"#,
+    );
+    let out = ccos(home.path(), &["run", "--plan", &p, "--policy", &policy]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(!text(&out.stdout).contains("caught"));
+    let runs = text(&ccos(home.path(), &["runs", "list", "--json"]).stdout);
+    assert!(runs.contains(r#""status": "denied""#), "{runs}");
+}
+
+#[test]
+fn hard_links_cannot_write_outside_the_roots() {
+    let home = home();
+    let outside = home.path().join("outside.txt");
+    std::fs::write(&outside, "original").unwrap();
+    std::fs::hard_link(&outside, home.path().join("work/link.txt")).unwrap();
+    for cap in ["ccos.file.write", "ccos.file.append"] {
+        let p = write(
+            home.path(),
+            "plan.rtfs",
+            &format!(r#"(call :{cap} {{:path "link.txt" :content "pwned"}})"#),
+        );
+        let out = ccos(home.path(), &["run", "--plan", &p, "--yes"]);
+        assert_eq!(out.status.code(), Some(3), "{cap}: {}", text(&out.stderr));
+    }
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "original");
+}
+
+#[test]
+fn boundary_refusals_exit_3_and_an_empty_goal_is_a_usage_error() {
+    let home = home();
+    let p = write(
+        home.path(),
+        "plan.rtfs",
+        r#"(call :ccos.http.get {:url "http://127.0.0.1:9/x"})"#,
+    );
+    let out = ccos(home.path(), &["run", "--plan", &p, "--yes"]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("allow-list"),
+        "{}",
+        text(&out.stderr)
+    );
+    for goal in ["", "   "] {
+        let out = ccos(home.path(), &["run", goal]);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{goal:?}: {}",
+            text(&out.stderr)
+        );
+        let out = ccos(home.path(), &["plan", goal]);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{goal:?}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn inputs_have_a_size_bound() {
+    let home = home();
+    let started = Instant::now();
+    for args in [
+        vec!["rtfs", "eval", "/dev/zero"],
+        vec!["run", "--plan", "/dev/zero"],
+        vec!["check", "/dev/zero"],
+    ] {
+        let out = ccos(home.path(), &args);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stderr).contains("larger than"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+    assert!(started.elapsed() < Duration::from_secs(60));
+}
+
+/// Secrets (declared in the policy or the config, and the LLM API key)
+/// never reach the chain, the graph, the plan archive or the output.
+#[test]
+fn declared_secrets_are_redacted_everywhere() {
+    let home = home();
+    let secret = "s3cr3t\"with\\quotes-91ab";
+    let policy = write(
+        home.path(),
+        "policy.toml",
+        "[secrets]\nenv = [\"APP_TOKEN\"]\n",
+    );
+    let run = |args: &[&str]| {
+        ccos_env(
+            home.path(),
+            &[
+                ("APP_TOKEN", secret),
+                ("CCOS_LLM_API_KEY", "sk-llm-key-5511"),
+            ],
+            args,
+        )
+    };
+    // An approval request carrying the secret (a network call), refused.
+    let p = write(
+        home.path(),
+        "post.rtfs",
+        r#"(call :ccos.http.post {:url "http://127.0.0.1:9/" :body (get secrets :APP_TOKEN)})"#,
+    );
+    let out = run(&["run", "--plan", &p, "--policy", &policy]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    // A computed capability id made of the secret: denied, named redacted.
+    let p = write(
+        home.path(),
+        "computed.rtfs",
+        r#"(call (keyword (get secrets :APP_TOKEN)) 1)"#,
+    );
+    let out = run(&["run", "--plan", &p, "--policy", &policy]);
+    assert!(
+        matches!(out.status.code(), Some(1 | 3)),
+        "{}",
+        text(&out.stderr)
+    );
+    let mut everything = text(&out.stdout) + &text(&out.stderr);
+    // The secret and the LLM key typed in goals and plans.
+    let out = run(&["plan", &format!("echo {secret}"), "--policy", &policy]);
+    assert!(out.status.code().is_some());
+    everything += &text(&out.stdout);
+    everything += &text(&out.stderr);
+    let p = write(
+        home.path(),
+        "echo.rtfs",
+        r#"(do (call :ccos.echo {:message (get secrets :APP_TOKEN)}) (call :ccos.echo {:message "sk-llm-key-5511"}))"#,
+    );
+    let out = run(&["run", "--plan", &p, "--policy", &policy, "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    everything += &text(&out.stdout);
+    everything += &text(&out.stderr);
+    for args in [
+        vec!["chain", "show", "--json", "--full"],
+        vec!["graph", "list", "--json"],
+        vec!["plans", "list", "--json"],
+        vec!["runs", "list", "--json"],
+    ] {
+        let o = run(&args);
+        everything += &text(&o.stdout);
+        everything += &text(&o.stderr);
+    }
+    // The plan archive holds the plan text.
+    let plans = text(&run(&["plans", "list", "--json"]).stdout);
+    let ids: Vec<String> = serde_json::from_str::<serde_json::Value>(&plans)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["id"].as_str().map(str::to_string))
+        .collect();
+    for id in ids {
+        everything += &text(&run(&["plans", "show", &id]).stdout);
+    }
+    for leak in ["s3cr3t", "sk-llm-key-5511"] {
+        assert!(!everything.contains(leak), "{leak} leaked");
+    }
+    assert!(everything.contains("<redacted>"));
+}
+
+#[test]
+fn a_killed_run_is_marked_abandoned() {
+    let home = home();
+    let p = write(
+        home.path(),
+        "plan.rtfs",
+        r#"(step "Wait" (call :ccos.time.sleep {:ms 30000}))"#,
+    );
+    let mut child = cmd(home.path(), &["run", "--plan", &p])
+        .command()
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !chain(home.path()).contains("step_started") {
+        assert!(Instant::now() < deadline, "the run never started");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    child.kill().unwrap(); // SIGKILL: no handler runs
+    child.wait().unwrap();
+    let runs = text(&ccos(home.path(), &["runs", "list", "--json"]).stdout);
+    assert!(runs.contains(r#""status": "abandoned""#), "{runs}");
+    assert!(chain(home.path()).contains("run_abandoned"));
+    assert_eq!(
+        ccos(home.path(), &["chain", "verify"]).status.code(),
+        Some(0)
+    );
+}
+
+#[test]
+fn capabilities_can_be_removed_and_imports_undone() {
+    let home = home();
+    let doc = write(
+        home.path(),
+        "api.json",
+        r#"{"openapi": "3.0.0", "info": {"title": "Pets", "version": "1"},
+            "servers": [{"url": "http://127.0.0.1:9/v1"}],
+            "paths": {"/pets": {"get": {"operationId": "pets/list", "responses": {"200": {"description": "ok"}}}},
+                      "/pets/{id}": {"get": {"parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+                                              "responses": {"200": {"description": "ok"}}}}}}"#,
+    );
+    let out = ccos(home.path(), &["caps", "import-openapi", &doc, "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let ids = text(&out.stdout);
+    // Readable ids: the operationId as words, else method and path.
+    assert!(
+        ids.contains("pets.pets.list") && ids.contains("pets.get.pets.id"),
+        "{ids}"
+    );
+    let out = ccos(home.path(), &["caps", "remove", "pets.pets.list"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = ccos(
+        home.path(),
+        &["caps", "remove", "pets", "--prefix", "--json"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("pets.get.pets.id"));
+    let list = text(&ccos(home.path(), &["caps", "list"]).stdout);
+    assert!(!list.contains("pets."), "{list}");
+    let out = ccos(home.path(), &["caps", "remove", "ccos.echo"]);
+    assert_eq!(out.status.code(), Some(2), "built-ins stay");
+}
+
+/// Imported OpenAPI operations run end to end, behind the same governance
+/// as the built-in HTTP capabilities: the host must be allowed, credentials
+/// come from declared secrets and never reach a record.
+#[test]
+fn imported_tmdb_operations_run_against_a_loopback_server() {
+    let Some(bench) = ccos_testkit::bench_dir() else {
+        return;
+    };
+    let doc = bench.join("restbench_tmdb/raw_tmdb_openapi.json");
+    let fixtures =
+        ccos_testkit::fixtures::Fixtures::load(&ccos_testkit::repo_root().join("goals/fixtures"))
+            .unwrap();
+    let server = fixtures.serve();
+    let home = home();
+    let base = server.url("/3");
+    let out = ccos(
+        home.path(),
+        &[
+            "caps",
+            "import-openapi",
+            doc.to_str().unwrap(),
+            "--base-url",
+            &base,
+            "--prefix",
+            "tmdb",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let p = write(
+        home.path(),
+        "plan.rtfs",
+        r#"(let [found (step "Search" (call :tmdb.GET_search-movie {:query "copper sky"}))
+                  id (get (first (get found :results)) :id)
+                  credits (step "Credits" (call :tmdb.GET_movie-movie_id-credits {:movie_id id}))]
+              [(count (get found :results)) (get (first (get credits :cast)) :name)])"#,
+    );
+    // Not allowed yet: denied at the boundary, nothing sent.
+    let out = ccos(home.path(), &["run", "--plan", &p, "--yes"]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(server.requests().is_empty());
+    write(
+        home.path(),
+        "config.toml",
+        &format!(
+            "[files]\nroots = [{:?}]\n[http]\nallow_hosts = [\"127.0.0.1:{}\"]\n[openapi.tmdb]\nbearer_env = \"TMDB_TOKEN\"\n",
+            home.path().join("work").display().to_string(),
+            server.addr().port()
+        ),
+    );
+    let out = ccos_env(
+        home.path(),
+        &[("TMDB_TOKEN", "tmdb-token-3e7f")],
+        &["run", "--plan", &p, "--yes", "--json"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["calls"], 2);
+    assert!(v["value"][0].as_u64().unwrap() >= 2, "{v}");
+    assert!(v["value"][1].is_string(), "{v}");
+    let seen = server.requests();
+    assert_eq!(seen.len(), 2);
+    assert_eq!(seen[0].path, "/3/search/movie");
+    assert_eq!(
+        seen[0].header("authorization"),
+        Some("Bearer tmdb-token-3e7f")
+    );
+    let c = chain(home.path());
+    assert!(c.contains("tmdb.GET_search-movie"), "{c}");
+    assert!(
+        !c.contains("tmdb-token-3e7f"),
+        "the credential reached the chain"
+    );
+    // A missing credential variable is a clear error, not a silent anonymous call.
+    let out = ccos(home.path(), &["run", "--plan", &p, "--yes"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("TMDB_TOKEN"),
+        "{}",
+        text(&out.stderr)
+    );
+}
