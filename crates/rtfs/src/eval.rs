@@ -335,7 +335,10 @@ impl<'h> Evaluator<'h> {
         }
         let mut err =
             RtfsError::new(ErrorKind::Unbound, format!("unbound symbol `{name}`")).at(span);
-        if is_special_form(name) {
+        if name.starts_with('%') {
+            err = err
+                .with_help("`%`, `%1`, `%&` name the arguments of #(...) and exist only inside it");
+        } else if is_special_form(name) {
             err = err.with_help(format!(
                 "`{name}` is a special form; use it at the head of a list: ({name} ...)"
             ));

@@ -867,3 +867,32 @@ fn reference_library_functions() {
         ("(map-indexed inc [1])", ErrorKind::Arity, "inc expects 1"),
     ]);
 }
+
+#[test]
+fn reader_forms_evaluate() {
+    ok(&[
+        ("(map #(* % %) [1 2 3])", "[1 4 9]"),
+        ("(#(+ %1 %2) 3 4)", "7"),
+        ("(#(vector %2) 1 2)", "[2]"),
+        ("(#(apply + %&) 1 2 3)", "6"),
+        ("(#(count %&))", "0"),
+        ("(filter #(> (:n %) 1) [{:n 1} {:n 2}])", "[{:n 2}]"),
+        ("(let [x 5] @x)", "5"),
+        ("@[1 2]", "[1 2]"),
+        ("^{:doc \"ignored\"} (+ 1 2)", "3"),
+        ("(do ^{:doc \"sq\"} (defn sq [x] (* x x)) (sq 3))", "9"),
+        ("(do (defn ^:private f [x] x) (f 1))", "1"),
+        ("[^:a 1 ^{:b 2} :k]", "[1 :k]"),
+        ("(+ 0x10 0o10 0b10)", "26"),
+    ]);
+    err(&[
+        (
+            "(#(+ % 1))",
+            ErrorKind::Arity,
+            "expects 1 argument(s), got 0",
+        ),
+        ("(+ % 1)", ErrorKind::Unbound, "unbound symbol `%`"),
+    ]);
+    let e = eval_str("(inc %1)").unwrap_err();
+    assert!(e.help.unwrap_or_default().contains("#(...)"));
+}
