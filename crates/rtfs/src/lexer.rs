@@ -93,29 +93,6 @@ const ASCII_SYMBOL_CHARS: [bool; 128] = {
     table
 };
 
-/// The byte offset and the character of the first character of `text`
-/// that cannot be part of a symbol, if any.
-#[inline]
-fn first_non_symbol_char(text: &str) -> Option<(usize, char)> {
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        if b < 0x80 {
-            if !ASCII_SYMBOL_CHARS[b as usize] {
-                return Some((i, b as char));
-            }
-            i += 1;
-        } else {
-            let c = text[i..].chars().next()?;
-            if !is_symbol_char(c) {
-                return Some((i, c));
-            }
-            i += c.len_utf8();
-        }
-    }
-    None
-}
-
 /// Slots of the lexer's name cache (a power of two).
 const NAME_CACHE_SLOTS: usize = 64;
 
@@ -277,6 +254,39 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// Reads an atom's text (up to a delimiter) and, in the same pass, the
+    /// offset and character of its first character that cannot be in a
+    /// symbol.
+    fn scan_atom(&mut self) -> (&'a str, Option<(usize, char)>) {
+        let start = self.pos;
+        let mut bad = None;
+        while let Some(&b) = self.bytes.get(self.pos) {
+            if b < 0x80 {
+                if ASCII_SYMBOL_CHARS[b as usize] {
+                    self.pos += 1;
+                    continue;
+                }
+                if is_delimiter(b) {
+                    break;
+                }
+                if bad.is_none() {
+                    bad = Some((self.pos - start, b as char));
+                }
+                self.pos += 1;
+            } else {
+                let c = self.src[self.pos..].chars().next().unwrap_or(' ');
+                if c.is_whitespace() {
+                    break;
+                }
+                if bad.is_none() && !is_symbol_char(c) {
+                    bad = Some((self.pos - start, c));
+                }
+                self.pos += c.len_utf8();
+            }
+        }
+        (&self.src[start..self.pos], bad)
+    }
+
     fn take_atom_text(&mut self) -> &'a str {
         let start = self.pos;
         while let Some(&b) = self.bytes.get(self.pos) {
@@ -323,7 +333,7 @@ impl<'a> Lexer<'a> {
 
     fn keyword(&mut self, start: usize) -> Result<(Token, Span)> {
         self.pos += 1;
-        let text = self.take_atom_text();
+        let (text, bad) = self.scan_atom();
         let span = Span::new(start, self.pos);
         if text.is_empty() && self.type_colons {
             return Ok((Token::Colon, span));
@@ -335,7 +345,7 @@ impl<'a> Lexer<'a> {
                     .with_help("write e.g. `:name` or `:ccos.echo`"),
             );
         }
-        if let Some((_, bad)) = first_non_symbol_char(text) {
+        if let Some((_, bad)) = bad {
             return Err(RtfsError::new(
                 ErrorKind::Syntax,
                 format!("invalid character `{bad}` in keyword `:{text}`"),
@@ -346,14 +356,14 @@ impl<'a> Lexer<'a> {
     }
 
     fn atom(&mut self, start: usize) -> Result<(Token, Span)> {
-        let text = self.take_atom_text();
+        let (text, bad) = self.scan_atom();
         let span = Span::new(start, self.pos);
         let first = text.as_bytes()[0];
         let second_is_digit = text.as_bytes().get(1).is_some_and(|b| b.is_ascii_digit());
         if first.is_ascii_digit() || ((first == b'-' || first == b'+') && second_is_digit) {
             return number(text, span);
         }
-        match first_non_symbol_char(text) {
+        match bad {
             None => Ok((Token::Symbol(self.intern(text)), span)),
             Some((colon, ':')) if self.type_colons && colon > 0 => {
                 // `x:int`: the symbol now, then a colon, then the type.

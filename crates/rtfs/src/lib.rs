@@ -33,6 +33,7 @@ pub mod lexer;
 pub mod parser;
 pub mod printer;
 pub mod syntax;
+pub mod types;
 pub mod value;
 
 #[cfg(test)]
@@ -45,4 +46,5 @@ pub use json::{from_json, parse_json_str, to_json};
 pub use parser::{parse, parse_one};
 pub use printer::{pretty, print_expr, print_value};
 pub use syntax::{Expr, ExprKind};
+pub use types::TypeExpr;
 pub use value::{Function, Map, Value};

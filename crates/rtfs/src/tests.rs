@@ -896,3 +896,157 @@ fn reader_forms_evaluate() {
     let e = eval_str("(inc %1)").unwrap_err();
     assert!(e.help.unwrap_or_default().contains("#(...)"));
 }
+
+#[test]
+fn type_annotations_are_checked_where_values_meet_them() {
+    ok(&[
+        (
+            "(do (defn add [x :int y :int] :int (+ x y)) (add 2 3))",
+            "5",
+        ),
+        (
+            "(do (defn add [x : Int y : Int] : Int (+ x y)) (add 2 3))",
+            "5",
+        ),
+        ("(do (defn add [x:int y:int]:int (+ x y)) (add 2 3))", "5"),
+        ("((fn [x :float] :number (* x 2)) 3)", "6"),
+        ("((fn [xs [:vector :int]] (count xs)) [1 2])", "2"),
+        (
+            "((fn [m [:map [:name :string]]] (:name m)) {:name \"a\" :extra 1})",
+            "\"a\"",
+        ),
+        ("((fn [[a b] [:tuple :int :int]] (+ a b)) [1 2])", "3"),
+        ("((fn [x :string?] x) nil)", "nil"),
+        ("((fn [x (or :int :string)] x) \"s\")", "\"s\""),
+        ("((fn [& xs :int] (apply + xs)) 1 2 3)", "6"),
+        ("((fn [x :MyType] x) 5)", "5"),
+        ("(let [x :int 1 y :string \"a\"] [x y])", "[1 \"a\"]"),
+        ("(let [x : Int 1] x)", "1"),
+        ("(let [x :a y :b] [x y])", "[:a :b]"),
+        ("(let [[a b] [:vector :int] [1 2]] (+ a b))", "3"),
+        ("(do (def n :int 5) n)", "5"),
+        ("((fn [] :done))", ":done"),
+        ("((fn [x] :int (inc x)) 1)", "2"),
+        (
+            "(do (defn f ([x :int] :int x) ([x y] (+ x y))) [(f 1) (f 1 2)])",
+            "[1 3]",
+        ),
+    ]);
+    err(&[
+        (
+            "(do (defn add [x :int y :int] (+ x y)) (add 1 \"2\"))",
+            ErrorKind::Type,
+            "parameter `y` of `add`: expected :int, got string \"2\"",
+        ),
+        (
+            "(do (defn f [x] :int (str x)) (f 1))",
+            ErrorKind::Type,
+            "return value of `f`: expected :int, got string \"1\"",
+        ),
+        (
+            "((fn [m [:map [:age :int]]] m) {:age \"x\"})",
+            ErrorKind::Type,
+            "parameter `m` of `fn`: at [:age]: expected :int, got string \"x\"",
+        ),
+        (
+            "((fn [& xs :int] xs) 1 :b)",
+            ErrorKind::Type,
+            "argument 2 (in `& xs`) of `fn`: expected :int, got keyword :b",
+        ),
+        (
+            "(let [x :int \"a\"] x)",
+            ErrorKind::Type,
+            "let binding `x`: expected :int, got string \"a\"",
+        ),
+        (
+            "(def n :int \"five\")",
+            ErrorKind::Type,
+            "def `n`: expected :int, got string \"five\"",
+        ),
+        (
+            "(fn [x [:map-of :int]] x)",
+            ErrorKind::BadForm,
+            "invalid type annotation [:map-of :int]",
+        ),
+        ("(let [x 1 y] x)", ErrorKind::BadForm, "even number"),
+        (
+            "(let [x :int 1 2] x)",
+            ErrorKind::BadForm,
+            "binding pattern",
+        ),
+        (
+            "(fn [x & y :int z] 1)",
+            ErrorKind::BadForm,
+            "exactly one parameter after `&`",
+        ),
+        (
+            "(fn [:int] 1)",
+            ErrorKind::BadForm,
+            "a parameter before this type annotation",
+        ),
+    ]);
+    // The error points at the call and at the annotation.
+    let src = "(do (defn add [x :int] x) (add \"a\"))";
+    let e = eval_str(src).unwrap_err();
+    let s = e.span.unwrap();
+    assert_eq!(&src[s.start..s.end], "(add \"a\")");
+    let (rel, label) = *e.related.unwrap();
+    assert_eq!(&src[rel.start..rel.end], ":int");
+    assert_eq!(label, "type declared here");
+    // A type error is catchable like any other.
+    ok(&[(
+        "(try ((fn [x :int] x) \"a\") (catch :type e :caught))",
+        ":caught",
+    )]);
+}
+
+#[test]
+fn let_bound_functions_see_themselves_and_their_siblings() {
+    ok(&[
+        (
+            "(let [fact (fn [n] (if (<= n 1) 1 (* n (fact (dec n)))))] (fact 10))",
+            "3628800",
+        ),
+        (
+            "(let [ev? (fn [n] (if (= n 0) true (od? (dec n))))
+                   od? (fn [n] (if (= n 0) false (ev? (dec n))))]
+               [(ev? 10) (od? 7) (ev? 3)])",
+            "[true true false]",
+        ),
+        // a named fn sees its own name
+        (
+            "((fn fact [n] (if (<= n 1) 1 (* n (fact (dec n))))) 5)",
+            "120",
+        ),
+        (
+            "(let [f (fn g [n] (if (= n 0) :done (g (dec n))))] (f 3))",
+            ":done",
+        ),
+        // closures returned out of the let keep working
+        (
+            "(let [count-down (fn [n] (if (= n 0) [] (conj (count-down (dec n)) n)))] (map count-down [2 3]))",
+            "[[1 2] [1 2 3]]",
+        ),
+        (
+            "(let [walk (fn [t] (if (vector? t) (reduce + 0 (map walk t)) t))] (walk [1 [2 [3 4]] 5]))",
+            "15",
+        ),
+        // annotated recursive binding
+        (
+            "(let [f :fn (fn [n] (if (= n 0) 0 (f (dec n))))] (f 3))",
+            "0",
+        ),
+        // a later binding of the same name still wraps the earlier one
+        (
+            "(let [f (fn [x] (* x 2)) f (fn [x] (inc (f x)))] (f 5))",
+            "11",
+        ),
+        // functions that do not refer to each other bind as before
+        ("(let [a (fn [] 1) b (fn [] (+ (a) 1))] (b))", "2"),
+        // #(...) inside a let group
+        ("(let [sq #(* % %) f (fn [x] (sq x))] (f 4))", "16"),
+    ]);
+    // Runaway mutual recursion still ends at the depth limit.
+    let e = eval_str("(let [a (fn [] (b)) b (fn [] (a))] (a))").unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Limit);
+}
