@@ -961,6 +961,10 @@ impl<'h> Evaluator<'h> {
             .map_err(|e| e.at(span))
     }
 
+    /// `(try body... (catch ...)... (finally ...)?)`: the first catch
+    /// clause whose filter matches the error handles it (see
+    /// [`catch_matches`]); `Limit` errors are never caught; `finally` runs
+    /// in every case.
     fn eval_try(&self, args: &[Expr], env: &Env, cx: Cx<'_>) -> Result<Value> {
         let is_clause = |e: &Expr, head: &str| {
             e.as_list()
@@ -969,20 +973,20 @@ impl<'h> Evaluator<'h> {
                 == Some(head)
         };
         let mut body_end = args.len();
-        let mut catch: Option<&Expr> = None;
+        let mut catches: Vec<&Expr> = Vec::new();
         let mut finally: Option<&Expr> = None;
         for (i, a) in args.iter().enumerate() {
             if is_clause(a, "catch") || is_clause(a, "finally") {
                 body_end = body_end.min(i);
                 if is_clause(a, "catch") {
-                    if catch.is_some() || finally.is_some() {
+                    if finally.is_some() {
                         return Err(RtfsError::new(
                             ErrorKind::BadForm,
-                            "try takes one catch, before any finally",
+                            "catch clauses must come before finally",
                         )
                         .at(a.span));
                     }
-                    catch = Some(a);
+                    catches.push(a);
                 } else {
                     if finally.is_some() {
                         return Err(
@@ -999,46 +1003,21 @@ impl<'h> Evaluator<'h> {
                 .at(a.span));
             }
         }
-        // Validate the catch clause before running anything, so a malformed
-        // handler is reported even when the body succeeds.
-        let handler = match catch {
-            None => None,
-            Some(c) => {
-                let parts = c.as_list().unwrap_or_default();
-                // (catch e body...) or (catch Filter e body...)
-                Some(match parts.get(1..3) {
-                    Some([f, b])
-                        if b.as_symbol().is_some()
-                            && (f.as_keyword().is_some()
-                                || (f.as_symbol().is_some() && parts.len() > 3)) =>
-                    {
-                        (Some(f), b, &parts[3..])
-                    }
-                    _ => match parts.get(1) {
-                        Some(b) if b.as_symbol().is_some() => (None, b, &parts[2..]),
-                        _ => {
-                            return Err(bad_form(
-                                "catch",
-                                "a symbol to bind the error: (catch e ...)",
-                                c.span,
-                            ));
-                        }
-                    },
-                })
-            }
-        };
+        // Validate every catch clause before running anything, so a
+        // malformed handler is reported even when the body succeeds.
+        let handlers = catches
+            .iter()
+            .map(|c| catch_clause(c))
+            .collect::<Result<Vec<_>>>()?;
         let mut result = self.eval_body(&args[..body_end], env, cx);
-        if let (Err(err), Some((filter, binding, body))) = (&result, handler) {
-            let matches = err.kind != ErrorKind::Limit
-                && match filter.map(|f| &f.kind) {
-                    None => true,
-                    Some(ExprKind::Keyword(k)) => &**k == err.kind.name(),
-                    Some(_) => true, // Exception, Error, Throwable: catch everything
-                };
-            if matches {
-                let bound = self.bind_pattern(binding, err.to_value(), env.clone())?;
-                result = self.eval_body(body, &bound, cx);
-            }
+        if let Err(err) = &result
+            && err.kind != ErrorKind::Limit
+            && let Some((_, binding, body)) = handlers
+                .iter()
+                .find(|(filter, _, _)| catch_matches(*filter, err))
+        {
+            let bound = self.bind_pattern(binding, err.to_value(), env.clone())?;
+            result = self.eval_body(body, &bound, cx);
         }
         if let Some(f) = finally {
             let body = f.as_list().map(|l| &l[1..]).unwrap_or_default();
@@ -1350,6 +1329,74 @@ impl<'h> Evaluator<'h> {
             .with_help("match literals, `_`, symbols, vectors or maps")),
             _ => Ok((pat.to_value() == *v).then_some(env)),
         }
+    }
+}
+
+/// A catch clause's parts: filter, binding symbol, handler body.
+type CatchClause<'e> = (Option<&'e Expr>, &'e Expr, &'e [Expr]);
+
+/// Splits `(catch e body...)` or `(catch Filter e body...)`.
+fn catch_clause(c: &Expr) -> Result<CatchClause<'_>> {
+    let parts = c.as_list().unwrap_or_default();
+    match parts.get(1..3) {
+        Some([f, b])
+            if b.as_symbol().is_some()
+                && (f.as_keyword().is_some() || (f.as_symbol().is_some() && parts.len() > 3)) =>
+        {
+            Ok((Some(f), b, &parts[3..]))
+        }
+        _ => match parts.get(1) {
+            Some(b) if b.as_symbol().is_some() => Ok((None, b, &parts[2..])),
+            _ => Err(bad_form(
+                "catch",
+                "a symbol to bind the error: (catch e ...)",
+                c.span,
+            )),
+        },
+    }
+}
+
+/// Whether a catch clause's filter takes `err`:
+///
+/// * no filter, `_`, `Exception`, `Error`, `Throwable` or any other
+///   symbol not below: every error;
+/// * `RuntimeError`: every error but a host's; `HostError`: a host's;
+///   `TypeError`/`ValidationError`: type errors; `ArityError`: arity
+///   errors; `ArithmeticException`/`ArithmeticError`: division by zero and
+///   overflow;
+/// * a keyword `:k`: an error of kind `k` (`:division-by-zero` and
+///   `:division_by_zero` alike), a thrown `:k`, or a thrown map whose
+///   `:kind` or `:type` is `:k`.
+fn catch_matches(filter: Option<&Expr>, err: &RtfsError) -> bool {
+    let Some(filter) = filter else {
+        return true;
+    };
+    match &filter.kind {
+        ExprKind::Keyword(k) => {
+            if k.replace('-', "_") == err.kind.name() {
+                return true;
+            }
+            let kw = Value::Keyword(k.clone());
+            match &err.thrown {
+                Some(v) if *v == kw => true,
+                Some(Value::Map(m)) => {
+                    m.get(&Value::keyword("kind")) == Some(&kw)
+                        || m.get(&Value::keyword("type")) == Some(&kw)
+                }
+                _ => false,
+            }
+        }
+        ExprKind::Symbol(class) => match &**class {
+            "RuntimeError" => err.kind != ErrorKind::Host,
+            "HostError" => err.kind == ErrorKind::Host,
+            "TypeError" | "ValidationError" => err.kind == ErrorKind::Type,
+            "ArityError" => err.kind == ErrorKind::Arity,
+            "ArithmeticException" | "ArithmeticError" => {
+                matches!(err.kind, ErrorKind::DivisionByZero | ErrorKind::Overflow)
+            }
+            _ => true,
+        },
+        _ => true,
     }
 }
 

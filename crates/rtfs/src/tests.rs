@@ -1050,3 +1050,72 @@ fn let_bound_functions_see_themselves_and_their_siblings() {
     let e = eval_str("(let [a (fn [] (b)) b (fn [] (a))] (a))").unwrap_err();
     assert_eq!(e.kind, ErrorKind::Limit);
 }
+
+#[test]
+fn several_catch_clauses_match_by_kind() {
+    ok(&[
+        (
+            "(try (/ 1 0) (catch :type e :type) (catch :division-by-zero e :div))",
+            ":div",
+        ),
+        (
+            "(try (/ 1 0) (catch :division_by_zero e :div) (catch e :other))",
+            ":div",
+        ),
+        (
+            "(try (nth [] 3) (catch :type e :t) (catch e (:kind e)))",
+            ":index",
+        ),
+        (
+            "(try (call :x.y) (catch RuntimeError e :runtime) (catch HostError e :host))",
+            ":host",
+        ),
+        (
+            "(try (+ 1 \"a\") (catch HostError e :host) (catch RuntimeError e :runtime))",
+            ":runtime",
+        ),
+        ("(try (+ 1 \"a\") (catch TypeError e :type))", ":type"),
+        ("(try (inc) (catch ArityError e :arity))", ":arity"),
+        ("(try (/ 1 0) (catch ArithmeticException e :math))", ":math"),
+        (
+            "(try (throw :not-found) (catch :denied e 1) (catch :not-found e 2))",
+            "2",
+        ),
+        (
+            "(try (throw {:kind :not-found :id 3}) (catch :not-found e (:id e)))",
+            "3",
+        ),
+        (
+            "(try (throw {:type :bad}) (catch :good e 1) (catch :bad e 2) (catch e 3))",
+            "2",
+        ),
+        ("(try (throw \"x\") (catch _ e :any))", ":any"),
+        ("(try 1 (catch :a e 2) (catch :b e 3) (finally 4))", "1"),
+        // a handler's own error propagates
+        (
+            "(try (try (/ 1 0) (catch :division-by-zero e (throw \"again\")) (catch e :no)) (catch e (:message e)))",
+            "\"again\"",
+        ),
+    ]);
+    err(&[
+        (
+            "(try (/ 1 0) (catch :type e 1) (catch :index e 2))",
+            ErrorKind::DivisionByZero,
+            "division by zero",
+        ),
+        (
+            "(try 1 (finally 2) (catch e 3))",
+            ErrorKind::BadForm,
+            "catch clauses must come before finally",
+        ),
+        (
+            "(try 1 (catch e 2) (catch 5 x))",
+            ErrorKind::BadForm,
+            "catch expects a symbol",
+        ),
+    ]);
+    // Limits stay uncatchable whatever the clauses say.
+    let e = eval_str("(do (defn f [n] (f n)) (try (f 0) (catch RuntimeError e 1) (catch e 2)))")
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Limit);
+}
