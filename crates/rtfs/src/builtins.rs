@@ -1313,11 +1313,15 @@ fn call_reference(
             let (size, step) = (size as usize, step as usize);
             let mut out = Vec::new();
             let mut start = 0;
+            // Overlapping groups (step < size) copy elements: bound the total.
+            let mut copied = 0usize;
             while start < items.len() {
                 let end = start.saturating_add(size).min(items.len());
                 if end - start < size && b == Partition {
                     break;
                 }
+                copied = copied.saturating_add(end - start);
+                ev.check_size(copied, span)?;
                 out.push(Value::vector(items[start..end].to_vec()));
                 start = start.saturating_add(step);
             }

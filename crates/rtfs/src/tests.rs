@@ -862,6 +862,11 @@ fn reference_library_functions() {
         ),
         ("(cons 1 2)", ErrorKind::Type, "cons expects a collection"),
         ("(partition 0 [1])", ErrorKind::Type, "positive size"),
+        (
+            "(count (partition 1000 1 (range 100000)))",
+            ErrorKind::Limit,
+            "collection size limit",
+        ),
         ("(subvec [1 2] 1 5)", ErrorKind::Index, "out of bounds"),
         ("(subvec [1 2] -1)", ErrorKind::Index, "out of bounds"),
         ("(map-indexed inc [1])", ErrorKind::Arity, "inc expects 1"),
