@@ -209,6 +209,8 @@ const SPECIAL_FORMS: &[&str] = &[
     "step-parallel",
     "step-loop",
     "call",
+    "->",
+    "->>",
 ];
 
 /// True when `name` is a special form rather than a function.
@@ -735,6 +737,11 @@ impl<'h> Evaluator<'h> {
                 err.thrown = Some(v);
                 Err(err)
             }
+            "->" | "->>" => {
+                expect_args(name, args, 1, None, span)?;
+                let threaded = thread_forms(name == "->>", args);
+                self.eval(&threaded, env, cx)
+            }
             "step" => {
                 let Some(name_expr) = args.first() else {
                     return Err(bad_form("step", "a name string", span));
@@ -1247,14 +1254,21 @@ impl<'h> Evaluator<'h> {
                         }
                         (ExprKind::Keyword(kw), _) if &**kw == "or" => {}
                         _ => {
-                            // {name :key} binds name to (get m :key)
-                            let key = target.to_value();
+                            // {name :key} (Clojure: the pattern first) binds
+                            // name to (get m :key); {:key name} and
+                            // {"key" name} (the reference's order: a literal
+                            // key first) bind the same.
+                            let (pattern, key) = if types::is_pattern(k) || !k.is_constant() {
+                                (k, target.to_value())
+                            } else {
+                                (target, k.to_value())
+                            };
                             let val = m
                                 .get(&key)
                                 .cloned()
-                                .or_else(|| k.as_symbol().and_then(default_for))
+                                .or_else(|| pattern.as_symbol().and_then(default_for))
                                 .unwrap_or(Value::Nil);
-                            env = self.bind_pattern(k, val, env)?;
+                            env = self.bind_pattern(pattern, val, env)?;
                         }
                     }
                 }
@@ -1330,6 +1344,27 @@ impl<'h> Evaluator<'h> {
             _ => Ok((pat.to_value() == *v).then_some(env)),
         }
     }
+}
+
+/// `(-> x (f a) g)` as `(g (f x a))`; with `last`, `(->> x (f a))` as
+/// `(f a x)`. A form that is not a list is called with the value.
+fn thread_forms(last: bool, args: &[Expr]) -> Expr {
+    let mut acc = args[0].clone();
+    for f in &args[1..] {
+        acc = match &f.kind {
+            ExprKind::List(items) if !items.is_empty() => {
+                let mut items = items.clone();
+                if last {
+                    items.push(acc);
+                } else {
+                    items.insert(1, acc);
+                }
+                Expr::new(ExprKind::List(items), f.span)
+            }
+            _ => Expr::new(ExprKind::List(vec![f.clone(), acc]), f.span),
+        };
+    }
+    acc
 }
 
 /// A catch clause's parts: filter, binding symbol, handler body.

@@ -1124,3 +1124,30 @@ fn several_catch_clauses_match_by_kind() {
         .unwrap_err();
     assert_eq!(e.kind, ErrorKind::Limit);
 }
+
+#[test]
+fn threading_and_reference_style_map_destructuring() {
+    ok(&[
+        ("(-> 5 inc (* 2) (- 1))", "11"),
+        ("(->> [1 2 3] (map inc) (reduce +))", "9"),
+        ("(-> {:user {:name \"Ada\"}} :user :name)", "\"Ada\""),
+        ("(-> 1)", "1"),
+        (
+            "(let [{:name n :age a} {:name \"Bo\" :age 3}] [n a])",
+            "[\"Bo\" 3]",
+        ),
+        ("(let [{\"id\" i} {\"id\" 7}] i)", "7"),
+        (
+            "(let [{42 answer :pi p} {42 \"life\" :pi 3.14}] [answer p])",
+            "[\"life\" 3.14]",
+        ),
+        (
+            "(let [{:keys [a] \"b\" b :c c} {:a 1 \"b\" 2 :c 3}] [a b c])",
+            "[1 2 3]",
+        ),
+        ("(let [{n :name} {:name \"Cy\"}] n)", "\"Cy\""),
+        ("(let [{:user {:keys [id]}} {:user {:id 9}}] id)", "9"),
+        ("(let [{:n n :or {n 4}} {}] n)", "4"),
+    ]);
+    err(&[("(->)", ErrorKind::BadForm, "-> takes at least 1")]);
+}

@@ -228,6 +228,8 @@ fn the_language_reference_shows_every_function_and_special_form() {
         "step-parallel",
         "step-loop",
         "call",
+        "->",
+        "->>",
     ];
     let mut missing: Vec<&str> = rtfs::builtins::Builtin::ALL
         .iter()
