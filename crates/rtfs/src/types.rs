@@ -747,6 +747,23 @@ fn named(name: &str) -> Option<TypeExpr> {
     })
 }
 
+/// `Vector<Int>`, `List<String>`, `Optional<Int>` (the type-checking
+/// guide's spelling), nested as deep as types go; `None` for other names.
+fn generic(name: &str, depth: usize) -> Result<Option<TypeExpr>, String> {
+    let Some((base, arg)) = name.strip_suffix('>').and_then(|n| n.split_once('<')) else {
+        return Ok(None);
+    };
+    let make: fn(Box<TypeExpr>) -> TypeExpr = match base.to_ascii_lowercase().as_str() {
+        "vector" | "vec" | "array" => |t| TypeExpr::Vector(Some(t)),
+        "list" => |t| TypeExpr::List(Some(t)),
+        "seq" => |t| TypeExpr::Seq(Some(t)),
+        "optional" | "maybe" | "option" => TypeExpr::Optional,
+        _ => return Ok(None),
+    };
+    let inner = parse_at(&Value::keyword(arg), depth + 1)?;
+    Ok(Some(make(Box::new(inner))))
+}
+
 fn parse_at(v: &Value, depth: usize) -> Result<TypeExpr, String> {
     if depth > MAX_TYPE_DEPTH {
         return Err(format!(
@@ -757,6 +774,9 @@ fn parse_at(v: &Value, depth: usize) -> Result<TypeExpr, String> {
     match v {
         Value::Keyword(name) | Value::Symbol(name) => {
             if let Some(t) = named(name) {
+                return Ok(t);
+            }
+            if let Some(t) = generic(name, depth)? {
                 return Ok(t);
             }
             if let Some(base) = name.strip_suffix('?')
@@ -1320,6 +1340,17 @@ mod tests {
                 TypeExpr::Optional(Box::new(TypeExpr::Prim(Prim::String))),
             ),
             (":CustomType", TypeExpr::Named("CustomType".into())),
+            (
+                "Vector<Int>",
+                TypeExpr::Vector(Some(Box::new(TypeExpr::Prim(Prim::Int)))),
+            ),
+            (
+                "List<Vector<String>>",
+                TypeExpr::List(Some(Box::new(TypeExpr::Vector(Some(Box::new(
+                    TypeExpr::Prim(Prim::String),
+                )))))),
+            ),
+            ("Map<K>", TypeExpr::Named("Map<K>".into())),
         ] {
             assert_eq!(ty(src), want, "{src}");
         }
