@@ -868,8 +868,17 @@ impl<'h> Evaluator<'h> {
         self.run_step(&loop_name, StepKind::Loop, span, cx, |cx| {
             let mut results = Vec::new();
             match &head.kind {
-                ExprKind::Vector(binding) if binding.len() == 2 => {
-                    let coll = self.eval(&binding[1], env, cx)?;
+                // [x coll] or, annotated, [x type coll]
+                ExprKind::Vector(binding)
+                    if binding.len() == 2
+                        || (binding.len() == 3 && types::is_annotation(&binding[1])) =>
+                {
+                    let coll_expr = &binding[binding.len() - 1];
+                    let item_type = match binding.len() {
+                        3 => Some(parse_annotation(&binding[1])?),
+                        _ => None,
+                    };
+                    let coll = self.eval(coll_expr, env, cx)?;
                     let items: Vec<Value> = match &coll {
                         Value::Nil => vec![],
                         Value::List(v) | Value::Vector(v) => v.to_vec(),
@@ -886,13 +895,26 @@ impl<'h> Evaluator<'h> {
                                     other.type_name()
                                 ),
                             )
-                            .at(binding[1].span));
+                            .at(coll_expr.span));
                         }
                     };
                     if items.len() > max {
                         return Err(over_limit());
                     }
                     for (i, item) in items.into_iter().enumerate() {
+                        if let Some(a) = &item_type {
+                            check_annotation(
+                                a,
+                                &item,
+                                || {
+                                    format!(
+                                        "step-loop item {i} (`{}`)",
+                                        crate::printer::print_expr(&binding[0])
+                                    )
+                                },
+                                coll_expr.span,
+                            )?;
+                        }
                         let env = self.bind_pattern(&binding[0], item, env.clone())?;
                         let v = self.run_step(
                             &format!("{loop_name}[{i}]"),

@@ -10,7 +10,11 @@
 //! * [`printer`]: the canonical printer (`parse(print(v)) == v`);
 //! * [`eval`]: the evaluator with bounded resources, and [`builtins`], its
 //!   pure standard library;
-//! * [`host`]: the [`Host`] trait, the evaluator's only door to the world.
+//! * [`host`]: the [`Host`] trait, the evaluator's only door to the world;
+//! * [`types`]: type expressions ([`TypeExpr`]) — annotations checked at
+//!   run time, capability schemas, JSON Schema.
+//!
+//! The language itself is described in `docs/rtfs.md`.
 //!
 //! **Invariant:** nothing here performs I/O, reads the clock, spawns threads
 //! or depends on an async runtime. Every effect is a `(call ...)` handed to

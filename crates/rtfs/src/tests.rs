@@ -930,6 +930,8 @@ fn type_annotations_are_checked_where_values_meet_them() {
         ("(let [x :a y :b] [x y])", "[:a :b]"),
         ("(let [[a b] [:vector :int] [1 2]] (+ a b))", "3"),
         ("(do (def n :int 5) n)", "5"),
+        ("(step-loop [x :int [1 2]] (* x 10))", "[10 20]"),
+        ("(step-loop [x : Int [1 2]] x)", "[1 2]"),
         ("((fn [] :done))", ":done"),
         ("((fn [x] :int (inc x)) 1)", "2"),
         (
@@ -962,6 +964,11 @@ fn type_annotations_are_checked_where_values_meet_them() {
             "(let [x :int \"a\"] x)",
             ErrorKind::Type,
             "let binding `x`: expected :int, got string \"a\"",
+        ),
+        (
+            "(step-loop [x :int [1 \"b\"]] x)",
+            ErrorKind::Type,
+            "step-loop item 1 (`x`): expected :int, got string \"b\"",
         ),
         (
             "(def n :int \"five\")",

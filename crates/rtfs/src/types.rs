@@ -917,7 +917,10 @@ fn parse_record(
                 }
             }
             Value::Vector(parts) => match &parts[..] {
-                [k, t] if name_of(k) == Some("*") => rest = Some(Box::new(sub(t)?)),
+                // [:* T], with or without options: the type of other keys.
+                [k, t] | [k, Value::Map(_), t] if name_of(k) == Some("*") => {
+                    rest = Some(Box::new(sub(t)?))
+                }
                 [k, t] => fields.push(Field {
                     key: k.clone(),
                     ty: sub(t)?,
@@ -1469,6 +1472,8 @@ mod tests {
             "[:vector :string]",
             ":vector",
             "[:map [:a :int] [:b {:optional true} :string] [:* :any]]",
+            "[:map [:* {} :int] [:a {:doc \"x\"} :int]]",
+            "Vector<Optional<Int>>",
             "[:map-of :keyword [:list :int]]",
             "[:fn [:int & :string] :bool]",
             "[:union :int :nil]",
