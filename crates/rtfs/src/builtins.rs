@@ -59,6 +59,22 @@ builtins! {
     Split => "split", Join => "join", UpperCase => "upper-case", LowerCase => "lower-case",
     Trim => "trim", Includes => "includes?", StartsWith => "starts-with?", EndsWith => "ends-with?",
     Subs => "subs", Replace => "replace",
+    // Names of the reference language (RTFS 2.0) for functions above:
+    // same behaviour, their own name in messages.
+    IsBoolAlias => "bool?", IsStringAlias => "string-p", NotEqAlias => "!=",
+    Substring => "substring", StringContains => "string-contains",
+    StringContainsQ => "string-contains?", StringLength => "string-length", Length => "length",
+    StringJoin => "string-join", StringUpper => "string-upper", StringLower => "string-lower",
+    StringTrim => "string-trim", SerializeJson => "serialize-json",
+    // Functions of the reference language's standard library.
+    TypeName => "type-name", ToInt => "int", ToFloat => "float",
+    IsSymbol => "symbol?", IsList => "list?", IsEven => "even?", IsOdd => "odd?",
+    IsZero => "zero?", IsPos => "pos?", IsNeg => "neg?",
+    Sqrt => "sqrt", Pow => "pow", Factorial => "factorial",
+    Update => "update", UpdateIn => "update-in", AssocIn => "assoc-in", Cons => "cons",
+    Partition => "partition", PartitionAll => "partition-all", GroupBy => "group-by",
+    Frequencies => "frequencies", Subvec => "subvec", MapIndexed => "map-indexed",
+    Find => "find", Deref => "deref",
 }
 
 /// The built-in or special-form name closest to `name` (for "did you mean").
@@ -433,7 +449,7 @@ pub(crate) fn call(
             at_least(1)?;
             Ok(Value::Bool(args.windows(2).all(|w| w[0] == w[1])))
         }
-        NotEq => {
+        NotEq | NotEqAlias => {
             at_least(1)?;
             Ok(Value::Bool(!args.windows(2).all(|w| w[0] == w[1])))
         }
@@ -441,18 +457,20 @@ pub(crate) fn call(
             exactly(1)?;
             Ok(Value::Bool(!args[0].is_truthy()))
         }
-        IsNil | IsSome | IsString | IsNumber | IsInt | IsFloat | IsBool | IsKeyword | IsMap
-        | IsVector | IsSeq | IsFn => {
+        IsNil | IsSome | IsString | IsStringAlias | IsNumber | IsInt | IsFloat | IsBool
+        | IsBoolAlias | IsKeyword | IsSymbol | IsMap | IsVector | IsList | IsSeq | IsFn => {
             exactly(1)?;
             let v = &args[0];
             Ok(Value::Bool(match b {
                 IsNil => matches!(v, Value::Nil),
                 IsSome => !matches!(v, Value::Nil),
-                IsString => matches!(v, Value::Str(_)),
+                IsString | IsStringAlias => matches!(v, Value::Str(_)),
                 IsNumber => matches!(v, Value::Int(_) | Value::Float(_)),
                 IsInt => matches!(v, Value::Int(_)),
                 IsFloat => matches!(v, Value::Float(_)),
-                IsBool => matches!(v, Value::Bool(_)),
+                IsBool | IsBoolAlias => matches!(v, Value::Bool(_)),
+                IsSymbol => matches!(v, Value::Symbol(_)),
+                IsList => matches!(v, Value::List(_)),
                 IsKeyword => matches!(v, Value::Keyword(_)),
                 IsMap => matches!(v, Value::Map(_)),
                 IsVector => matches!(v, Value::Vector(_)),
@@ -470,7 +488,7 @@ pub(crate) fn call(
                 other => return Err(type_err(name, "a collection or string", other, span)),
             }))
         }
-        Count => {
+        Count | Length => {
             exactly(1)?;
             let c = match &args[0] {
                 Value::Nil => 0,
@@ -918,7 +936,7 @@ pub(crate) fn call(
                 other => Err(type_err(name, "a string of JSON", other, span)),
             }
         }
-        ToJson => {
+        ToJson | SerializeJson => {
             exactly(1)?;
             let j = crate::json::to_json(&args[0]).map_err(|e| e.at(span))?;
             Ok(Value::from(j.to_string()))
@@ -934,7 +952,7 @@ pub(crate) fn call(
             };
             out_vec(parts)
         }
-        Join => {
+        Join | StringJoin => {
             between(1, 2)?;
             let (sep, coll) = if n == 2 {
                 (string(name, &args[0], span)?, &args[1])
@@ -946,26 +964,26 @@ pub(crate) fn call(
             ev.check_size(out.len(), span)?;
             Ok(Value::from(out))
         }
-        UpperCase | LowerCase | Trim => {
+        UpperCase | LowerCase | Trim | StringUpper | StringLower | StringTrim => {
             exactly(1)?;
             let s = string(name, &args[0], span)?;
             Ok(Value::from(match b {
-                UpperCase => s.to_uppercase(),
-                LowerCase => s.to_lowercase(),
+                UpperCase | StringUpper => s.to_uppercase(),
+                LowerCase | StringLower => s.to_lowercase(),
                 _ => s.trim().to_string(),
             }))
         }
-        Includes | StartsWith | EndsWith => {
+        Includes | StringContains | StringContainsQ | StartsWith | EndsWith => {
             exactly(2)?;
             let s = string(name, &args[0], span)?;
             let t = string(name, &args[1], span)?;
             Ok(Value::Bool(match b {
-                Includes => s.contains(t),
+                Includes | StringContains | StringContainsQ => s.contains(t),
                 StartsWith => s.starts_with(t),
                 _ => s.ends_with(t),
             }))
         }
-        Subs => {
+        Subs | Substring => {
             between(2, 3)?;
             let s = string(name, &args[0], span)?;
             let chars: Vec<char> = s.chars().collect();
@@ -1007,6 +1025,388 @@ pub(crate) fn call(
             ev.check_size(out.len(), span)?;
             Ok(Value::from(out))
         }
+        StringLength => {
+            exactly(1)?;
+            let s = string(name, &args[0], span)?;
+            Ok(Value::Int(s.chars().count() as i64))
+        }
+        TypeName | ToInt | ToFloat | IsEven | IsOdd | IsZero | IsPos | IsNeg | Sqrt | Pow
+        | Factorial | Update | UpdateIn | AssocIn | Cons | Partition | PartitionAll | GroupBy
+        | Frequencies | Subvec | MapIndexed | Find | Deref => call_reference(ev, b, args, span, cx),
+    }
+}
+
+/// Checks that `n` arguments fall in `lo..=hi` (`hi` `None`: no upper bound).
+fn arity_range(name: &str, n: usize, lo: usize, hi: Option<usize>, span: Span) -> Result<()> {
+    if n >= lo && hi.is_none_or(|h| n <= h) {
+        return Ok(());
+    }
+    let expected = match hi {
+        Some(h) if h == lo => format!("{lo} argument(s)"),
+        Some(h) => format!("{lo} to {h} arguments"),
+        None => format!("at least {lo} argument(s)"),
+    };
+    Err(arity(name, &expected, n, span))
+}
+
+/// `(assoc coll k v)` for one key: maps (nil is an empty map) by key,
+/// vectors by index (at most one past the end).
+fn assoc1(
+    ev: &Evaluator<'_>,
+    name: &str,
+    coll: &Value,
+    k: Value,
+    v: Value,
+    span: Span,
+) -> Result<Value> {
+    match coll {
+        Value::Nil | Value::Map(_) => {
+            let mut m = map_arg(name, coll, span)?.cloned().unwrap_or_default();
+            m.insert(k, v);
+            ev.check_size(m.len(), span)?;
+            Ok(Value::Map(Arc::new(m)))
+        }
+        Value::Vector(items) => {
+            let i = int(name, &k, span)?;
+            let mut items = items.to_vec();
+            match usize::try_from(i) {
+                Ok(i) if i < items.len() => items[i] = v,
+                Ok(i) if i == items.len() => items.push(v),
+                _ => {
+                    return Err(RtfsError::new(
+                        ErrorKind::Index,
+                        format!(
+                            "{name} index {i} out of range for a vector of {}",
+                            items.len()
+                        ),
+                    )
+                    .at(span));
+                }
+            }
+            ev.check_size(items.len(), span)?;
+            Ok(Value::vector(items))
+        }
+        other => Err(type_err(name, "a map or vector", other, span)),
+    }
+}
+
+/// The path argument of `assoc-in` / `update-in`: a non-empty sequence.
+fn key_path(name: &str, v: &Value, span: Span) -> Result<Vec<Value>> {
+    let path = seq(name, v, span)?;
+    if path.is_empty() {
+        return Err(RtfsError::new(
+            ErrorKind::Type,
+            format!("{name} needs a non-empty key path"),
+        )
+        .at(span)
+        .with_help("write e.g. [:user :name]; use assoc or update for a single key"));
+    }
+    Ok(path)
+}
+
+/// `(assoc-in coll path v)` and, with `f`, `(update-in coll path f args...)`:
+/// walks `path`, creating maps where keys are missing, and sets (or
+/// transforms) the innermost value.
+fn assoc_in(
+    ev: &Evaluator<'_>,
+    name: &str,
+    coll: &Value,
+    path: &[Value],
+    leaf: &mut dyn FnMut(Value) -> Result<Value>,
+    span: Span,
+    depth: usize,
+) -> Result<Value> {
+    let Some((k, rest)) = path.split_first() else {
+        return leaf(coll.clone());
+    };
+    if depth > 512 {
+        return Err(
+            RtfsError::new(ErrorKind::Limit, format!("{name}: key path too deep")).at(span),
+        );
+    }
+    let inner = get(coll, k).unwrap_or(Value::Nil);
+    let new_inner = if rest.is_empty() {
+        leaf(inner)?
+    } else {
+        assoc_in(ev, name, &inner, rest, leaf, span, depth + 1)?
+    };
+    assoc1(ev, name, coll, k.clone(), new_inner, span)
+}
+
+/// Functions that came with RTFS 2.0 conformance (the reference language's
+/// standard library): conversion, number predicates, nested updates and a
+/// few collection helpers.
+fn call_reference(
+    ev: &Evaluator<'_>,
+    b: Builtin,
+    args: Vec<Value>,
+    span: Span,
+    cx: Cx<'_>,
+) -> Result<Value> {
+    use Builtin::*;
+    let name = b.name();
+    let n = args.len();
+    let check = |lo: usize, hi: Option<usize>| arity_range(name, n, lo, hi, span);
+    match b {
+        TypeName => {
+            check(1, Some(1))?;
+            // The reference language's runtime type names.
+            Ok(Value::string(match &args[0] {
+                Value::Int(_) => "integer",
+                Value::Bool(_) => "boolean",
+                other => other.type_name(),
+            }))
+        }
+        ToInt => {
+            check(1, Some(1))?;
+            match &args[0] {
+                Value::Int(_) => Ok(args[0].clone()),
+                Value::Float(f) => {
+                    let t = f.trunc();
+                    if t.is_finite() && t >= i64::MIN as f64 && t < i64::MAX as f64 {
+                        Ok(Value::Int(t as i64))
+                    } else {
+                        Err(RtfsError::new(
+                            ErrorKind::Overflow,
+                            format!(
+                                "int: {} does not fit in a 64-bit integer",
+                                crate::printer::format_float(*f)
+                            ),
+                        )
+                        .at(span))
+                    }
+                }
+                Value::Str(s) => s.trim().parse::<i64>().map(Value::Int).map_err(|_| {
+                    RtfsError::new(
+                        ErrorKind::Parse,
+                        format!("int: {} is not an integer", truncate(&args[0].to_string())),
+                    )
+                    .at(span)
+                }),
+                other => Err(type_err(name, "a number or a string", other, span)),
+            }
+        }
+        ToFloat => {
+            check(1, Some(1))?;
+            match &args[0] {
+                Value::Float(_) => Ok(args[0].clone()),
+                Value::Int(i) => Ok(Value::Float(*i as f64)),
+                Value::Str(s) => s.trim().parse::<f64>().map(Value::Float).map_err(|_| {
+                    RtfsError::new(
+                        ErrorKind::Parse,
+                        format!("float: {} is not a number", truncate(&args[0].to_string())),
+                    )
+                    .at(span)
+                }),
+                other => Err(type_err(name, "a number or a string", other, span)),
+            }
+        }
+        IsEven | IsOdd => {
+            check(1, Some(1))?;
+            let i = int(name, &args[0], span)?;
+            Ok(Value::Bool((i % 2 == 0) == (b == IsEven)))
+        }
+        IsZero | IsPos | IsNeg => {
+            check(1, Some(1))?;
+            let x = num(name, &args[0], span)?.f();
+            Ok(Value::Bool(match b {
+                IsZero => x == 0.0,
+                IsPos => x > 0.0,
+                _ => x < 0.0,
+            }))
+        }
+        Sqrt => {
+            check(1, Some(1))?;
+            let x = num(name, &args[0], span)?.f();
+            if x < 0.0 {
+                return Err(RtfsError::new(
+                    ErrorKind::Type,
+                    format!(
+                        "sqrt of a negative number ({})",
+                        truncate(&args[0].to_string())
+                    ),
+                )
+                .at(span));
+            }
+            Ok(Value::Float(x.sqrt()))
+        }
+        Pow => {
+            check(2, Some(2))?;
+            match (num(name, &args[0], span)?, num(name, &args[1], span)?) {
+                (Num::I(base), Num::I(exp)) if exp >= 0 => u32::try_from(exp)
+                    .ok()
+                    .and_then(|e| base.checked_pow(e))
+                    .map(Value::Int)
+                    .ok_or_else(|| overflow(name, span)),
+                (x, y) => Ok(Value::Float(x.f().powf(y.f()))),
+            }
+        }
+        Factorial => {
+            check(1, Some(1))?;
+            let k = int(name, &args[0], span)?;
+            if k < 0 {
+                return Err(RtfsError::new(
+                    ErrorKind::Type,
+                    format!("factorial is not defined for negative numbers ({k})"),
+                )
+                .at(span));
+            }
+            (1..=k)
+                .try_fold(1i64, |acc, i| acc.checked_mul(i))
+                .map(Value::Int)
+                .ok_or_else(|| overflow(name, span))
+        }
+        Update => {
+            check(3, None)?;
+            if !matches!(args[0], Value::Nil | Value::Map(_) | Value::Vector(_)) {
+                return Err(type_err(name, "a map or vector", &args[0], span));
+            }
+            let old = get(&args[0], &args[1]).unwrap_or(Value::Nil);
+            let mut call_args = vec![old];
+            call_args.extend(args[3..].iter().cloned());
+            let new = ev.apply(&args[2], call_args, span, cx)?;
+            assoc1(ev, name, &args[0], args[1].clone(), new, span)
+        }
+        UpdateIn => {
+            check(3, None)?;
+            let path = key_path(name, &args[1], span)?;
+            let extra = &args[3..];
+            let mut leaf = |old: Value| {
+                let mut call_args = vec![old];
+                call_args.extend(extra.iter().cloned());
+                ev.apply(&args[2], call_args, span, cx)
+            };
+            assoc_in(ev, name, &args[0], &path, &mut leaf, span, 0)
+        }
+        AssocIn => {
+            check(3, Some(3))?;
+            let path = key_path(name, &args[1], span)?;
+            let mut leaf = |_old: Value| Ok(args[2].clone());
+            assoc_in(ev, name, &args[0], &path, &mut leaf, span, 0)
+        }
+        Cons => {
+            check(2, Some(2))?;
+            let mut items = vec![args[0].clone()];
+            items.extend(seq(name, &args[1], span)?);
+            ev.check_size(items.len(), span)?;
+            Ok(match &args[1] {
+                Value::Vector(_) => Value::vector(items),
+                _ => Value::list(items),
+            })
+        }
+        Partition | PartitionAll => {
+            check(2, Some(3))?;
+            let size = int(name, &args[0], span)?;
+            let step = if n == 3 {
+                int(name, &args[1], span)?
+            } else {
+                size
+            };
+            if size <= 0 || step <= 0 {
+                return Err(RtfsError::new(
+                    ErrorKind::Type,
+                    format!("{name} needs a positive size and step, got {size} and {step}"),
+                )
+                .at(span));
+            }
+            let items = seq(name, &args[n - 1], span)?;
+            let (size, step) = (size as usize, step as usize);
+            let mut out = Vec::new();
+            let mut start = 0;
+            // Overlapping groups (step < size) copy elements: bound the total.
+            let mut copied = 0usize;
+            while start < items.len() {
+                let end = start.saturating_add(size).min(items.len());
+                if end - start < size && b == Partition {
+                    break;
+                }
+                copied = copied.saturating_add(end - start);
+                ev.check_size(copied, span)?;
+                out.push(Value::vector(items[start..end].to_vec()));
+                start = start.saturating_add(step);
+            }
+            Ok(Value::vector(out))
+        }
+        GroupBy => {
+            check(2, Some(2))?;
+            let mut groups: std::collections::BTreeMap<Value, Vec<Value>> = Default::default();
+            for x in seq(name, &args[1], span)? {
+                let k = ev.apply(&args[0], vec![x.clone()], span, cx)?;
+                groups.entry(k).or_default().push(x);
+            }
+            Ok(Value::Map(Arc::new(
+                groups
+                    .into_iter()
+                    .map(|(k, v)| (k, Value::vector(v)))
+                    .collect(),
+            )))
+        }
+        Frequencies => {
+            check(1, Some(1))?;
+            let mut counts = Map::new();
+            for x in seq(name, &args[0], span)? {
+                let c = counts.get(&x).and_then(|c| match c {
+                    Value::Int(i) => Some(*i),
+                    _ => None,
+                });
+                counts.insert(x, Value::Int(c.unwrap_or(0) + 1));
+            }
+            Ok(Value::Map(Arc::new(counts)))
+        }
+        Subvec => {
+            check(2, Some(3))?;
+            let items = match &args[0] {
+                Value::Vector(v) | Value::List(v) => v,
+                other => return Err(type_err(name, "a vector", other, span)),
+            };
+            let start = int(name, &args[1], span)?;
+            let end = if n == 3 {
+                int(name, &args[2], span)?
+            } else {
+                items.len() as i64
+            };
+            if start < 0 || end < start || end as u64 > items.len() as u64 {
+                return Err(RtfsError::new(
+                    ErrorKind::Index,
+                    format!(
+                        "subvec range {start}..{end} out of bounds for a vector of {}",
+                        items.len()
+                    ),
+                )
+                .at(span));
+            }
+            Ok(Value::vector(items[start as usize..end as usize].to_vec()))
+        }
+        MapIndexed => {
+            check(2, Some(2))?;
+            let items = seq(name, &args[1], span)?;
+            let mut out = Vec::with_capacity(items.len());
+            for (i, x) in items.into_iter().enumerate() {
+                out.push(ev.apply(&args[0], vec![Value::Int(i as i64), x], span, cx)?);
+            }
+            Ok(Value::vector(out))
+        }
+        Find => {
+            check(2, Some(2))?;
+            Ok(match map_arg(name, &args[0], span)? {
+                Some(m) => m
+                    .get_key_value(&args[1])
+                    .map(|(k, v)| Value::vector(vec![k.clone(), v.clone()]))
+                    .unwrap_or(Value::Nil),
+                None => Value::Nil,
+            })
+        }
+        Deref => {
+            check(1, Some(1))?;
+            // Plans have no mutable references: every value is already
+            // realised, so dereferencing one gives it back (see docs/rtfs.md).
+            Ok(args[0].clone())
+        }
+        _ => Err(RtfsError::new(
+            ErrorKind::BadForm,
+            format!("internal: {name} is not a reference-library function"),
+        )
+        .at(span)),
     }
 }
 

@@ -13,14 +13,15 @@
 //! program never changes which of its calls runs first).
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 use crate::builtins::{self, Builtin};
 use crate::error::{ErrorKind, Result, RtfsError, Span};
 use crate::host::{Branch, CallRequest, Host, PureHost, StepEvent, StepKind, StepPhase};
 use crate::syntax::{Expr, ExprKind};
-use crate::value::{Arity, Closure, Function, Map, Value};
+use crate::types::{self, Annotation, Binding};
+use crate::value::{Arity, ArityTypes, Closure, Function, Map, Value};
 
 /// Bounds on evaluation. Defaults suit plans; tighten them for untrusted code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,6 +77,70 @@ impl Env {
         }
         None
     }
+}
+
+/// Functions that see each other by name (letrec): the `fn`s bound by one
+/// run of `let` bindings that refer to themselves or their siblings, or a
+/// named `(fn name ...)` that refers to itself.
+///
+/// The group holds the functions' code and the environment they were
+/// created in, not the functions themselves, so no reference cycle forms:
+/// each call of a member binds fresh copies of every member before the
+/// parameters ([`RecGroup::bind`]).
+pub(crate) struct RecGroup {
+    base: Env,
+    members: Vec<RecMember>,
+}
+
+struct RecMember {
+    /// The names the function is bound to (its `let` name, its own name).
+    names: Vec<Arc<str>>,
+    fn_name: Option<Arc<str>>,
+    arities: Arc<[Arity]>,
+}
+
+impl RecGroup {
+    /// Member `i` as a function value.
+    fn member(self: &Arc<Self>, i: usize) -> Option<Value> {
+        let m = self.members.get(i)?;
+        Some(Value::Function(Function::Closure(Arc::new(Closure {
+            name: m.fn_name.clone(),
+            arities: m.arities.clone(),
+            env: self.base.clone(),
+            rec: Some(self.clone()),
+        }))))
+    }
+
+    /// `env` with every member bound under each of its names.
+    fn bind(self: &Arc<Self>, mut env: Env) -> Env {
+        for (i, m) in self.members.iter().enumerate() {
+            if let Some(f) = self.member(i) {
+                for n in &m.names {
+                    env = env.bind(n.clone(), f.clone());
+                }
+            }
+        }
+        env
+    }
+}
+
+/// True when a symbol in `e` is one of `names`.
+fn mentions(e: &Expr, names: &[Arc<str>]) -> bool {
+    let mut found = false;
+    e.walk(&mut |x| {
+        if let ExprKind::Symbol(s) = &x.kind
+            && names.contains(s)
+        {
+            found = true;
+        }
+    });
+    found
+}
+
+/// The arguments of `(fn ...)` when `e` is such a form.
+fn fn_form(e: &Expr) -> Option<&[Expr]> {
+    let items = e.as_list()?;
+    matches!(items.first().and_then(Expr::as_symbol), Some("fn" | "λ")).then(|| &items[1..])
 }
 
 /// Where in the step tree evaluation is, for deterministic step paths.
@@ -144,6 +209,8 @@ const SPECIAL_FORMS: &[&str] = &[
     "step-parallel",
     "step-loop",
     "call",
+    "->",
+    "->>",
 ];
 
 /// True when `name` is a special form rather than a function.
@@ -159,6 +226,9 @@ pub struct Evaluator<'h> {
     host: &'h dyn Host,
     limits: Limits,
     globals: RwLock<HashMap<Arc<str>, Value>>,
+    /// Set once anything is defined, so that programs without definitions
+    /// look names up without taking the lock.
+    any_globals: AtomicBool,
     steps: AtomicU64,
 }
 
@@ -174,6 +244,7 @@ impl<'h> Evaluator<'h> {
             host,
             limits: Limits::default(),
             globals: RwLock::new(HashMap::new()),
+            any_globals: AtomicBool::new(false),
             steps: AtomicU64::new(0),
         }
     }
@@ -226,6 +297,7 @@ impl<'h> Evaluator<'h> {
     }
 
     fn globals_write(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<Arc<str>, Value>> {
+        self.any_globals.store(true, Ordering::Release);
         self.globals.write().unwrap_or_else(|p| p.into_inner())
     }
 
@@ -244,6 +316,7 @@ impl<'h> Evaluator<'h> {
         Ok(())
     }
 
+    #[inline]
     fn tick(&self, span: Span, cx: Cx<'_>) -> Result<()> {
         let n = self.steps.fetch_add(1, Ordering::Relaxed) + 1;
         if n > self.limits.max_steps {
@@ -327,7 +400,9 @@ impl<'h> Evaluator<'h> {
         if let Some(v) = env.lookup(name) {
             return Ok(v.clone());
         }
-        if let Some(v) = self.globals_read().get(name) {
+        if self.any_globals.load(Ordering::Acquire)
+            && let Some(v) = self.globals_read().get(name)
+        {
             return Ok(v.clone());
         }
         if let Some(b) = Builtin::from_name(name) {
@@ -335,7 +410,10 @@ impl<'h> Evaluator<'h> {
         }
         let mut err =
             RtfsError::new(ErrorKind::Unbound, format!("unbound symbol `{name}`")).at(span);
-        if is_special_form(name) {
+        if name.starts_with('%') {
+            err = err
+                .with_help("`%`, `%1`, `%&` name the arguments of #(...) and exist only inside it");
+        } else if is_special_form(name) {
             err = err.with_help(format!(
                 "`{name}` is a special form; use it at the head of a list: ({name} ...)"
             ));
@@ -427,7 +505,13 @@ impl<'h> Evaluator<'h> {
             )
             .at(span));
         };
+        if let Some(t) = &arity.types {
+            check_arguments(c, arity, t, &args, span)?;
+        }
         let mut env = c.env.clone();
+        if let Some(group) = &c.rec {
+            env = group.bind(env);
+        }
         let mut args = args.into_iter();
         for p in &arity.params {
             let v = args.next().unwrap_or(Value::Nil);
@@ -437,7 +521,16 @@ impl<'h> Evaluator<'h> {
             let remaining: Vec<Value> = args.collect();
             env = self.bind_pattern(rest, Value::list(remaining), env)?;
         }
-        self.eval_body(&arity.body, &env, cx.deeper())
+        let result = self.eval_body(&arity.body, &env, cx.deeper())?;
+        if let Some(ret) = arity.types.as_ref().and_then(|t| t.ret.as_ref()) {
+            check_annotation(
+                ret,
+                &result,
+                || format!("return value of `{}`", c.name.as_deref().unwrap_or("fn")),
+                span,
+            )?;
+        }
+        Ok(result)
     }
 
     fn eval_body(&self, body: &[Expr], env: &Env, cx: Cx<'_>) -> Result<Value> {
@@ -474,19 +567,45 @@ impl<'h> Evaluator<'h> {
                         bindings.span,
                     ));
                 };
-                if pairs.len() % 2 != 0 {
+                // Fast path: plain `name value` pairs with no function to
+                // bind recursively.
+                if pairs.len().is_multiple_of(2)
+                    && pairs
+                        .chunks(2)
+                        .all(|p| types::is_pattern(&p[0]) && fn_form(&p[1]).is_none())
+                {
+                    let mut env = env.clone();
+                    for pair in pairs.chunks(2) {
+                        let v = self.eval(&pair[1], &env, cx)?;
+                        env = self.bind_pattern(&pair[0], v, env)?;
+                    }
+                    return self.eval_body(&args[1..], &env, cx);
+                }
+                let split = types::split_bindings(pairs).or_else(|| {
+                    // Even but unsplittable: bind pairs, so that the pattern
+                    // error points at the bad pattern.
+                    pairs.len().is_multiple_of(2).then(|| {
+                        pairs
+                            .chunks(2)
+                            .map(|p| Binding {
+                                pattern: &p[0],
+                                ty: None,
+                                value: &p[1],
+                            })
+                            .collect()
+                    })
+                });
+                let Some(bindings_list) = split else {
                     return Err(RtfsError::new(
                         ErrorKind::BadForm,
                         "let bindings need an even number of forms (name value ...)",
                     )
                     .at(bindings.span)
-                    .with_help("write `(let [x 1 y 2] body)`"));
-                }
-                let mut env = env.clone();
-                for pair in pairs.chunks(2) {
-                    let v = self.eval(&pair[1], &env, cx)?;
-                    env = self.bind_pattern(&pair[0], v, env)?;
-                }
+                    .with_help(
+                        "write `(let [x 1 y 2] body)`, or `(let [x :int 1] body)` with a type",
+                    ));
+                };
+                let env = self.bind_let(&bindings_list, env.clone(), cx)?;
                 self.eval_body(&args[1..], &env, cx)
             }
             "if" => {
@@ -543,7 +662,7 @@ impl<'h> Evaluator<'h> {
                 }
                 Ok(last)
             }
-            "fn" => self.make_closure(None, args, env, span),
+            "fn" => self.make_closure(None, args, env, span, true),
             "defn" => {
                 let Some(name_expr) = args.first() else {
                     return Err(bad_form("defn", "a name", span));
@@ -556,16 +675,25 @@ impl<'h> Evaluator<'h> {
                 {
                     rest = &rest[1..]; // docstring
                 }
-                let f = self.make_closure(Some(Arc::from(fname)), rest, env, span)?;
+                let f = self.make_closure(Some(Arc::from(fname)), rest, env, span, false)?;
                 self.globals_write().insert(Arc::from(fname), f.clone());
                 Ok(f)
             }
             "def" => {
-                expect_args(name, args, 2, Some(2), span)?;
+                // (def name value) or (def name type value)
+                let annotated = args.len() == 3 && types::is_annotation(&args[1]);
+                if !annotated {
+                    expect_args(name, args, 2, Some(2), span)?;
+                }
                 let Some(dname) = args[0].as_symbol() else {
                     return Err(bad_form("def", "a symbol as its name", args[0].span));
                 };
-                let v = self.eval(&args[1], env, cx)?;
+                let value_expr = &args[args.len() - 1];
+                let v = self.eval(value_expr, env, cx)?;
+                if annotated {
+                    let a = parse_annotation(&args[1])?;
+                    check_annotation(&a, &v, || format!("def `{dname}`"), value_expr.span)?;
+                }
                 self.globals_write().insert(Arc::from(dname), v.clone());
                 Ok(v)
             }
@@ -608,6 +736,11 @@ impl<'h> Evaluator<'h> {
                 let mut err = RtfsError::new(ErrorKind::Thrown, message).at(span);
                 err.thrown = Some(v);
                 Err(err)
+            }
+            "->" | "->>" => {
+                expect_args(name, args, 1, None, span)?;
+                let threaded = thread_forms(name == "->>", args);
+                self.eval(&threaded, env, cx)
             }
             "step" => {
                 let Some(name_expr) = args.first() else {
@@ -735,8 +868,17 @@ impl<'h> Evaluator<'h> {
         self.run_step(&loop_name, StepKind::Loop, span, cx, |cx| {
             let mut results = Vec::new();
             match &head.kind {
-                ExprKind::Vector(binding) if binding.len() == 2 => {
-                    let coll = self.eval(&binding[1], env, cx)?;
+                // [x coll] or, annotated, [x type coll]
+                ExprKind::Vector(binding)
+                    if binding.len() == 2
+                        || (binding.len() == 3 && types::is_annotation(&binding[1])) =>
+                {
+                    let coll_expr = &binding[binding.len() - 1];
+                    let item_type = match binding.len() {
+                        3 => Some(parse_annotation(&binding[1])?),
+                        _ => None,
+                    };
+                    let coll = self.eval(coll_expr, env, cx)?;
                     let items: Vec<Value> = match &coll {
                         Value::Nil => vec![],
                         Value::List(v) | Value::Vector(v) => v.to_vec(),
@@ -753,13 +895,26 @@ impl<'h> Evaluator<'h> {
                                     other.type_name()
                                 ),
                             )
-                            .at(binding[1].span));
+                            .at(coll_expr.span));
                         }
                     };
                     if items.len() > max {
                         return Err(over_limit());
                     }
                     for (i, item) in items.into_iter().enumerate() {
+                        if let Some(a) = &item_type {
+                            check_annotation(
+                                a,
+                                &item,
+                                || {
+                                    format!(
+                                        "step-loop item {i} (`{}`)",
+                                        crate::printer::print_expr(&binding[0])
+                                    )
+                                },
+                                coll_expr.span,
+                            )?;
+                        }
                         let env = self.bind_pattern(&binding[0], item, env.clone())?;
                         let v = self.run_step(
                             &format!("{loop_name}[{i}]"),
@@ -835,6 +990,11 @@ impl<'h> Evaluator<'h> {
             .map_err(|e| e.at(span))
     }
 
+    /// `(try body... (catch ...)... (finally ...)?)`: the first catch
+    /// clause whose filter matches the error handles it (see
+    /// [`catch_matches`]); `Limit` and `Denied` errors are never caught;
+    /// `finally` runs
+    /// in every case.
     fn eval_try(&self, args: &[Expr], env: &Env, cx: Cx<'_>) -> Result<Value> {
         let is_clause = |e: &Expr, head: &str| {
             e.as_list()
@@ -843,20 +1003,20 @@ impl<'h> Evaluator<'h> {
                 == Some(head)
         };
         let mut body_end = args.len();
-        let mut catch: Option<&Expr> = None;
+        let mut catches: Vec<&Expr> = Vec::new();
         let mut finally: Option<&Expr> = None;
         for (i, a) in args.iter().enumerate() {
             if is_clause(a, "catch") || is_clause(a, "finally") {
                 body_end = body_end.min(i);
                 if is_clause(a, "catch") {
-                    if catch.is_some() || finally.is_some() {
+                    if finally.is_some() {
                         return Err(RtfsError::new(
                             ErrorKind::BadForm,
-                            "try takes one catch, before any finally",
+                            "catch clauses must come before finally",
                         )
                         .at(a.span));
                     }
-                    catch = Some(a);
+                    catches.push(a);
                 } else {
                     if finally.is_some() {
                         return Err(
@@ -873,46 +1033,21 @@ impl<'h> Evaluator<'h> {
                 .at(a.span));
             }
         }
-        // Validate the catch clause before running anything, so a malformed
-        // handler is reported even when the body succeeds.
-        let handler = match catch {
-            None => None,
-            Some(c) => {
-                let parts = c.as_list().unwrap_or_default();
-                // (catch e body...) or (catch Filter e body...)
-                Some(match parts.get(1..3) {
-                    Some([f, b])
-                        if b.as_symbol().is_some()
-                            && (f.as_keyword().is_some()
-                                || (f.as_symbol().is_some() && parts.len() > 3)) =>
-                    {
-                        (Some(f), b, &parts[3..])
-                    }
-                    _ => match parts.get(1) {
-                        Some(b) if b.as_symbol().is_some() => (None, b, &parts[2..]),
-                        _ => {
-                            return Err(bad_form(
-                                "catch",
-                                "a symbol to bind the error: (catch e ...)",
-                                c.span,
-                            ));
-                        }
-                    },
-                })
-            }
-        };
+        // Validate every catch clause before running anything, so a
+        // malformed handler is reported even when the body succeeds.
+        let handlers = catches
+            .iter()
+            .map(|c| catch_clause(c))
+            .collect::<Result<Vec<_>>>()?;
         let mut result = self.eval_body(&args[..body_end], env, cx);
-        if let (Err(err), Some((filter, binding, body))) = (&result, handler) {
-            let matches = err.kind.is_catchable()
-                && match filter.map(|f| &f.kind) {
-                    None => true,
-                    Some(ExprKind::Keyword(k)) => &**k == err.kind.name(),
-                    Some(_) => true, // Exception, Error, Throwable: catch everything
-                };
-            if matches {
-                let bound = self.bind_pattern(binding, err.to_value(), env.clone())?;
-                result = self.eval_body(body, &bound, cx);
-            }
+        if let Err(err) = &result
+            && err.kind.is_catchable()
+            && let Some((_, binding, body)) = handlers
+                .iter()
+                .find(|(filter, _, _)| catch_matches(*filter, err))
+        {
+            let bound = self.bind_pattern(binding, err.to_value(), env.clone())?;
+            result = self.eval_body(body, &bound, cx);
         }
         if let Some(f) = finally {
             let body = f.as_list().map(|l| &l[1..]).unwrap_or_default();
@@ -921,48 +1056,129 @@ impl<'h> Evaluator<'h> {
         result
     }
 
+    /// A closure from the arguments of `fn` (`name` set for `defn`). With
+    /// `self_ref`, a `(fn name ...)` whose body names itself gets itself
+    /// bound to that name on each call.
     fn make_closure(
         &self,
         name: Option<Arc<str>>,
         args: &[Expr],
         env: &Env,
         span: Span,
+        self_ref: bool,
     ) -> Result<Value> {
-        let (name, args) = match (name, args.first()) {
-            (
-                None,
-                Some(Expr {
-                    kind: ExprKind::Symbol(s),
-                    ..
-                }),
-            ) => (Some(s.clone()), &args[1..]),
-            (n, _) => (n, args),
-        };
-        let what = name.as_deref().unwrap_or("fn").to_string();
-        let Some(first) = args.first() else {
-            return Err(bad_form(&what, "a parameter vector", span));
-        };
-        let mut arities = Vec::new();
-        match &first.kind {
-            ExprKind::Vector(_) => arities.push(make_arity(&what, first, &args[1..])?),
-            ExprKind::List(_) => {
-                for a in args {
-                    let Some(parts) = a.as_list() else {
-                        return Err(bad_form(&what, "arity forms ([params] body...)", a.span));
-                    };
-                    let Some(params) = parts.first() else {
-                        return Err(bad_form(&what, "a parameter vector in each arity", a.span));
-                    };
-                    arities.push(make_arity(&what, params, &parts[1..])?);
-                }
+        let named_fn =
+            name.is_none() && matches!(args.first().map(|a| &a.kind), Some(ExprKind::Symbol(_)));
+        let (name, arities) = closure_parts(name, args, span)?;
+        let rec = match &name {
+            Some(n)
+                if self_ref && named_fn && arities_mention(&arities, std::slice::from_ref(n)) =>
+            {
+                Some(Arc::new(RecGroup {
+                    base: env.clone(),
+                    members: vec![RecMember {
+                        names: vec![n.clone()],
+                        fn_name: Some(n.clone()),
+                        arities: arities.clone(),
+                    }],
+                }))
             }
-            _ => return Err(bad_form(&what, "a parameter vector", first.span)),
-        }
+            _ => None,
+        };
         Ok(Value::Function(Function::Closure(Arc::new(Closure {
             name,
             arities,
             env: env.clone(),
+            rec,
         }))))
+    }
+
+    /// Binds `let` bindings in order. A run of bindings of `fn` forms to
+    /// plain names whose bodies mention one of the run's names is bound
+    /// as one recursive group (letrec): each function sees itself and its
+    /// siblings. A name bound earlier in the same `let` is not taken into
+    /// a group, so `[f (fn ...) f (fn [x] (f x))]` still wraps the first.
+    fn bind_let(&self, bindings: &[Binding<'_>], mut env: Env, cx: Cx<'_>) -> Result<Env> {
+        let mut bound: Vec<Arc<str>> = Vec::new();
+        let mut i = 0;
+        while i < bindings.len() {
+            let run = fn_run(&bindings[i..], &bound);
+            if run > 0
+                && let Some(new_env) = self.bind_fn_group(&bindings[i..i + run], &env, cx)?
+            {
+                for b in &bindings[i..i + run] {
+                    if let ExprKind::Symbol(s) = &b.pattern.kind {
+                        bound.push(s.clone());
+                    }
+                }
+                env = new_env;
+                i += run;
+                continue;
+            }
+            let b = &bindings[i];
+            let v = self.eval(b.value, &env, cx)?;
+            if let Some(ty) = b.ty {
+                let a = parse_annotation(ty)?;
+                check_annotation(
+                    &a,
+                    &v,
+                    || format!("let binding `{}`", crate::printer::print_expr(b.pattern)),
+                    b.value.span,
+                )?;
+            }
+            if let ExprKind::Symbol(s) = &b.pattern.kind {
+                bound.push(s.clone());
+            }
+            env = self.bind_pattern(b.pattern, v, env)?;
+            i += 1;
+        }
+        Ok(env)
+    }
+
+    /// Binds a run of `name (fn ...)` bindings as a recursive group, or
+    /// `None` when no function of the run mentions a name of the run (then
+    /// plain sequential binding is the same and cheaper).
+    fn bind_fn_group(&self, run: &[Binding<'_>], env: &Env, cx: Cx<'_>) -> Result<Option<Env>> {
+        let mut names: Vec<Arc<str>> = Vec::with_capacity(run.len());
+        for b in run {
+            if let ExprKind::Symbol(s) = &b.pattern.kind {
+                names.push(s.clone());
+            }
+        }
+        if !run.iter().any(|b| mentions(b.value, &names)) {
+            return Ok(None);
+        }
+        let mut members = Vec::with_capacity(run.len());
+        for (b, let_name) in run.iter().zip(&names) {
+            self.tick(b.value.span, cx)?;
+            let args = fn_form(b.value).unwrap_or_default();
+            let (fn_name, arities) = closure_parts(None, args, b.value.span)?;
+            let mut own = vec![let_name.clone()];
+            if let Some(n) = &fn_name
+                && n != let_name
+            {
+                own.push(n.clone());
+            }
+            members.push(RecMember {
+                names: own,
+                fn_name,
+                arities,
+            });
+        }
+        let group = Arc::new(RecGroup {
+            base: env.clone(),
+            members,
+        });
+        let mut out = env.clone();
+        for (i, (b, let_name)) in run.iter().zip(&names).enumerate() {
+            let Some(f) = group.member(i) else { continue };
+            if let Some(ty) = b.ty {
+                let a = parse_annotation(ty)?;
+                check_annotation(&a, &f, || format!("let binding `{let_name}`"), b.value.span)?;
+            }
+            out = out.bind(let_name.clone(), f);
+        }
+        Ok(Some(out))
     }
 
     /// Binds a destructuring pattern to a value (let, fn parameters, loops).
@@ -1061,14 +1277,21 @@ impl<'h> Evaluator<'h> {
                         }
                         (ExprKind::Keyword(kw), _) if &**kw == "or" => {}
                         _ => {
-                            // {name :key} binds name to (get m :key)
-                            let key = target.to_value();
+                            // {name :key} (Clojure: the pattern first) binds
+                            // name to (get m :key); {:key name} and
+                            // {"key" name} (the reference's order: a literal
+                            // key first) bind the same.
+                            let (pattern, key) = if types::is_pattern(k) || !k.is_constant() {
+                                (k, target.to_value())
+                            } else {
+                                (target, k.to_value())
+                            };
                             let val = m
                                 .get(&key)
                                 .cloned()
-                                .or_else(|| k.as_symbol().and_then(default_for))
+                                .or_else(|| pattern.as_symbol().and_then(default_for))
                                 .unwrap_or(Value::Nil);
-                            env = self.bind_pattern(k, val, env)?;
+                            env = self.bind_pattern(pattern, val, env)?;
                         }
                     }
                 }
@@ -1146,11 +1369,241 @@ impl<'h> Evaluator<'h> {
     }
 }
 
-fn make_arity(what: &str, params: &Expr, body: &[Expr]) -> Result<Arity> {
-    let ExprKind::Vector(ps) = &params.kind else {
-        return Err(bad_form(what, "a parameter vector", params.span));
+/// `(-> x (f a) g)` as `(g (f x a))`; with `last`, `(->> x (f a))` as
+/// `(f a x)`. A form that is not a list is called with the value.
+fn thread_forms(last: bool, args: &[Expr]) -> Expr {
+    let mut acc = args[0].clone();
+    for f in &args[1..] {
+        acc = match &f.kind {
+            ExprKind::List(items) if !items.is_empty() => {
+                let mut items = items.clone();
+                if last {
+                    items.push(acc);
+                } else {
+                    items.insert(1, acc);
+                }
+                Expr::new(ExprKind::List(items), f.span)
+            }
+            _ => Expr::new(ExprKind::List(vec![f.clone(), acc]), f.span),
+        };
+    }
+    acc
+}
+
+/// A catch clause's parts: filter, binding symbol, handler body.
+type CatchClause<'e> = (Option<&'e Expr>, &'e Expr, &'e [Expr]);
+
+/// Splits `(catch e body...)` or `(catch Filter e body...)`.
+fn catch_clause(c: &Expr) -> Result<CatchClause<'_>> {
+    let parts = c.as_list().unwrap_or_default();
+    match parts.get(1..3) {
+        Some([f, b])
+            if b.as_symbol().is_some()
+                && (f.as_keyword().is_some() || (f.as_symbol().is_some() && parts.len() > 3)) =>
+        {
+            Ok((Some(f), b, &parts[3..]))
+        }
+        _ => match parts.get(1) {
+            Some(b) if b.as_symbol().is_some() => Ok((None, b, &parts[2..])),
+            _ => Err(bad_form(
+                "catch",
+                "a symbol to bind the error: (catch e ...)",
+                c.span,
+            )),
+        },
+    }
+}
+
+/// Whether a catch clause's filter takes `err`:
+///
+/// * no filter, `_`, `Exception`, `Error`, `Throwable` or any other
+///   symbol not below: every error;
+/// * `RuntimeError`: every error but a host's; `HostError`: a host's;
+///   `TypeError`/`ValidationError`: type errors; `ArityError`: arity
+///   errors; `ArithmeticException`/`ArithmeticError`: division by zero and
+///   overflow;
+/// * a keyword `:k`: an error of kind `k` (`:division-by-zero` and
+///   `:division_by_zero` alike), a thrown `:k`, or a thrown map whose
+///   `:kind` or `:type` is `:k`.
+fn catch_matches(filter: Option<&Expr>, err: &RtfsError) -> bool {
+    let Some(filter) = filter else {
+        return true;
     };
-    let mut fixed = Vec::new();
+    match &filter.kind {
+        ExprKind::Keyword(k) => {
+            if k.replace('-', "_") == err.kind.name() {
+                return true;
+            }
+            let kw = Value::Keyword(k.clone());
+            match &err.thrown {
+                Some(v) if *v == kw => true,
+                Some(Value::Map(m)) => {
+                    m.get(&Value::keyword("kind")) == Some(&kw)
+                        || m.get(&Value::keyword("type")) == Some(&kw)
+                }
+                _ => false,
+            }
+        }
+        ExprKind::Symbol(class) => match &**class {
+            "RuntimeError" => err.kind != ErrorKind::Host,
+            "HostError" => err.kind == ErrorKind::Host,
+            "TypeError" | "ValidationError" => err.kind == ErrorKind::Type,
+            "ArityError" => err.kind == ErrorKind::Arity,
+            "ArithmeticException" | "ArithmeticError" => {
+                matches!(err.kind, ErrorKind::DivisionByZero | ErrorKind::Overflow)
+            }
+            _ => true,
+        },
+        _ => true,
+    }
+}
+
+/// The arities of one function, shared by the copies a recursive group makes.
+type Arities = Arc<[Arity]>;
+
+/// The name and arities of a function from the arguments of `fn` (after
+/// `defn`'s name and docstring): `[params] body...`, `name [params]
+/// body...` or `([params] body...) ...`.
+fn closure_parts(
+    name: Option<Arc<str>>,
+    args: &[Expr],
+    span: Span,
+) -> Result<(Option<Arc<str>>, Arities)> {
+    let (name, args) = match (name, args.first()) {
+        (
+            None,
+            Some(Expr {
+                kind: ExprKind::Symbol(s),
+                ..
+            }),
+        ) => (Some(s.clone()), &args[1..]),
+        (n, _) => (n, args),
+    };
+    let what = name.as_deref().unwrap_or("fn").to_string();
+    let Some(first) = args.first() else {
+        return Err(bad_form(&what, "a parameter vector", span));
+    };
+    let mut arities = Vec::new();
+    match &first.kind {
+        // One arity (the usual case): one allocation.
+        ExprKind::Vector(_) => {
+            return Ok((name, Arc::from([make_arity(&what, first, &args[1..])?])));
+        }
+        ExprKind::List(_) => {
+            for a in args {
+                let Some(parts) = a.as_list() else {
+                    return Err(bad_form(&what, "arity forms ([params] body...)", a.span));
+                };
+                let Some(params) = parts.first() else {
+                    return Err(bad_form(&what, "a parameter vector in each arity", a.span));
+                };
+                arities.push(make_arity(&what, params, &parts[1..])?);
+            }
+        }
+        _ => return Err(bad_form(&what, "a parameter vector", first.span)),
+    }
+    Ok((name, Arc::from(arities)))
+}
+
+/// True when a body of `arities` mentions one of `names`.
+fn arities_mention(arities: &[Arity], names: &[Arc<str>]) -> bool {
+    arities
+        .iter()
+        .any(|a| a.body.iter().any(|e| mentions(e, names)))
+}
+
+/// The length of the run of `let` bindings at the start of `bindings`
+/// that bind a plain name, not bound before in this `let` nor earlier in
+/// the run, to a `(fn ...)` form.
+fn fn_run(bindings: &[Binding<'_>], bound: &[Arc<str>]) -> usize {
+    let mut names: Vec<&str> = Vec::new();
+    for b in bindings {
+        let fresh = match &b.pattern.kind {
+            ExprKind::Symbol(s) => &**s != "_" && !bound.contains(s) && !names.contains(&&**s),
+            _ => false,
+        };
+        if !fresh || fn_form(b.value).is_none() {
+            break;
+        }
+        if let ExprKind::Symbol(s) = &b.pattern.kind {
+            names.push(s);
+        }
+    }
+    names.len()
+}
+
+fn parse_annotation(e: &Expr) -> Result<Annotation> {
+    Annotation::parse(e).map_err(|m| {
+        RtfsError::new(
+            ErrorKind::BadForm,
+            format!(
+                "invalid type annotation {}: {m}",
+                truncate(&crate::printer::print_expr(e))
+            ),
+        )
+        .at(e.span)
+        .with_help(
+            "types look like :int, [:vector :string] or [:map [:name :string]]; see docs/rtfs.md",
+        )
+    })
+}
+
+/// Checks `v` against the annotation `a`; `what` names the checked thing
+/// (`parameter `x` of `add``) and `span` is where the error points.
+fn check_annotation(
+    a: &Annotation,
+    v: &Value,
+    what: impl FnOnce() -> String,
+    span: Span,
+) -> Result<()> {
+    a.ty.check(v).map_err(|m| {
+        RtfsError::new(ErrorKind::Type, format!("{}: {m}", what()))
+            .at(span)
+            .with_related(a.span, "type declared here")
+    })
+}
+
+/// Checks a call's arguments against the annotated parameters of `arity`.
+fn check_arguments(
+    c: &Closure,
+    arity: &Arity,
+    types: &ArityTypes,
+    args: &[Value],
+    span: Span,
+) -> Result<()> {
+    let fname = c.name.as_deref().unwrap_or("fn");
+    for ((p, a), v) in arity.params.iter().zip(&types.params).zip(args) {
+        if let Some(a) = a {
+            check_annotation(
+                a,
+                v,
+                || format!("parameter `{}` of `{fname}`", crate::printer::print_expr(p)),
+                span,
+            )?;
+        }
+    }
+    if let (Some(a), Some(rest)) = (&types.rest, &arity.rest) {
+        for (i, v) in args.iter().enumerate().skip(arity.params.len()) {
+            check_annotation(
+                a,
+                v,
+                || {
+                    format!(
+                        "argument {} (in `& {}`) of `{fname}`",
+                        i + 1,
+                        crate::printer::print_expr(rest)
+                    )
+                },
+                span,
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// An arity without annotations: `[a b & more] body...`.
+fn plain_arity(what: &str, ps: &[Expr], body: &[Expr]) -> Result<Arity> {
+    let mut fixed = Vec::with_capacity(ps.len());
     let mut rest = None;
     let mut i = 0;
     while i < ps.len() {
@@ -1158,11 +1611,11 @@ fn make_arity(what: &str, params: &Expr, body: &[Expr]) -> Result<Arity> {
             let Some(r) = ps.get(i + 1) else {
                 return Err(bad_form(what, "a parameter after `&`", ps[i].span));
             };
-            if ps.len() > i + 2 {
+            if let Some(extra) = ps.get(i + 2) {
                 return Err(bad_form(
                     what,
                     "exactly one parameter after `&`",
-                    ps[i + 2].span,
+                    extra.span,
                 ));
             }
             rest = Some(r.clone());
@@ -1175,6 +1628,45 @@ fn make_arity(what: &str, params: &Expr, body: &[Expr]) -> Result<Arity> {
         params: fixed,
         rest,
         body: body.to_vec(),
+        types: None,
+    })
+}
+
+/// One arity from its parameter vector and the forms after it, with the
+/// annotations parsed: `[x :int & more :string] :int body...`.
+fn make_arity(what: &str, params: &Expr, after: &[Expr]) -> Result<Arity> {
+    let ExprKind::Vector(ps) = &params.kind else {
+        return Err(bad_form(what, "a parameter vector", params.span));
+    };
+    if !ps.iter().any(types::is_annotation)
+        && !after.first().is_some_and(types::is_return_annotation)
+    {
+        return plain_arity(what, ps, after);
+    }
+    let (fixed, rest) =
+        types::split_params(ps).map_err(|(span, expected)| bad_form(what, &expected, span))?;
+    let (ret, body) = types::split_return(after);
+    let annotated = ret.is_some()
+        || fixed.iter().any(|p| p.ty.is_some())
+        || rest.is_some_and(|r| r.ty.is_some());
+    let types = if annotated {
+        let param_types = fixed
+            .iter()
+            .map(|p| p.ty.map(parse_annotation).transpose())
+            .collect::<Result<Vec<_>>>()?;
+        Some(Box::new(ArityTypes {
+            params: param_types,
+            rest: rest.and_then(|r| r.ty).map(parse_annotation).transpose()?,
+            ret: ret.map(parse_annotation).transpose()?,
+        }))
+    } else {
+        None
+    };
+    Ok(Arity {
+        params: fixed.iter().map(|p| p.pattern.clone()).collect(),
+        rest: rest.map(|r| r.pattern.clone()),
+        body: body.to_vec(),
+        types,
     })
 }
 

@@ -10,7 +10,11 @@
 //! * [`printer`]: the canonical printer (`parse(print(v)) == v`);
 //! * [`eval`]: the evaluator with bounded resources, and [`builtins`], its
 //!   pure standard library;
-//! * [`host`]: the [`Host`] trait, the evaluator's only door to the world.
+//! * [`host`]: the [`Host`] trait, the evaluator's only door to the world;
+//! * [`types`]: type expressions ([`TypeExpr`]) — annotations checked at
+//!   run time, capability schemas, JSON Schema.
+//!
+//! The language itself is described in `docs/rtfs.md`.
 //!
 //! **Invariant:** nothing here performs I/O, reads the clock, spawns threads
 //! or depends on an async runtime. Every effect is a `(call ...)` handed to
@@ -34,6 +38,7 @@ pub mod parser;
 pub mod printer;
 pub mod redact;
 pub mod syntax;
+pub mod types;
 pub mod value;
 
 #[cfg(test)]
@@ -46,4 +51,5 @@ pub use json::{from_json, parse_json_str, to_json};
 pub use parser::{parse, parse_one};
 pub use printer::{pretty, print_expr, print_value};
 pub use syntax::{Expr, ExprKind};
+pub use types::TypeExpr;
 pub use value::{Function, Map, Value};

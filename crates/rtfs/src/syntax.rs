@@ -15,6 +15,10 @@ pub struct Expr {
     pub kind: ExprKind,
     /// Where it was read from.
     pub span: Span,
+    /// Metadata written before the form (`^{:doc "..."}`, `^:private`), as
+    /// a map expression. Kept for tools; evaluation, [`Expr::to_value`],
+    /// [`Expr::walk`] and the printers ignore it, as they ignore comments.
+    pub meta: Option<Box<Expr>>,
 }
 
 /// The shape of a syntax node.
@@ -45,7 +49,19 @@ pub enum ExprKind {
 impl Expr {
     /// A node of `kind` at `span`.
     pub fn new(kind: ExprKind, span: Span) -> Self {
-        Expr { kind, span }
+        Expr {
+            kind,
+            span,
+            meta: None,
+        }
+    }
+
+    /// The metadata map's entries (empty when the form has none).
+    pub fn meta_entries(&self) -> &[(Expr, Expr)] {
+        match self.meta.as_deref().map(|m| &m.kind) {
+            Some(ExprKind::Map(entries)) => entries,
+            _ => &[],
+        }
     }
 
     /// The node as data, as `quote` sees it: symbols stay symbols, lists

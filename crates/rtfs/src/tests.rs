@@ -730,3 +730,455 @@ fn predefined_bindings() {
         "5"
     );
 }
+
+#[test]
+fn reference_library_aliases() {
+    ok(&[
+        ("(bool? false)", "true"),
+        ("(bool? nil)", "false"),
+        ("(string-p \"a\")", "true"),
+        ("(!= 1 2)", "true"),
+        ("(!= 1 1)", "false"),
+        ("(substring \"hello\" 1 3)", "\"el\""),
+        ("(substring \"hello\" 2)", "\"llo\""),
+        ("(string-contains \"hello\" \"ell\")", "true"),
+        ("(string-contains? \"hello\" \"xyz\")", "false"),
+        ("(string-length \"héllo\")", "5"),
+        ("(length [1 2 3])", "3"),
+        ("(length \"abc\")", "3"),
+        ("(length {:a 1})", "1"),
+        ("(string-join \", \" [\"a\" \"b\"])", "\"a, b\""),
+        ("(string-upper \"ab\")", "\"AB\""),
+        ("(string-lower \"AB\")", "\"ab\""),
+        ("(string-trim \"  a \")", "\"a\""),
+        ("(serialize-json {:a [1 nil]})", "\"{\\\"a\\\":[1,null]}\""),
+    ]);
+    err(&[
+        (
+            "(string-length [1])",
+            ErrorKind::Type,
+            "string-length expects a string",
+        ),
+        ("(!=)", ErrorKind::Arity, "!= expects at least 1"),
+    ]);
+}
+
+#[test]
+fn reference_library_functions() {
+    ok(&[
+        ("(type-name 1)", "\"integer\""),
+        ("(type-name 1.5)", "\"float\""),
+        ("(type-name true)", "\"boolean\""),
+        ("(type-name \"s\")", "\"string\""),
+        ("(type-name nil)", "\"nil\""),
+        ("(type-name :k)", "\"keyword\""),
+        ("(type-name 'x)", "\"symbol\""),
+        ("(type-name [])", "\"vector\""),
+        ("(type-name '())", "\"list\""),
+        ("(type-name {})", "\"map\""),
+        ("(type-name inc)", "\"function\""),
+        ("(int 3.7)", "3"),
+        ("(int -3.7)", "-3"),
+        ("(int \" 42 \")", "42"),
+        ("(int 5)", "5"),
+        ("(float 2)", "2.0"),
+        ("(float \"2.5\")", "2.5"),
+        ("(symbol? 'a)", "true"),
+        ("(symbol? :a)", "false"),
+        ("(list? '(1))", "true"),
+        ("(list? [1])", "false"),
+        ("(even? 4)", "true"),
+        ("(even? -3)", "false"),
+        ("(odd? -3)", "true"),
+        ("(zero? 0.0)", "true"),
+        ("(pos? 2)", "true"),
+        ("(neg? -0.5)", "true"),
+        ("(sqrt 16)", "4.0"),
+        ("(pow 2 10)", "1024"),
+        ("(pow 2 -1)", "0.5"),
+        ("(pow 2.0 3)", "8.0"),
+        ("(factorial 0)", "1"),
+        ("(factorial 5)", "120"),
+        ("(factorial 20)", "2432902008176640000"),
+        ("(update {:a 1} :a inc)", "{:a 2}"),
+        ("(update {:a 1} :a + 10 5)", "{:a 16}"),
+        ("(update {} :n (fn [x] (if x (inc x) 0)))", "{:n 0}"),
+        ("(update [1 2] 0 dec)", "[0 2]"),
+        ("(update-in {:a {:b 1}} [:a :b] inc)", "{:a {:b 2}}"),
+        ("(update-in {} [:a :b] (fn [_] 1))", "{:a {:b 1}}"),
+        ("(update-in {:xs [1 2]} [:xs 1] * 10)", "{:xs [1 20]}"),
+        ("(assoc-in {} [:a :b] 1)", "{:a {:b 1}}"),
+        ("(assoc-in {:a {:c 3}} [:a :b] 1)", "{:a {:b 1 :c 3}}"),
+        ("(assoc-in [{:a 1}] [0 :a] 2)", "[{:a 2}]"),
+        ("(cons 0 [1 2])", "[0 1 2]"),
+        ("(cons 0 '(1 2))", "(0 1 2)"),
+        ("(cons 0 nil)", "(0)"),
+        ("(partition 2 [1 2 3 4 5])", "[[1 2] [3 4]]"),
+        ("(partition 2 1 [1 2 3])", "[[1 2] [2 3]]"),
+        ("(partition-all 2 [1 2 3 4 5])", "[[1 2] [3 4] [5]]"),
+        ("(partition 3 [])", "[]"),
+        (
+            "(group-by :state [{:state :open :id 1} {:state :closed :id 2} {:state :open :id 3}])",
+            "{:closed [{:id 2 :state :closed}] :open [{:id 1 :state :open} {:id 3 :state :open}]}",
+        ),
+        ("(group-by even? [1 2 3 4])", "{false [1 3] true [2 4]}"),
+        (
+            "(group-by count [\"a\" \"bb\" \"c\"])",
+            "{1 [\"a\" \"c\"] 2 [\"bb\"]}",
+        ),
+        ("(frequencies [:a :b :a 1])", "{1 1 :a 2 :b 1}"),
+        ("(subvec [1 2 3 4] 1 3)", "[2 3]"),
+        ("(subvec [1 2 3] 1)", "[2 3]"),
+        ("(map-indexed (fn [i x] [i x]) [:a :b])", "[[0 :a] [1 :b]]"),
+        ("(map-indexed vector \"ab\")", "[[0 \"a\"] [1 \"b\"]]"),
+        ("(find {:a 1} :a)", "[:a 1]"),
+        ("(find {:a 1} :b)", "nil"),
+        ("(deref 5)", "5"),
+    ]);
+    err(&[
+        (
+            "(int \"abc\")",
+            ErrorKind::Parse,
+            "int: \"abc\" is not an integer",
+        ),
+        ("(int \"3.5\")", ErrorKind::Parse, "is not an integer"),
+        ("(int 1e300)", ErrorKind::Overflow, "does not fit"),
+        ("(int ##NaN)", ErrorKind::Overflow, "does not fit"),
+        (
+            "(int nil)",
+            ErrorKind::Type,
+            "int expects a number or a string, got nil",
+        ),
+        (
+            "(float \"x\")",
+            ErrorKind::Parse,
+            "float: \"x\" is not a number",
+        ),
+        ("(even? 1.0)", ErrorKind::Type, "even? expects an integer"),
+        ("(sqrt -1)", ErrorKind::Type, "negative"),
+        ("(pow 10 100)", ErrorKind::Overflow, "overflow in pow"),
+        (
+            "(factorial 21)",
+            ErrorKind::Overflow,
+            "overflow in factorial",
+        ),
+        ("(factorial -1)", ErrorKind::Type, "negative"),
+        (
+            "(update {:a 1})",
+            ErrorKind::Arity,
+            "update expects at least 3",
+        ),
+        (
+            "(update {:a \"x\"} :a inc)",
+            ErrorKind::Type,
+            "inc expects a number",
+        ),
+        (
+            "(update 5 :a inc)",
+            ErrorKind::Type,
+            "update expects a map or vector",
+        ),
+        ("(assoc-in {} [] 1)", ErrorKind::Type, "non-empty key path"),
+        (
+            "(assoc-in [1] [5] 1)",
+            ErrorKind::Index,
+            "assoc-in index 5 out of range",
+        ),
+        ("(cons 1 2)", ErrorKind::Type, "cons expects a collection"),
+        ("(partition 0 [1])", ErrorKind::Type, "positive size"),
+        (
+            "(count (partition 1000 1 (range 100000)))",
+            ErrorKind::Limit,
+            "collection size limit",
+        ),
+        ("(subvec [1 2] 1 5)", ErrorKind::Index, "out of bounds"),
+        ("(subvec [1 2] -1)", ErrorKind::Index, "out of bounds"),
+        ("(map-indexed inc [1])", ErrorKind::Arity, "inc expects 1"),
+    ]);
+}
+
+#[test]
+fn reader_forms_evaluate() {
+    ok(&[
+        ("(map #(* % %) [1 2 3])", "[1 4 9]"),
+        ("(#(+ %1 %2) 3 4)", "7"),
+        ("(#(vector %2) 1 2)", "[2]"),
+        ("(#(apply + %&) 1 2 3)", "6"),
+        ("(#(count %&))", "0"),
+        ("(filter #(> (:n %) 1) [{:n 1} {:n 2}])", "[{:n 2}]"),
+        ("(let [x 5] @x)", "5"),
+        ("@[1 2]", "[1 2]"),
+        ("^{:doc \"ignored\"} (+ 1 2)", "3"),
+        ("(do ^{:doc \"sq\"} (defn sq [x] (* x x)) (sq 3))", "9"),
+        ("(do (defn ^:private f [x] x) (f 1))", "1"),
+        ("[^:a 1 ^{:b 2} :k]", "[1 :k]"),
+        ("(+ 0x10 0o10 0b10)", "26"),
+    ]);
+    err(&[
+        (
+            "(#(+ % 1))",
+            ErrorKind::Arity,
+            "expects 1 argument(s), got 0",
+        ),
+        ("(+ % 1)", ErrorKind::Unbound, "unbound symbol `%`"),
+    ]);
+    let e = eval_str("(inc %1)").unwrap_err();
+    assert!(e.help.unwrap_or_default().contains("#(...)"));
+}
+
+#[test]
+fn type_annotations_are_checked_where_values_meet_them() {
+    ok(&[
+        (
+            "(do (defn add [x :int y :int] :int (+ x y)) (add 2 3))",
+            "5",
+        ),
+        (
+            "(do (defn add [x : Int y : Int] : Int (+ x y)) (add 2 3))",
+            "5",
+        ),
+        ("(do (defn add [x:int y:int]:int (+ x y)) (add 2 3))", "5"),
+        ("((fn [x :float] :number (* x 2)) 3)", "6"),
+        ("((fn [xs [:vector :int]] (count xs)) [1 2])", "2"),
+        (
+            "((fn [m [:map [:name :string]]] (:name m)) {:name \"a\" :extra 1})",
+            "\"a\"",
+        ),
+        ("((fn [[a b] [:tuple :int :int]] (+ a b)) [1 2])", "3"),
+        ("((fn [x :string?] x) nil)", "nil"),
+        ("((fn [x (or :int :string)] x) \"s\")", "\"s\""),
+        ("((fn [& xs :int] (apply + xs)) 1 2 3)", "6"),
+        ("((fn [x :MyType] x) 5)", "5"),
+        ("(let [x :int 1 y :string \"a\"] [x y])", "[1 \"a\"]"),
+        ("(let [x : Int 1] x)", "1"),
+        ("(let [x :a y :b] [x y])", "[:a :b]"),
+        ("(let [[a b] [:vector :int] [1 2]] (+ a b))", "3"),
+        ("(do (def n :int 5) n)", "5"),
+        ("(step-loop [x :int [1 2]] (* x 10))", "[10 20]"),
+        ("(step-loop [x : Int [1 2]] x)", "[1 2]"),
+        ("((fn [] :done))", ":done"),
+        ("((fn [x] :int (inc x)) 1)", "2"),
+        (
+            "(do (defn f ([x :int] :int x) ([x y] (+ x y))) [(f 1) (f 1 2)])",
+            "[1 3]",
+        ),
+    ]);
+    err(&[
+        (
+            "(do (defn add [x :int y :int] (+ x y)) (add 1 \"2\"))",
+            ErrorKind::Type,
+            "parameter `y` of `add`: expected :int, got string \"2\"",
+        ),
+        (
+            "(do (defn f [x] :int (str x)) (f 1))",
+            ErrorKind::Type,
+            "return value of `f`: expected :int, got string \"1\"",
+        ),
+        (
+            "((fn [m [:map [:age :int]]] m) {:age \"x\"})",
+            ErrorKind::Type,
+            "parameter `m` of `fn`: at [:age]: expected :int, got string \"x\"",
+        ),
+        (
+            "((fn [& xs :int] xs) 1 :b)",
+            ErrorKind::Type,
+            "argument 2 (in `& xs`) of `fn`: expected :int, got keyword :b",
+        ),
+        (
+            "(let [x :int \"a\"] x)",
+            ErrorKind::Type,
+            "let binding `x`: expected :int, got string \"a\"",
+        ),
+        (
+            "(step-loop [x :int [1 \"b\"]] x)",
+            ErrorKind::Type,
+            "step-loop item 1 (`x`): expected :int, got string \"b\"",
+        ),
+        (
+            "(def n :int \"five\")",
+            ErrorKind::Type,
+            "def `n`: expected :int, got string \"five\"",
+        ),
+        (
+            "(fn [x [:map-of :int]] x)",
+            ErrorKind::BadForm,
+            "invalid type annotation [:map-of :int]",
+        ),
+        ("(let [x 1 y] x)", ErrorKind::BadForm, "even number"),
+        (
+            "(let [x :int 1 2] x)",
+            ErrorKind::BadForm,
+            "binding pattern",
+        ),
+        (
+            "(fn [x & y :int z] 1)",
+            ErrorKind::BadForm,
+            "exactly one parameter after `&`",
+        ),
+        (
+            "(fn [:int] 1)",
+            ErrorKind::BadForm,
+            "a parameter before this type annotation",
+        ),
+    ]);
+    // The error points at the call and at the annotation.
+    let src = "(do (defn add [x :int] x) (add \"a\"))";
+    let e = eval_str(src).unwrap_err();
+    let s = e.span.unwrap();
+    assert_eq!(&src[s.start..s.end], "(add \"a\")");
+    let (rel, label) = *e.related.unwrap();
+    assert_eq!(&src[rel.start..rel.end], ":int");
+    assert_eq!(label, "type declared here");
+    // A type error is catchable like any other.
+    ok(&[(
+        "(try ((fn [x :int] x) \"a\") (catch :type e :caught))",
+        ":caught",
+    )]);
+}
+
+#[test]
+fn let_bound_functions_see_themselves_and_their_siblings() {
+    ok(&[
+        (
+            "(let [fact (fn [n] (if (<= n 1) 1 (* n (fact (dec n)))))] (fact 10))",
+            "3628800",
+        ),
+        (
+            "(let [ev? (fn [n] (if (= n 0) true (od? (dec n))))
+                   od? (fn [n] (if (= n 0) false (ev? (dec n))))]
+               [(ev? 10) (od? 7) (ev? 3)])",
+            "[true true false]",
+        ),
+        // a named fn sees its own name
+        (
+            "((fn fact [n] (if (<= n 1) 1 (* n (fact (dec n))))) 5)",
+            "120",
+        ),
+        (
+            "(let [f (fn g [n] (if (= n 0) :done (g (dec n))))] (f 3))",
+            ":done",
+        ),
+        // closures returned out of the let keep working
+        (
+            "(let [count-down (fn [n] (if (= n 0) [] (conj (count-down (dec n)) n)))] (map count-down [2 3]))",
+            "[[1 2] [1 2 3]]",
+        ),
+        (
+            "(let [walk (fn [t] (if (vector? t) (reduce + 0 (map walk t)) t))] (walk [1 [2 [3 4]] 5]))",
+            "15",
+        ),
+        // annotated recursive binding
+        (
+            "(let [f :fn (fn [n] (if (= n 0) 0 (f (dec n))))] (f 3))",
+            "0",
+        ),
+        // a later binding of the same name still wraps the earlier one
+        (
+            "(let [f (fn [x] (* x 2)) f (fn [x] (inc (f x)))] (f 5))",
+            "11",
+        ),
+        // functions that do not refer to each other bind as before
+        ("(let [a (fn [] 1) b (fn [] (+ (a) 1))] (b))", "2"),
+        // #(...) inside a let group
+        ("(let [sq #(* % %) f (fn [x] (sq x))] (f 4))", "16"),
+    ]);
+    // Runaway mutual recursion still ends at the depth limit.
+    let e = eval_str("(let [a (fn [] (b)) b (fn [] (a))] (a))").unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Limit);
+}
+
+#[test]
+fn several_catch_clauses_match_by_kind() {
+    ok(&[
+        (
+            "(try (/ 1 0) (catch :type e :type) (catch :division-by-zero e :div))",
+            ":div",
+        ),
+        (
+            "(try (/ 1 0) (catch :division_by_zero e :div) (catch e :other))",
+            ":div",
+        ),
+        (
+            "(try (nth [] 3) (catch :type e :t) (catch e (:kind e)))",
+            ":index",
+        ),
+        (
+            "(try (call :x.y) (catch RuntimeError e :runtime) (catch HostError e :host))",
+            ":host",
+        ),
+        (
+            "(try (+ 1 \"a\") (catch HostError e :host) (catch RuntimeError e :runtime))",
+            ":runtime",
+        ),
+        ("(try (+ 1 \"a\") (catch TypeError e :type))", ":type"),
+        ("(try (inc) (catch ArityError e :arity))", ":arity"),
+        ("(try (/ 1 0) (catch ArithmeticException e :math))", ":math"),
+        (
+            "(try (throw :not-found) (catch :denied e 1) (catch :not-found e 2))",
+            "2",
+        ),
+        (
+            "(try (throw {:kind :not-found :id 3}) (catch :not-found e (:id e)))",
+            "3",
+        ),
+        (
+            "(try (throw {:type :bad}) (catch :good e 1) (catch :bad e 2) (catch e 3))",
+            "2",
+        ),
+        ("(try (throw \"x\") (catch _ e :any))", ":any"),
+        ("(try 1 (catch :a e 2) (catch :b e 3) (finally 4))", "1"),
+        // a handler's own error propagates
+        (
+            "(try (try (/ 1 0) (catch :division-by-zero e (throw \"again\")) (catch e :no)) (catch e (:message e)))",
+            "\"again\"",
+        ),
+    ]);
+    err(&[
+        (
+            "(try (/ 1 0) (catch :type e 1) (catch :index e 2))",
+            ErrorKind::DivisionByZero,
+            "division by zero",
+        ),
+        (
+            "(try 1 (finally 2) (catch e 3))",
+            ErrorKind::BadForm,
+            "catch clauses must come before finally",
+        ),
+        (
+            "(try 1 (catch e 2) (catch 5 x))",
+            ErrorKind::BadForm,
+            "catch expects a symbol",
+        ),
+    ]);
+    // Limits stay uncatchable whatever the clauses say.
+    let e = eval_str("(do (defn f [n] (f n)) (try (f 0) (catch RuntimeError e 1) (catch e 2)))")
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Limit);
+}
+
+#[test]
+fn threading_and_reference_style_map_destructuring() {
+    ok(&[
+        ("(-> 5 inc (* 2) (- 1))", "11"),
+        ("(->> [1 2 3] (map inc) (reduce +))", "9"),
+        ("(-> {:user {:name \"Ada\"}} :user :name)", "\"Ada\""),
+        ("(-> 1)", "1"),
+        (
+            "(let [{:name n :age a} {:name \"Bo\" :age 3}] [n a])",
+            "[\"Bo\" 3]",
+        ),
+        ("(let [{\"id\" i} {\"id\" 7}] i)", "7"),
+        (
+            "(let [{42 answer :pi p} {42 \"life\" :pi 3.14}] [answer p])",
+            "[\"life\" 3.14]",
+        ),
+        (
+            "(let [{:keys [a] \"b\" b :c c} {:a 1 \"b\" 2 :c 3}] [a b c])",
+            "[1 2 3]",
+        ),
+        ("(let [{n :name} {:name \"Cy\"}] n)", "\"Cy\""),
+        ("(let [{:user {:keys [id]}} {:user {:id 9}}] id)", "9"),
+        ("(let [{:n n :or {n 4}} {}] n)", "4"),
+    ]);
+    err(&[("(->)", ErrorKind::BadForm, "-> takes at least 1")]);
+}

@@ -56,10 +56,14 @@ pub enum Function {
 pub struct Closure {
     /// The name given by `defn` or `(fn name [...] ...)`, for messages.
     pub name: Option<Arc<str>>,
-    /// One or more arities: parameter patterns and bodies.
-    pub arities: Vec<Arity>,
+    /// One or more arities: parameter patterns and bodies (shared by the
+    /// copies a recursive group makes of its functions).
+    pub arities: Arc<[Arity]>,
     /// The lexical environment at creation.
     pub(crate) env: crate::eval::Env,
+    /// For a named `(fn name ...)` or `let`-bound functions that call
+    /// themselves or each other: the names to bind on each call (letrec).
+    pub(crate) rec: Option<Arc<crate::eval::RecGroup>>,
 }
 
 /// One arity of a closure: parameters (possibly with `& rest`) and body.
@@ -70,6 +74,19 @@ pub struct Arity {
     pub rest: Option<Expr>,
     /// Body expressions, evaluated in order; the last gives the value.
     pub body: Vec<Expr>,
+    /// Type annotations of the parameters and the result, when any are
+    /// written (`(fn [x :int] :int ...)`); checked on every call.
+    pub types: Option<Box<ArityTypes>>,
+}
+
+/// The annotations of one arity.
+pub struct ArityTypes {
+    /// One entry per fixed parameter.
+    pub params: Vec<Option<crate::types::Annotation>>,
+    /// The type of each rest argument.
+    pub rest: Option<crate::types::Annotation>,
+    /// The return type.
+    pub ret: Option<crate::types::Annotation>,
 }
 
 impl Value {
