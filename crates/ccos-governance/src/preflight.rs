@@ -114,7 +114,7 @@ pub struct Finding {
     /// Machine-readable code: `unknown_capability`, `denied`,
     /// `needs_approval`, `missing_key`, `unknown_key`, `wrong_type`,
     /// `arity`, `not_a_map`, `constraint`, `invalid_schema`,
-    /// `dynamic_capability_id`, `bad_form`, `too_deep`.
+    /// `dynamic_capability_id`, `bad_form`, `too_deep`, `type_mismatch`.
     pub code: String,
     /// The capability concerned, when there is one.
     pub capability: Option<String>,
@@ -267,6 +267,18 @@ pub fn preflight(forms: &[Expr], catalog: &dyn Catalog, policy: &Policy) -> Pref
     };
     for f in forms {
         w.walk(f, 0);
+    }
+    // Literals that fail the type annotation they meet (`(let [n :int
+    // "2"] ...)`, an annotated defn called with a wrong constant).
+    for m in rtfs::types::literal_mismatches(forms) {
+        w.find(
+            m.span,
+            Severity::Error,
+            "type_mismatch",
+            None,
+            format!("{}: {}", m.target, m.message),
+            Some("change the value, or the annotation".into()),
+        );
     }
     let decision = policy.decide_plan(
         w.calls
@@ -757,6 +769,22 @@ mod tests {
         assert_eq!(codes(&r), ["bad_form"]);
         let r = run("(call 42)");
         assert_eq!(codes(&r), ["bad_form"]);
+    }
+
+    #[test]
+    fn literals_that_fail_their_annotation_are_findings() {
+        let src =
+            r#"(do (defn add [a :int b :int] :int (+ a b)) (add 1 "2") (let [n :int "x"] n))"#;
+        let r = preflight_str(src, &catalog(), &Policy::default()).unwrap();
+        let codes: Vec<&str> = r
+            .findings
+            .iter()
+            .filter(|f| f.code == "type_mismatch")
+            .map(|f| f.message.as_str())
+            .collect();
+        assert_eq!(codes.len(), 2, "{:?}", r.findings);
+        assert!(codes[0].contains("parameter b of add"), "{codes:?}");
+        assert!(!r.is_clean());
     }
 
     #[test]

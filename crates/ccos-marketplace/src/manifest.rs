@@ -276,87 +276,16 @@ impl CapabilityManifest {
     }
 }
 
-/// Converts an RTFS type expression to JSON Schema.
+/// Converts an RTFS type expression to JSON Schema, through the
+/// language's one type model (`rtfs::TypeExpr`, which also checks
+/// annotations at run time and in preflight).
 ///
 /// Supported: `:string :int :integer :float :number :bool :boolean :nil
 /// :any :keyword`, `[:vector T]`, `[:map [:key T] [:key {:optional true} T]...]`,
 /// `[:enum v...]`, `[:or T...]`, and `[:tuple T...]` / a plain vector of
 /// types (positional arguments).
 pub fn rtfs_type_to_json_schema(ty: &rtfs::Value) -> Result<Json, String> {
-    use rtfs::Value as V;
-    match ty {
-        V::Keyword(k) => Ok(match &**k {
-            "string" | "keyword" => json!({"type": "string"}),
-            "int" | "integer" => json!({"type": "integer"}),
-            "float" | "number" | "double" => json!({"type": "number"}),
-            "bool" | "boolean" => json!({"type": "boolean"}),
-            "nil" => json!({"type": "null"}),
-            "any" => json!({}),
-            "map" => json!({"type": "object"}),
-            "vector" | "list" => json!({"type": "array"}),
-            other => return Err(format!("unknown RTFS type :{other}")),
-        }),
-        V::Vector(items) => {
-            let head = items.first().and_then(|h| match h {
-                V::Keyword(k) => Some(&**k),
-                _ => None,
-            });
-            match head {
-                Some("map") => {
-                    let mut props = serde_json::Map::new();
-                    let mut required = vec![];
-                    for entry in &items[1..] {
-                        let parts = entry.as_seq().ok_or("map entries are [:key type]")?;
-                        let key = match parts.first() {
-                            Some(V::Keyword(k)) => k.to_string(),
-                            _ => return Err("map entry must start with a keyword".into()),
-                        };
-                        let (optional, ty) = match parts.get(1..) {
-                            Some([V::Map(opts), t]) => (
-                                opts.get(&V::keyword("optional")).is_some_and(V::is_truthy),
-                                t,
-                            ),
-                            Some([t]) => (false, t),
-                            _ => return Err(format!("map entry :{key} needs a type")),
-                        };
-                        props.insert(key.clone(), rtfs_type_to_json_schema(ty)?);
-                        if !optional {
-                            required.push(key);
-                        }
-                    }
-                    Ok(json!({"type": "object", "properties": props, "required": required}))
-                }
-                Some("vector") | Some("list") => {
-                    let item = items.get(1).map(rtfs_type_to_json_schema).transpose()?;
-                    Ok(match item {
-                        Some(i) => json!({"type": "array", "items": i}),
-                        None => json!({"type": "array"}),
-                    })
-                }
-                Some("enum") => {
-                    let vals: Result<Vec<Json>, _> = items[1..]
-                        .iter()
-                        .map(|v| rtfs::to_json(v).map_err(|e| e.message))
-                        .collect();
-                    Ok(json!({"enum": vals?}))
-                }
-                Some("or") => {
-                    let alts: Result<Vec<Json>, _> =
-                        items[1..].iter().map(rtfs_type_to_json_schema).collect();
-                    Ok(json!({"anyOf": alts?}))
-                }
-                Some("tuple") => positional(&items[1..]),
-                _ => positional(items),
-            }
-        }
-        other => Err(format!("not an RTFS type expression: {other}")),
-    }
-}
-
-fn positional(items: &[rtfs::Value]) -> Result<Json, String> {
-    let prefix: Result<Vec<Json>, _> = items.iter().map(rtfs_type_to_json_schema).collect();
-    let n = items.len();
-    Ok(json!({"type": "array", "prefixItems": prefix?, "minItems": n, "maxItems": n}))
+    rtfs::TypeExpr::parse(ty)?.to_json_schema()
 }
 
 #[cfg(test)]
