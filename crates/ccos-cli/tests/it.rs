@@ -25,3 +25,5 @@ mod store;
 mod support;
 #[path = "it/synth.rs"]
 mod synth;
+#[path = "it/understand.rs"]
+mod understand;

@@ -7,7 +7,19 @@
 //! lines), so reporting many findings in a large file stays linear.
 
 /// A byte range `start..end` in some source text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub struct Span {
     /// First byte of the range.
     pub start: usize,

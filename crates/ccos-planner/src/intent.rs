@@ -12,6 +12,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::understand::{Mention, MentionKind};
+
 /// The kind of work a sub-intent asks for. Resolution uses it to favour
 /// capabilities with matching effects (an [`IntentType::AskUser`] intent
 /// favours `user` effects, [`IntentType::Write`] favours `write`).
@@ -180,6 +182,21 @@ pub struct SubIntent {
     /// [`ParamValue::Item`] parameters refer to the current item.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub each: Option<String>,
+    /// Values the clause states that no parameter name was given for
+    /// (clause and whole-goal sub-intents): resolution binds them to a
+    /// candidate's parameters by schema ([`crate::understand::bind`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mentions: Vec<Mention>,
+    /// The sub-intent is a clause of the goal's own text (clause and
+    /// whole-goal decompositions): its parameters are the
+    /// [`SubIntent::mentions`], bound by schema, and the clause's words may
+    /// fill a parameter that is the user's own text (a message, a query).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub from_text: bool,
+    /// Earlier sub-intents that must finish first although their results
+    /// are not used ("... then ..."; steps after a write).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub after: Vec<String>,
 }
 
 impl SubIntent {
@@ -192,7 +209,51 @@ impl SubIntent {
             params: BTreeMap::new(),
             depends_on: Vec::new(),
             each: None,
+            mentions: Vec::new(),
+            from_text: false,
+            after: Vec::new(),
         }
+    }
+
+    /// The words that say what to do, for the "fits" bars of resolution:
+    /// the description without its [`SubIntent::mentions`] (values are not
+    /// evidence of an operation).
+    pub fn evidence_text(&self) -> String {
+        if !self.from_text {
+            self.description.clone()
+        } else {
+            crate::understand::residual(&self.description, &self.mentions)
+        }
+    }
+
+    /// The text resolution ranks capabilities with: the description, or,
+    /// when the sub-intent carries [`SubIntent::mentions`], the description
+    /// without them (values are not what to do) plus a word for each kind
+    /// of value that says what it is for (`url`, `file path`, ...).
+    pub fn query_text(&self) -> String {
+        if !self.from_text {
+            return self.description.clone();
+        }
+        let mut q = crate::understand::residual(&self.description, &self.mentions);
+        let mut hints: Vec<&str> = self
+            .mentions
+            .iter()
+            .filter_map(|m| match m.kind {
+                MentionKind::Url => Some("url"),
+                MentionKind::Path => Some("file path"),
+                MentionKind::Repo => Some("repository"),
+                MentionKind::Email => Some("email"),
+                MentionKind::Date => Some("date"),
+                MentionKind::Duration => Some("duration"),
+                _ => None,
+            })
+            .collect();
+        hints.dedup();
+        for h in hints {
+            q.push(' ');
+            q.push_str(h);
+        }
+        q
     }
 
     /// Adds a literal parameter (builder style).

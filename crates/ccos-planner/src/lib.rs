@@ -28,6 +28,7 @@ pub mod intent;
 pub mod plan_gen;
 pub mod planner;
 pub mod resolution;
+pub mod understand;
 
 pub use decompose::{DecompositionStrategy, HybridDecomposition, PatternDecomposition};
 pub use intent::{IntentType, ParamValue, SubIntent};

@@ -58,17 +58,11 @@ pub const ITEM_SYMBOL: &str = "item";
 /// Width of the printed plan.
 pub const PLAN_WIDTH: usize = 80;
 
-/// Property-name words that the description can fill (soft validation).
-const FREE_TEXT: [&str; 8] = [
-    "prompt",
-    "query",
-    "message",
-    "question",
-    "text",
-    "q",
-    "content",
-    "instruction",
-];
+/// Property-name words that the sub-intent's description can fill (soft
+/// validation): the user's own request (a prompt, a question, a search
+/// query), never a data input such as `text` or `content` — the
+/// description is not data.
+const FREE_TEXT: [&str; 5] = ["prompt", "query", "question", "q", "instruction"];
 
 /// A sub-intent with its chosen capability.
 #[derive(Debug, Clone)]
@@ -215,6 +209,42 @@ pub fn unfillable(intent: &SubIntent, m: &CapabilityManifest) -> Vec<String> {
         }
     }
     out
+}
+
+/// The literal parameters of the sub-intent that `m` has no place for
+/// (named, not positional): a plan that drops a value the goal states
+/// does not serve it.
+pub fn dropped(intent: &SubIntent, m: &CapabilityManifest) -> Vec<String> {
+    let (slots, positional) = slots(m);
+    let names: Vec<String> = slots.iter().map(|s| s.0.clone()).collect();
+    let mut filled: BTreeSet<String> = BTreeSet::new();
+    let mut out = vec![];
+    let mut spare_positions = if positional { slots.len() } else { 0 };
+    for (key, pv) in &intent.params {
+        match map_key(key, &names, &filled).filter(|t| !filled.contains(t)) {
+            Some(t) => {
+                filled.insert(t);
+                spare_positions = spare_positions.saturating_sub(1);
+            }
+            None if matches!(pv, ParamValue::Literal(_)) => {
+                if spare_positions > 0 {
+                    spare_positions -= 1;
+                } else {
+                    out.push(format!("{key} = {}", literal_text(pv)));
+                }
+            }
+            None => {}
+        }
+    }
+    out
+}
+
+fn literal_text(pv: &ParamValue) -> String {
+    match pv {
+        ParamValue::Literal(v) => v.to_string(),
+        ParamValue::StepRef(s) => s.clone(),
+        ParamValue::Item { .. } => "item".into(),
+    }
 }
 
 /// The value for a literal where the schema wants `want`; a note when it
@@ -515,7 +545,13 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                     note.extend(n);
                     filled.insert(s.0.clone(), v);
                 }
-                None => note.push(format!("param {key} dropped: no matching property")),
+                None => {
+                    note.push(format!("param {key} dropped: no matching property"));
+                    missing.push((
+                        id.clone(),
+                        format!("the goal's {key} = {v} has no place in {}", st.manifest.id),
+                    ));
+                }
             }
         }
         // 3. missing required: adapters, else ask, else report.
@@ -582,6 +618,7 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                 step,
             ]);
         }
+        deps.extend(st.intent.after.iter().cloned());
         deps.sort();
         deps.dedup();
         nodes.push(Node {
@@ -627,7 +664,11 @@ fn sanitize(s: &str) -> String {
         .collect()
 }
 
-/// Lays the nodes out (see [`layout`]); the value is the last sub-intent's.
+/// Lays the nodes out (see [`layout`]). The plan's value is the result
+/// of the sub-intents no other sub-intent uses (the goal's answers): the
+/// last one's alone, or, when the goal has several independent parts, the
+/// vector of their results in goal order ("count the words; count the
+/// lines" → `[words lines]`).
 fn shape(nodes: &[Node]) -> Value {
     let steps: Vec<LayoutStep> = nodes
         .iter()
@@ -638,12 +679,23 @@ fn shape(nodes: &[Node]) -> Value {
             bind: true,
         })
         .collect();
-    let result = nodes
+    let used: BTreeSet<&str> = nodes
         .iter()
-        .rev()
-        .find(|n| n.intent.is_some())
-        .map(|n| n.sym.as_str());
-    layout(&steps, result)
+        .flat_map(|n| n.deps.iter().map(String::as_str))
+        .collect();
+    let answers: Vec<&str> = nodes
+        .iter()
+        .filter(|n| n.intent.is_some() && !used.contains(n.sym.as_str()))
+        .map(|n| n.sym.as_str())
+        .collect();
+    let result = match answers.as_slice() {
+        [] => None,
+        [one] => Some(Value::Symbol((*one).into())),
+        many => Some(Value::vector(
+            many.iter().map(|s| Value::Symbol((*s).into())).collect(),
+        )),
+    };
+    layout_value(&steps, result)
 }
 
 /// One step of a plan to lay out by [`layout`].
@@ -667,6 +719,18 @@ pub struct LayoutStep {
 /// layout used by every planner (deterministic, JSON IR), so independent
 /// calls always run in parallel the same way.
 pub fn layout(steps: &[LayoutStep], result: Option<&str>) -> Value {
+    if steps.len() > 1 && steps.iter().all(|s| s.deps.is_empty()) {
+        let mut v = vec![Value::Symbol("step-parallel".into())];
+        v.extend(steps.iter().map(|s| s.form.clone()));
+        return Value::list(v);
+    }
+    layout_value(steps, result.map(|r| Value::Symbol(r.into())))
+}
+
+/// [`layout`] with any value form as the plan's value (e.g. a vector of
+/// several steps' results); a single step whose value is its own result
+/// is emitted bare.
+fn layout_value(steps: &[LayoutStep], result: Option<Value>) -> Value {
     let mut level: BTreeMap<&str, usize> = BTreeMap::new();
     for s in steps {
         let l = s
@@ -693,10 +757,20 @@ pub fn layout(steps: &[LayoutStep], result: Option<&str>) -> Value {
         v.extend(layer.iter().map(|s| s.form.clone()));
         Value::list(v)
     };
+    let bare = |name: &str| result.as_ref() == Some(&Value::Symbol(name.into()));
+    let all_results = |layer: &[&LayoutStep]| {
+        result.as_ref()
+            == Some(&Value::vector(
+                layer
+                    .iter()
+                    .map(|s| Value::Symbol(s.name.as_str().into()))
+                    .collect(),
+            ))
+    };
     match layers.as_slice() {
         [] => Value::Nil,
-        [only] if only.len() == 1 => only[0].form.clone(),
-        [only] => parallel(only),
+        [only] if only.len() == 1 && bare(&only[0].name) => only[0].form.clone(),
+        [only] if only.len() > 1 && all_results(only) => parallel(only),
         _ => {
             let mut bindings = vec![];
             for layer in &layers {
@@ -711,7 +785,7 @@ pub fn layout(steps: &[LayoutStep], result: Option<&str>) -> Value {
             Value::list(vec![
                 Value::Symbol("let".into()),
                 Value::vector(bindings),
-                result.map_or(Value::Nil, |r| Value::Symbol(r.into())),
+                result.unwrap_or(Value::Nil),
             ])
         }
     }

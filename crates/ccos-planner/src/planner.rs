@@ -33,11 +33,17 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::decompose::{DecompositionError, HybridDecomposition, HybridPath, PatternDecomposition};
-use crate::intent::SubIntent;
+use std::collections::BTreeSet;
+
+use ccos_marketplace::CapabilityManifest;
+
+use crate::intent::{IntentType, ParamValue, SubIntent};
 use crate::plan_gen::{self, ASK_CAPABILITY, GenOptions, ResolvedStep};
 use crate::resolution::{
     Candidate, CatalogResolution, Resolution, ResolutionError, ResolutionStrategy,
 };
+use crate::understand::bind::bind;
+use crate::understand::lexicon::contradiction;
 
 /// Minimum IDF-weighted share of a sub-intent's words that a capability
 /// must contain to be a candidate (catalog scores are relative to the
@@ -79,6 +85,15 @@ pub struct Filtered {
     pub reasons: Vec<String>,
 }
 
+/// An allowed candidate that does not serve a sub-intent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Skipped {
+    /// The capability.
+    pub capability_id: String,
+    /// Why it does not serve the sub-intent.
+    pub reason: String,
+}
+
 /// The decision trace of one sub-intent.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct IntentTrace {
@@ -94,6 +109,11 @@ pub struct IntentTrace {
     pub rejected: Vec<Candidate>,
     /// Candidates skipped because the policy denies them.
     pub filtered: Vec<Filtered>,
+    /// Allowed candidates that do not serve the sub-intent, and why
+    /// (contradicts the goal, would drop a stated value, leaves a required
+    /// parameter open).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<Skipped>,
     /// The capability chosen, if any.
     pub chosen: Option<String>,
     /// The policy's decision on the chosen one (`allow`, `needs_approval`).
@@ -220,26 +240,59 @@ impl Planner {
         let outcome = self.decomposition.decompose_traced(goal)?;
         let (subs, path, strategy) = (outcome.sub_intents, outcome.path, outcome.strategy);
         let mut traces = vec![];
-        let mut steps = vec![];
+        let mut steps: Vec<ResolvedStep> = vec![];
         let mut missing = vec![];
+        let mut planned: Vec<SubIntent> = vec![];
         for s in &subs {
             let (trace, chosen) = self.choose(s)?;
             match chosen {
-                Some(m) => steps.push(ResolvedStep {
-                    intent: s.clone(),
-                    manifest: m,
-                }),
-                None => missing.push(MissingCapability {
-                    sub_intent: s.id.clone(),
-                    description: s.description.clone(),
-                    reason: if trace.filtered.is_empty() {
-                        "no capability fits".into()
-                    } else {
-                        "every fitting capability is denied by the policy".into()
-                    },
-                }),
+                Some(c) => {
+                    // Files whose content a parameter needs are read first.
+                    let mut intent = c.intent;
+                    for (k, (param, path)) in c.read_first.iter().enumerate() {
+                        let rid = format!("{}-read{}", s.id, k + 1);
+                        let read = SubIntent::new(&rid, "read the file", IntentType::Fetch)
+                            .with_param("path", rtfs::Value::string(path));
+                        let (rtrace, rchosen) = self.choose(&read)?;
+                        match rchosen {
+                            Some(rc) => {
+                                intent = intent.with_step_param(param.clone(), rid.clone());
+                                planned.push(rc.intent.clone());
+                                steps.push(ResolvedStep {
+                                    intent: rc.intent,
+                                    manifest: rc.manifest,
+                                });
+                            }
+                            None => missing.push(MissingCapability {
+                                sub_intent: rid.clone(),
+                                description: format!("read {path} for {}", s.description),
+                                reason: "no capability reads files".into(),
+                            }),
+                        }
+                        traces.push(rtrace);
+                    }
+                    planned.push(intent.clone());
+                    steps.push(ResolvedStep {
+                        intent,
+                        manifest: c.manifest,
+                    });
+                }
+                None => {
+                    planned.push(s.clone());
+                    missing.push(MissingCapability {
+                        sub_intent: s.id.clone(),
+                        description: s.description.clone(),
+                        reason: no_fit_reason(&trace),
+                    });
+                }
             }
             traces.push(trace);
+        }
+        order_after_writes(&mut steps);
+        for st in &steps {
+            if let Some(p) = planned.iter_mut().find(|p| p.id == st.intent.id) {
+                p.after = st.intent.after.clone();
+            }
         }
         let mut trace = PlanTrace {
             goal: goal.to_string(),
@@ -257,7 +310,7 @@ impl Planner {
         let mut result = PlanResult {
             goal: goal.to_string(),
             rtfs: None,
-            sub_intents: subs,
+            sub_intents: planned,
             trace: trace.clone(),
             requires_agent: None,
         };
@@ -265,11 +318,12 @@ impl Planner {
             result.requires_agent = Some(RequiresAgent { missing });
             return Ok(result);
         }
-        let can_ask = self
-            .marketplace
-            .get(ASK_CAPABILITY)
-            .is_some_and(|m| !matches!(self.policy.decide_call(&m), CallDecision::Deny { .. }));
-        let generated = plan_gen::generate(&steps, GenOptions { can_ask });
+        let generated = plan_gen::generate(
+            &steps,
+            GenOptions {
+                can_ask: self.can_ask(),
+            },
+        );
         for t in &mut trace.intents {
             if let Some(n) = generated.notes.get(&t.sub_intent) {
                 t.notes.extend(n.iter().cloned());
@@ -289,7 +343,7 @@ impl Planner {
                             .find(|s| &s.id == id)
                             .map(|s| s.description.clone())
                             .unwrap_or_default(),
-                        reason: format!("{what} cannot be filled or asked"),
+                        reason: what.clone(),
                     })
                     .collect(),
             });
@@ -300,11 +354,20 @@ impl Planner {
         Ok(result)
     }
 
-    /// Resolves one sub-intent and picks the best allowed candidate.
-    fn choose(
-        &self,
-        s: &SubIntent,
-    ) -> Result<(IntentTrace, Option<ccos_marketplace::CapabilityManifest>), PlanError> {
+    /// Whether missing parameters may be asked: the ask capability exists
+    /// and the policy does not deny it.
+    fn can_ask(&self) -> bool {
+        self.marketplace
+            .get(ASK_CAPABILITY)
+            .is_some_and(|m| !matches!(self.policy.decide_call(&m), CallDecision::Deny { .. }))
+    }
+
+    /// Resolves one sub-intent and picks the first allowed candidate, best
+    /// ranked first, that serves it (see the module docs): it does not
+    /// contradict the goal's operation, takes every value the clause
+    /// states, and leaves open at most what an earlier result or one
+    /// question fills.
+    fn choose(&self, s: &SubIntent) -> Result<(IntentTrace, Option<Chosen>), PlanError> {
         let ranked = self.resolution.resolve(s, TOP_K)?;
         let (candidates, rejected) = match Resolution::decide(ranked, MIN_SCORE) {
             Resolution::Resolved { candidates } => (candidates, vec![]),
@@ -317,12 +380,11 @@ impl Planner {
             candidates: candidates.clone(),
             rejected,
             filtered: vec![],
+            skipped: vec![],
             chosen: None,
             decision: None,
             notes: vec![],
         };
-        // Allowed candidates, best first; the first whose required
-        // parameters the intent can fill wins, else the first allowed.
         let mut allowed = vec![];
         for c in &candidates {
             let Some(m) = self.marketplace.get(&c.capability_id) else {
@@ -336,25 +398,103 @@ impl Planner {
                 d => allowed.push((m, d.label().to_string())),
             }
         }
-        let fits = allowed
-            .iter()
-            .position(|(m, _)| plan_gen::unfillable(s, m).is_empty());
-        if let Some(i) = fits {
-            for (m, _) in &allowed[..i] {
-                trace.notes.push(format!(
-                    "skipped {}: required {} not fillable from the intent",
-                    m.id,
-                    plan_gen::unfillable(s, m).join(", ")
-                ));
+        let can_ask = self.can_ask();
+        let mut fallback: Option<(usize, Chosen)> = None;
+        for (i, (m, d)) in allowed.iter().enumerate() {
+            match self.evaluate(s, m, can_ask) {
+                Fit::Serves(c, notes) => {
+                    trace.notes.extend(notes);
+                    trace.chosen = Some(m.id.clone());
+                    trace.decision = Some(d.clone());
+                    return Ok((trace, Some(c)));
+                }
+                Fit::Asks(c, why) => {
+                    trace.notes.push(format!("{}: {why}", m.id));
+                    if fallback.is_none() {
+                        fallback = Some((i, c));
+                    }
+                }
+                Fit::Refused(why) => trace.skipped.push(Skipped {
+                    capability_id: m.id.clone(),
+                    reason: why,
+                }),
             }
         }
-        match allowed.into_iter().nth(fits.unwrap_or(0)) {
-            Some((m, d)) => {
-                trace.chosen = Some(m.id.clone());
-                trace.decision = Some(d);
-                Ok((trace, Some(m)))
+        match fallback {
+            Some((i, c)) => {
+                trace.chosen = Some(allowed[i].0.id.clone());
+                trace.decision = Some(allowed[i].1.clone());
+                Ok((trace, Some(c)))
             }
             None => Ok((trace, None)),
+        }
+    }
+
+    /// Whether capability `m` serves sub-intent `s`, and how.
+    fn evaluate(&self, s: &SubIntent, m: &CapabilityManifest, can_ask: bool) -> Fit {
+        if let Some(why) = contradiction(&s.description, m) {
+            return Fit::Refused(why);
+        }
+        // Earlier results not passed by name feed the first free required
+        // parameters (plan generation); they count as filling them.
+        let spare_refs = s
+            .depends_on
+            .iter()
+            .filter(|d| s.each.as_ref() != Some(*d))
+            .filter(|d| {
+                !s.params
+                    .values()
+                    .any(|p| p == &ParamValue::StepRef((*d).clone()))
+            })
+            .count();
+        if !s.from_text {
+            let dropped = plan_gen::dropped(s, m);
+            if !dropped.is_empty() {
+                return Fit::Refused(format!("would drop {}", dropped.join(", ")));
+            }
+            let open = plan_gen::unfillable(s, m);
+            let chosen = Chosen {
+                intent: s.clone(),
+                manifest: m.clone(),
+                read_first: vec![],
+            };
+            return if open.is_empty() {
+                Fit::Serves(chosen, vec![])
+            } else if can_ask {
+                Fit::Asks(chosen, format!("would ask for {}", open.join(", ")))
+            } else {
+                Fit::Refused(format!("required {} not fillable", open.join(", ")))
+            };
+        }
+        let prefilled: BTreeSet<String> = s.params.keys().cloned().collect();
+        let b = bind(&s.description, &s.mentions, m, &prefilled, spare_refs > 0);
+        if !b.unused.is_empty() {
+            return Fit::Refused(format!("would drop {}", b.unused.join(", ")));
+        }
+        let open: Vec<String> = b.missing.iter().skip(spare_refs).cloned().collect();
+        let mut intent = s.clone();
+        intent.mentions.clear();
+        for a in &b.args {
+            intent.params.insert(
+                a.param.clone(),
+                ParamValue::Literal(rtfs::from_json(&a.value)),
+            );
+        }
+        let chosen = Chosen {
+            intent,
+            manifest: m.clone(),
+            read_first: b.read_first.clone(),
+        };
+        let notes: Vec<String> = b.notes.iter().map(|n| format!("bound {n}")).collect();
+        if open.is_empty() {
+            Fit::Serves(chosen, notes)
+        } else if can_ask && open.len() == 1 && !b.args.is_empty() {
+            Fit::Asks(chosen, format!("would ask for {}", open.join(", ")))
+        } else {
+            Fit::Refused(format!(
+                "nothing the goal states fills required {}",
+                open.join(", ")
+            ))
         }
     }
 
@@ -376,6 +516,61 @@ impl Planner {
             .map(|f| format!("{}: {}", f.code, f.message))
             .collect::<Vec<_>>()
             .join("; ")))
+    }
+}
+
+/// A capability chosen for a sub-intent, with the sub-intent as it will
+/// be planned (stated values bound to parameter names) and the files to
+/// read first for data parameters (parameter, path).
+struct Chosen {
+    intent: SubIntent,
+    manifest: CapabilityManifest,
+    read_first: Vec<(String, String)>,
+}
+
+/// How a candidate fits a sub-intent.
+enum Fit {
+    /// It serves it with what the goal states (and earlier results).
+    Serves(Chosen, Vec<String>),
+    /// It would serve it after asking the user one thing.
+    Asks(Chosen, String),
+    /// It does not serve it, and why.
+    Refused(String),
+}
+
+/// The reason a sub-intent has no capability, from its trace.
+fn no_fit_reason(t: &IntentTrace) -> String {
+    if !t.skipped.is_empty() {
+        let parts: Vec<String> = t
+            .skipped
+            .iter()
+            .take(3)
+            .map(|k| format!("{} {}", k.capability_id, k.reason))
+            .collect();
+        return format!("no capability serves it: {}", parts.join("; "));
+    }
+    if t.filtered.is_empty() {
+        "no capability fits".into()
+    } else {
+        "every fitting capability is denied by the policy".into()
+    }
+}
+
+/// Side effects keep the goal's order: a step after one that writes runs
+/// after it ([`SubIntent::after`]), whether or not it uses its result.
+fn order_after_writes(steps: &mut [ResolvedStep]) {
+    let mut last_write: Option<String> = None;
+    for st in steps.iter_mut() {
+        if let Some(w) = &last_write
+            && !st.intent.depends_on.contains(w)
+            && !st.intent.after.contains(w)
+        {
+            st.intent.after.push(w.clone());
+        }
+        let effects = st.manifest.effective_effects();
+        if effects.contains(&ccos_marketplace::Effect::Write) {
+            last_write = Some(st.intent.id.clone());
+        }
     }
 }
 
@@ -429,6 +624,14 @@ impl PlanResult {
                             capability: f.capability_id.clone(),
                             kind: None,
                             reasons: f.reasons.clone(),
+                        })
+                        .collect(),
+                    skipped: i
+                        .skipped
+                        .iter()
+                        .map(|k| audit::SkippedCandidate {
+                            capability: k.capability_id.clone(),
+                            reason: k.reason.clone(),
                         })
                         .collect(),
                     chosen: i.chosen.clone(),

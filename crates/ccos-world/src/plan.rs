@@ -207,7 +207,7 @@ impl World {
             recorder,
             warnings,
         } = self.planner()?;
-        let result = planner.plan(goal).map_err(WorldError::failed);
+        let result = planner.plan(goal).map_err(plan_error);
         let store = self.store()?;
         if let Some(r) = &recorder {
             let ex = r.take_exchanges();
@@ -436,4 +436,16 @@ pub fn explain(r: &PlanResult) -> String {
         }
     }
     out
+}
+
+/// A planning failure as the user sees it: a goal that states an
+/// unrepresentable value is a usage error (exit 2), everything else a failure.
+fn plan_error(e: ccos_planner::PlanError) -> WorldError {
+    use ccos_planner::decompose::DecompositionError;
+    match &e {
+        ccos_planner::PlanError::Decomposition(
+            DecompositionError::Literal { .. } | DecompositionError::EmptyGoal,
+        ) => WorldError::usage(e),
+        _ => WorldError::failed(e),
+    }
 }

@@ -135,6 +135,11 @@ pub struct IntentDecision {
     /// Candidates the policy denies.
     #[serde(default)]
     pub filtered: Vec<FilteredCandidate>,
+    /// Allowed candidates that do not serve the sub-intent, with why
+    /// (absent when none; added without a version change: readers of
+    /// version 1 ignore unknown keys).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<SkippedCandidate>,
     /// The capability chosen.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chosen: Option<String>,
@@ -156,6 +161,16 @@ pub struct ScoredCandidate {
     /// Why it scored so, or why it was rejected.
     #[serde(default)]
     pub reasons: Vec<String>,
+}
+
+/// An allowed candidate that does not serve a sub-intent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SkippedCandidate {
+    /// Capability id.
+    pub capability: String,
+    /// Why: contradicts the goal, would drop a stated value, leaves a
+    /// required parameter open.
+    pub reason: String,
 }
 
 /// A candidate the policy removed.

@@ -142,6 +142,14 @@ pub fn manifests() -> Vec<CapabilityManifest> {
             r#"(call :ccos.text.split {:text "a,b" :separator ","})"#,
         ),
         cap(
+            "ccos.text.lines",
+            "Split a text into its lines (line endings removed; a final newline adds no empty line).",
+            text_in(),
+            json!({"type": "array", "items": {"type": "string"}}),
+            &[Pure],
+            r#"(call :ccos.text.lines {:text "a\nb\n"})"#,
+        ),
+        cap(
             "ccos.text.join",
             "Join items into one string with a separator.",
             obj(&[

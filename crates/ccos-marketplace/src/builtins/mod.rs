@@ -134,6 +134,13 @@ impl BuiltinExecutor {
                 };
                 Ok(Value::vector(parts))
             }
+            "ccos.text.lines" => Ok(Value::vector(
+                Args::one_map(id, &args)?
+                    .str("text")?
+                    .lines()
+                    .map(Value::string)
+                    .collect(),
+            )),
             "ccos.text.join" => {
                 let a = Args::one_map(id, &args)?;
                 let items = a.seq("items")?;

@@ -136,6 +136,12 @@ async fn text_builtins() {
         r#"["a" "b" "" "c"]"#
     );
     assert_eq!(
+        call(&mp, "ccos.text.lines", r#"{:text "a b\r\nc\n\nd\n"}"#)
+            .await
+            .unwrap(),
+        r#"["a b" "c" "" "d"]"#
+    );
+    assert_eq!(
         call(
             &mp,
             "ccos.text.join",

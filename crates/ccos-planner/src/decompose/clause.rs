@@ -17,8 +17,9 @@
 //! `their`, `that`, `this`, `those`, `these`, or the phrases `the result`,
 //! `the results`, `the output`, `the response`.
 
-use super::{DecompositionError, DecompositionStrategy, extract_literals};
+use super::{DecompositionError, DecompositionStrategy};
 use crate::intent::{IntentType, SubIntent};
+use crate::understand::arith::PREV;
 
 /// Words that join the parts of a multi-part request.
 pub const CONNECTORS: [&str; 6] = ["and", "then", "also", "after", "afterwards", "finally"];
@@ -77,11 +78,17 @@ pub fn split_clauses(text: &str) -> Vec<Clause> {
             out.push(done);
         }
     };
-    for tok in text.split_whitespace() {
+    let toks: Vec<&str> = text.split_whitespace().collect();
+    for (ti, tok) in toks.iter().copied().enumerate() {
         let quotes = tok.matches('"').count();
         let lower = tok.to_ascii_lowercase();
+        // "after" joins clauses only as "after that" ("repeat after me"
+        // is one clause).
+        let next_is_that = toks
+            .get(ti + 1)
+            .is_some_and(|n| n.eq_ignore_ascii_case("that") || n.eq_ignore_ascii_case("that,"));
         if !in_quote {
-            if CONNECTORS.contains(&lower.as_str()) {
+            if CONNECTORS.contains(&lower.as_str()) && (lower != "after" || next_is_that) {
                 let lead = if cur.text.is_empty() && !cur.lead.is_empty() {
                     format!("{} {lower}", cur.lead)
                 } else {
@@ -261,15 +268,26 @@ fn intent_type(clause: &str) -> IntentType {
 /// action verb ([`VERBS`], after an optional `please`): `fly to Rome on
 /// Monday, the passenger is Li` stays one clause. Offers nothing
 /// (`None`) when the goal has a single clause, so the whole-goal fallback
-/// applies. Parameters are the clause's literals
-/// ([`extract_literals`]).
+/// applies. A clause's stated values are its [`SubIntent::mentions`],
+/// bound to a capability's parameters at resolution; a clause that is
+/// arithmetic, or that a pattern rule matches, is replaced by their
+/// sub-intents. A clause opening with a preposition and no verb ("and in
+/// New York") repeats the previous clause with that phrase replaced; a
+/// clause introduced by `then`/`after that`/`finally` runs after the
+/// previous one ([`SubIntent::after`]).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ClauseDecomposition;
 
 impl ClauseDecomposition {
     /// The clause texts after merging short clauses into their predecessor.
     pub fn clause_texts(goal: &str) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
+        Self::clause_parts(goal).into_iter().map(|c| c.1).collect()
+    }
+
+    /// The clauses after merging, each with the connector that introduced
+    /// it (`then`, `and`, `after that`; empty after punctuation).
+    pub fn clause_parts(goal: &str) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
         for c in split_clauses(goal) {
             let n_words = c
                 .text
@@ -277,7 +295,9 @@ impl ClauseDecomposition {
                 .filter(|w| w.chars().any(char::is_alphanumeric))
                 .count();
             match out.last_mut() {
-                Some(last) if n_words < 2 || (c.after_comma && verb_type(&c.text).is_none()) => {
+                Some((_, last))
+                    if n_words < 2 || (c.after_comma && verb_type(&c.text).is_none()) =>
+                {
                     if !c.lead.is_empty() {
                         last.push(' ');
                         last.push_str(&c.lead);
@@ -287,16 +307,55 @@ impl ClauseDecomposition {
                     last.push(' ');
                     last.push_str(&c.text);
                 }
-                _ => out.push(c.text),
+                _ => out.push((c.lead, c.text)),
             }
         }
         out
     }
 }
 
+/// Whether a connector orders its clause after the previous one (`then`,
+/// `after that`, `afterwards`, `finally`).
+fn sequential(lead: &str) -> bool {
+    lead.split_whitespace()
+        .any(|w| matches!(w, "then" | "after" | "afterwards" | "finally"))
+}
+
+/// Prepositions that open an elliptical clause ("... in Tokyo and in New
+/// York").
+const ELLIPSIS_PREPS: [&str; 8] = ["in", "at", "for", "on", "to", "from", "of", "about"];
+
+/// An elliptical clause ("in New York" after "what time is it in Tokyo")
+/// completed from the previous clause: the previous clause with its last
+/// phrase of the same preposition replaced by this one.
+fn complete_ellipsis(prev: &str, clause: &str) -> Option<String> {
+    let first = clause.split_whitespace().next()?.to_lowercase();
+    if !ELLIPSIS_PREPS.contains(&first.as_str()) || verb_type(clause).is_some() {
+        return None;
+    }
+    let lower = prev.to_lowercase();
+    let needle = format!(" {first} ");
+    let at = lower.rfind(&needle)?;
+    // The replaced phrase runs to the end of the previous clause, minus
+    // closing punctuation.
+    let tail = prev[at + 1..].trim_end_matches(['?', '.', '!']);
+    if tail.split_whitespace().count() > 5 {
+        return None;
+    }
+    let punct = &prev[at + 1 + tail.len()..];
+    Some(format!(
+        "{}{}{}",
+        &prev[..at + 1],
+        clause.trim_end_matches(['?', '.', '!']),
+        punct
+    ))
+}
+
 /// A decomposition tried on each clause (see
-/// [`ClauseDecomposition::decompose_with`]).
-pub type PerClause<'a> = dyn Fn(&str) -> Result<Option<Vec<SubIntent>>, DecompositionError> + 'a;
+/// [`ClauseDecomposition::decompose_with`]); the flag says whether an
+/// earlier clause's result exists (for `it`, `that`, `the result`).
+pub type PerClause<'a> =
+    dyn Fn(&str, bool) -> Result<Option<Vec<SubIntent>>, DecompositionError> + 'a;
 
 impl ClauseDecomposition {
     /// Like [`DecompositionStrategy::decompose`], but each clause is first
@@ -309,34 +368,74 @@ impl ClauseDecomposition {
         goal: &str,
         per_clause: &PerClause<'_>,
     ) -> Result<Option<Vec<SubIntent>>, DecompositionError> {
-        let texts = Self::clause_texts(goal);
-        if texts.len() < 2 {
+        let parts = Self::clause_parts(goal);
+        if parts.len() < 2 {
             return Ok(None);
         }
-        let mut subs: Vec<SubIntent> = Vec::with_capacity(texts.len());
-        for t in &texts {
+        let mut subs: Vec<SubIntent> = Vec::with_capacity(parts.len());
+        let mut prev_text: Option<String> = None;
+        for (lead, raw) in &parts {
+            let completed = prev_text.as_deref().and_then(|p| complete_ellipsis(p, raw));
+            let t = completed.as_ref().unwrap_or(raw);
             let prev_last = subs.last().map(|s| s.id.clone());
             let offset = subs.len();
-            let group = match per_clause(t)? {
-                Some(g) if !g.is_empty() => renumber(g, offset),
-                _ => {
+            let group = match per_clause(t, prev_last.is_some())? {
+                Some(g) if !g.is_empty() => {
+                    let uses_prev = g.iter().any(|s| s.depends_on.iter().any(|d| d == PREV));
+                    match (&prev_last, uses_prev) {
+                        (None, true) => None,
+                        _ => Some(
+                            renumber(g, offset)
+                                .into_iter()
+                                .map(|s| substitute_prev(s, prev_last.as_deref()))
+                                .collect::<Vec<_>>(),
+                        ),
+                    }
+                }
+                _ => None,
+            };
+            let mut group = match group {
+                Some(g) => g,
+                None => {
                     let mut s =
                         SubIntent::new(format!("s{}", offset + 1), t.clone(), intent_type(t));
-                    s.params = extract_literals(t);
+                    s.mentions = crate::understand::mentions(t).unwrap_or_default();
+                    s.from_text = true;
                     vec![s]
                 }
             };
-            let mut group = group;
-            if let (Some(prev), Some(first)) = (prev_last, group.first_mut())
-                && refers_back(t)
-                && !first.depends_on.contains(&prev)
-            {
-                first.depends_on.push(prev);
+            if let (Some(prev), Some(first)) = (prev_last.clone(), group.first_mut()) {
+                if refers_back(t) && !first.depends_on.contains(&prev) {
+                    first.depends_on.push(prev);
+                } else if sequential(lead) && !first.depends_on.contains(&prev) {
+                    first.after.push(prev);
+                }
             }
+            prev_text = Some(t.clone());
             subs.extend(group);
         }
         Ok(Some(subs))
     }
+}
+
+/// Replaces [`PREV`] references of a sub-intent with `prev`.
+fn substitute_prev(mut s: SubIntent, prev: Option<&str>) -> SubIntent {
+    let Some(prev) = prev else {
+        return s;
+    };
+    for d in &mut s.depends_on {
+        if d == PREV {
+            *d = prev.to_string();
+        }
+    }
+    for v in s.params.values_mut() {
+        if let crate::intent::ParamValue::StepRef(r) = v
+            && r == PREV
+        {
+            *r = prev.to_string();
+        }
+    }
+    s
 }
 
 /// Renames sub-intents `s1, s2...` of one group to follow `offset` earlier
@@ -354,6 +453,7 @@ fn renumber(group: Vec<SubIntent>, offset: usize) -> Vec<SubIntent> {
             s.id = rename(&s.id);
             s.depends_on = s.depends_on.iter().map(|d| rename(d)).collect();
             s.each = s.each.as_deref().map(rename);
+            s.after = s.after.iter().map(|d| rename(d)).collect();
             for v in s.params.values_mut() {
                 if let crate::intent::ParamValue::StepRef(r) = v {
                     *r = rename(r);
@@ -370,7 +470,7 @@ impl DecompositionStrategy for ClauseDecomposition {
     }
 
     fn decompose(&self, goal: &str) -> Result<Option<Vec<SubIntent>>, DecompositionError> {
-        self.decompose_with(goal, &|_| Ok(None))
+        self.decompose_with(goal, &|_, _| Ok(None))
     }
 }
 
@@ -443,9 +543,9 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(v[1].depends_on, ["s1"]);
-        assert!(v[0].params.contains_key("path"));
+        assert_eq!(v[0].mentions[0].text, "docs/a.md");
         // Per-clause patterns replace a clause and are renumbered.
-        let per = |c: &str| -> Result<Option<Vec<SubIntent>>, DecompositionError> {
+        let per = |c: &str, _: bool| -> Result<Option<Vec<SubIntent>>, DecompositionError> {
             Ok(c.starts_with("read").then(|| {
                 vec![
                     SubIntent::new("s1", "read", IntentType::Fetch),

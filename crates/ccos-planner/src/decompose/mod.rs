@@ -23,11 +23,10 @@ pub use clause::{
 };
 
 pub(crate) use pattern::typed_literal;
+
 pub use pattern::{DEFAULT_RULES, PatternDecomposition, Rule, RuleStep};
 
-use std::collections::BTreeMap;
-
-use crate::intent::{IntentType, ParamValue, SubIntent};
+use crate::intent::{IntentType, SubIntent};
 
 /// Why a decomposition could not be made (not "no pattern matched").
 #[derive(Debug, thiserror::Error)]
@@ -43,6 +42,17 @@ pub enum DecompositionError {
     /// The goal is empty.
     #[error("the goal is empty")]
     EmptyGoal,
+    /// The goal states a value that cannot be represented (an integer
+    /// beyond 64 bits): a user error, with where it is.
+    #[error("the goal, column {column}: {message}")]
+    Literal {
+        /// Its byte span in the goal.
+        span: ccos_core::Span,
+        /// 1-based column (characters) where it starts.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
     /// An extra (e.g. LLM) strategy failed.
     #[error("decomposition strategy {strategy}: {message}")]
     Strategy {
@@ -108,6 +118,8 @@ pub enum HybridPath {
     Clause,
     /// The whole goal as one sub-intent.
     Fallback,
+    /// The goal is arithmetic ([`crate::understand::arith`]).
+    Arithmetic,
 }
 
 impl HybridPath {
@@ -118,6 +130,7 @@ impl HybridPath {
             HybridPath::Extra => "extra",
             HybridPath::Clause => "clause",
             HybridPath::Fallback => "fallback",
+            HybridPath::Arithmetic => "arithmetic",
         }
     }
 }
@@ -155,6 +168,13 @@ impl HybridDecomposition {
         if goal.is_empty() {
             return Err(DecompositionError::EmptyGoal);
         }
+        // Every value the goal states must be representable.
+        let stated =
+            crate::understand::mentions(goal).map_err(|e| DecompositionError::Literal {
+                column: goal[..e.span.start.min(goal.len())].chars().count() + 1,
+                span: e.span,
+                message: e.message,
+            })?;
         let mut failures = vec![];
         let done = |sub_intents, path: HybridPath, strategy: &str, failures| HybridOutcome {
             sub_intents,
@@ -162,6 +182,10 @@ impl HybridDecomposition {
             strategy: strategy.to_string(),
             failures,
         };
+        if let Some(e) = crate::understand::arith::parse(goal, false) {
+            let v = crate::understand::arith::sub_intents(&e, 1);
+            return Ok(done(v, HybridPath::Arithmetic, "arithmetic", failures));
+        }
         if let Some(v) = self.patterns.decompose(goal)? {
             return Ok(done(v, HybridPath::Pattern, "pattern", failures));
         }
@@ -175,90 +199,20 @@ impl HybridDecomposition {
                 }),
             }
         }
-        let per_clause = |c: &str| self.patterns.decompose(c);
+        let per_clause = |c: &str, has_prev: bool| {
+            if let Some(e) = crate::understand::arith::parse(c, has_prev) {
+                return Ok(Some(crate::understand::arith::sub_intents(&e, 1)));
+            }
+            self.patterns.decompose(c)
+        };
         if let Some(v) = ClauseDecomposition.decompose_with(goal, &per_clause)? {
             return Ok(done(v, HybridPath::Clause, "clause", failures));
         }
         let mut s = SubIntent::new("s1", goal, IntentType::Other("goal".into()));
-        s.params = extract_literals(goal);
+        s.mentions = stated;
+        s.from_text = true;
         Ok(done(vec![s], HybridPath::Fallback, "fallback", failures))
     }
-}
-
-/// Literal parameters found in free text (used by the grounded fallback):
-/// the first quoted string as `text`; a `owner/name` token (one slash, no
-/// file extension) as `owner` and `repo`; the first file path (a token with
-/// a `/` or a file extension) as `path`; numbers as `number1`,
-/// `number2`... in order.
-pub fn extract_literals(text: &str) -> BTreeMap<String, ParamValue> {
-    let mut out = BTreeMap::new();
-    let mut rest = text.to_string();
-    if let Some((start, end, inner)) = first_quoted(text) {
-        out.insert(
-            "text".into(),
-            ParamValue::Literal(rtfs::Value::string(inner)),
-        );
-        rest.replace_range(start..end, " ");
-    }
-    let mut n = 0;
-    for raw in rest.split_whitespace() {
-        let tok = raw.trim_matches(|c: char| matches!(c, ',' | ';' | ':' | '!' | '?' | '(' | ')'));
-        let tok = tok.strip_suffix('.').unwrap_or(tok);
-        if tok.is_empty() {
-            continue;
-        }
-        if let Ok(v) = tok.parse::<f64>()
-            && v.is_finite()
-        {
-            n += 1;
-            out.insert(
-                format!("number{n}"),
-                ParamValue::Literal(typed_literal(tok, false)),
-            );
-            continue;
-        }
-        let has_ext = tok.rsplit_once('.').is_some_and(|(stem, ext)| {
-            !stem.is_empty()
-                && (1..=8).contains(&ext.len())
-                && ext.starts_with(|c: char| c.is_ascii_alphabetic())
-                && ext.chars().all(|c| c.is_ascii_alphanumeric())
-        });
-        let slashes = tok.matches('/').count();
-        let word = |s: &str| {
-            !s.is_empty()
-                && s.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-        };
-        if slashes == 1
-            && !has_ext
-            && !out.contains_key("repo")
-            && let Some((owner, name)) = tok.split_once('/')
-            && word(owner)
-            && word(name)
-        {
-            out.insert(
-                "owner".into(),
-                ParamValue::Literal(rtfs::Value::string(owner)),
-            );
-            out.insert(
-                "repo".into(),
-                ParamValue::Literal(rtfs::Value::string(name)),
-            );
-            continue;
-        }
-        if (has_ext || slashes > 0) && !out.contains_key("path") && !tok.contains("://") {
-            out.insert("path".into(), ParamValue::Literal(rtfs::Value::string(tok)));
-        }
-    }
-    out
-}
-
-/// The first `"..."` or `'...'` string: byte range and contents.
-fn first_quoted(text: &str) -> Option<(usize, usize, &str)> {
-    let (start, q) = text.char_indices().find(|(_, c)| *c == '"' || *c == '\'')?;
-    let len = text[start + 1..].find(q)?;
-    let end = start + 1 + len + 1;
-    Some((start, end, &text[start + 1..end - 1]))
 }
 
 impl DecompositionStrategy for HybridDecomposition {
@@ -294,20 +248,37 @@ mod tests {
         assert_eq!(path, HybridPath::Clause);
         // "10 per page" follows a bare comma without a verb: merged back.
         assert_eq!(v.len(), 2);
-        let lit = |i: usize, k: &str| match v[i].params.get(k) {
-            Some(ParamValue::Literal(v)) => v.to_string(),
-            other => panic!("{k}: {other:?}"),
+        let kinds = |i: usize| -> Vec<(String, String)> {
+            v[i].mentions
+                .iter()
+                .map(|m| (m.kind.as_str().to_string(), m.text.clone()))
+                .collect()
         };
-        assert_eq!(lit(0, "owner"), "\"mandubian\"");
-        assert_eq!(lit(0, "repo"), "\"ccos\"");
-        assert_eq!(lit(0, "text"), "\"bug\"");
-        assert_eq!(lit(0, "number1"), "10");
-        assert_eq!(lit(1, "path"), "\"docs/x.md\"");
+        assert_eq!(
+            kinds(0),
+            [
+                ("repo".to_string(), "mandubian/ccos".to_string()),
+                ("quoted".to_string(), "'bug'".to_string()),
+                ("number".to_string(), "10".to_string()),
+            ]
+        );
+        assert_eq!(kinds(1), [("path".to_string(), "docs/x.md".to_string())]);
         let (v, path) = h
             .decompose_with_path("list issues of mandubian/ccos with 'bug' label 10 per page")
             .unwrap();
         assert_eq!(path, HybridPath::Fallback);
-        assert_eq!(v[0].params.len(), 4);
+        assert_eq!(v[0].mentions.len(), 3);
+        assert!(v[0].params.is_empty());
+        let e = h
+            .decompose_with_path("add 99999999999999999999 and 1")
+            .unwrap_err();
+        assert!(
+            matches!(e, DecompositionError::Literal { column: 5, .. }),
+            "{e}"
+        );
+        let (v, path) = h.decompose_with_path("(2+3)*4").unwrap();
+        assert_eq!(path, HybridPath::Arithmetic);
+        assert_eq!(v.len(), 2);
         assert!(matches!(
             h.decompose_with_path("  "),
             Err(DecompositionError::EmptyGoal)

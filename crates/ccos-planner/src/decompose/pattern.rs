@@ -217,6 +217,14 @@ impl PatternDecomposition {
                     values.insert(name, unquote(m.as_str()));
                 }
             }
+            // A free-text capture must not swallow a further request
+            // ("ask me for a number and double it"): the segment is then
+            // cut at " and " instead.
+            if values.values().any(|(v, quoted)| {
+                !quoted && crate::understand::lexicon::has_coordinated_request(v)
+            }) {
+                return None;
+            }
             Some(
                 c.rule
                     .steps

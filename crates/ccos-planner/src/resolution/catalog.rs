@@ -184,6 +184,8 @@ struct Pooled {
 struct CapTerms {
     /// Name words (name + last id segment).
     name: BTreeSet<String>,
+    /// What it does: name and description words (not its parameters').
+    what: BTreeSet<String>,
     /// Term frequencies over the whole document.
     tf: BTreeMap<String, u32>,
     /// Document length in terms.
@@ -267,10 +269,20 @@ impl ResolutionStrategy for CatalogResolution {
         if k == 0 {
             return Ok(vec![]);
         }
-        let mut query_text = content_text(&intent.description);
-        for key in intent.params.keys() {
+        let query = intent.query_text();
+        let mut query_text = content_text(&query);
+        // Parameter names say what the sub-intent carries; one-letter names
+        // ("a", "b" of arithmetic) say nothing and are left out.
+        for key in intent.params.keys().filter(|k| k.chars().count() > 1) {
             query_text.push(' ');
             query_text.push_str(key);
+        }
+        // Synonyms of the request's words widen the pool ("grab a URL"
+        // finds what *gets* one); they are judged as one word below.
+        let widened = crate::understand::lexicon::synonym_expansion(&query_text);
+        if !widened.is_empty() {
+            query_text.push(' ');
+            query_text.push_str(&widened);
         }
         let pool = self
             .marketplace
@@ -285,10 +297,28 @@ impl ResolutionStrategy for CatalogResolution {
         let stats = self.stats();
         let query_terms: BTreeSet<String> = analyze(&query_text).into_iter().collect();
         let idf = idf_of(&query_terms, &stats);
-        let idf_total: f64 = idf.values().sum();
+        // The "fits" evidence: the words saying what to do (values and the
+        // hints added for their kinds are not evidence), plus parameter
+        // names for sub-intents without mentions.
+        let mut evidence_text = content_text(&intent.evidence_text());
+        if !intent.from_text {
+            for key in intent.params.keys().filter(|k| k.chars().count() > 1) {
+                evidence_text.push(' ');
+                evidence_text.push_str(key);
+            }
+        }
+        let evidence_terms: BTreeSet<String> = analyze(&evidence_text).into_iter().collect();
+        let evidence_idf = idf_of(&evidence_terms, &stats);
+        // A capability that takes the user's own words (a message, a
+        // query) is judged on the words before them: "echo hello" is
+        // evidence of echoing, not of "hello".
+        let payload_terms: BTreeSet<String> =
+            crate::understand::bind::payload(&intent.evidence_text(), &[])
+                .map(|p| analyze(&content_text(&p)).into_iter().collect())
+                .unwrap_or_default();
         // The pool: the whole-query hits, plus the hits of each clause of
         // a multi-part request (index score 0 for those).
-        let clause_terms: Vec<BTreeSet<String>> = clauses(&intent.description);
+        let clause_terms: Vec<BTreeSet<String>> = clauses(&query);
         let mut pool_scores: BTreeMap<String, f64> = pool
             .iter()
             .map(|(id, s)| (id.clone(), f64::from(*s)))
@@ -342,23 +372,53 @@ impl ResolutionStrategy for CatalogResolution {
             let (m, index_score, t, bm, per_clause) =
                 (&p.manifest, p.index, &p.terms, p.bm25, &p.per_clause);
             let mut reasons = Vec::new();
-            let matched: Vec<&String> = query_terms
+            let takes_user_text = crate::understand::bind::takes_user_text(m);
+            let judged: Vec<&String> = evidence_terms
                 .iter()
-                .filter(|q| t.tf.contains_key(*q))
+                .filter(|q| {
+                    !(takes_user_text
+                        && payload_terms.contains(*q)
+                        && evidence_terms.len() > payload_terms.len())
+                })
                 .collect();
-            let coverage = if idf_total > 0.0 {
+            let matched: Vec<&String> = judged
+                .iter()
+                .copied()
+                .filter(|q| {
+                    t.tf.contains_key(*q)
+                        || crate::understand::lexicon::synonym_stems(q)
+                            .iter()
+                            .any(|s| t.tf.contains_key(s))
+                })
+                .collect();
+            let judged_total: f64 = judged
+                .iter()
+                .map(|q| evidence_idf.get(q.as_str()).copied().unwrap_or(0.0))
+                .sum();
+            let coverage = if judged_total > 0.0 {
                 matched
                     .iter()
-                    .map(|q| idf.get(q.as_str()).copied().unwrap_or(0.0))
+                    .map(|q| evidence_idf.get(q.as_str()).copied().unwrap_or(0.0))
                     .sum::<f64>()
-                    / idf_total
+                    / judged_total
             } else {
                 0.0
             };
             if coverage < self.min_coverage || matched.is_empty() {
                 continue;
             }
-            reasons.push(format!("bm25 {bm:.2} on '{}'", intent.description));
+            // The words of the request must meet what the capability does,
+            // not only its parameter names: "count to ten" is not served
+            // by a tool whose *parameter* is named `count`.
+            let meets_what = matched.iter().any(|q| {
+                crate::understand::lexicon::synonym_stems(q)
+                    .iter()
+                    .any(|s| t.what.contains(s))
+            });
+            if intent.from_text && !meets_what {
+                continue;
+            }
+            reasons.push(format!("bm25 {bm:.2} on '{query}'"));
             let bm25_rel = if max_bm25 > 0.0 { bm / max_bm25 } else { 0.0 };
             // Best relative BM25 over the clauses; the whole query's when the
             // request has a single clause.
@@ -645,6 +705,7 @@ fn cap_terms(m: &CapabilityManifest) -> CapTerms {
     let name_terms = analyze(&name_text);
     let mut words = name_terms.clone();
     words.extend(analyze(&m.description));
+    let what: BTreeSet<String> = words.iter().cloned().collect();
     if let Some(props) = m.input_schema.get("properties").and_then(|p| p.as_object()) {
         for (k, s) in props {
             words.extend(analyze(k));
@@ -659,6 +720,7 @@ fn cap_terms(m: &CapabilityManifest) -> CapTerms {
     }
     CapTerms {
         name: name_terms.into_iter().collect(),
+        what,
         tf,
         len: words.len(),
     }

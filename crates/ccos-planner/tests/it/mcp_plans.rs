@@ -74,11 +74,16 @@ async fn plan_and_run_all(
             .flat_map(|t| {
                 // The choice, candidates skipped for unfillable required
                 // parameters, and structured-result adapters.
+                let skipped = t
+                    .skipped
+                    .iter()
+                    .map(|k| format!(";;   skipped {}: {}", k.capability_id, k.reason));
                 let notes = t
                     .notes
                     .iter()
-                    .filter(|n| n.starts_with("skipped") || n.starts_with("adapter"))
+                    .filter(|n| n.starts_with("adapter"))
                     .map(move |n| format!(";;   {n}"));
+                let notes = skipped.chain(notes);
                 std::iter::once(format!(";; {}: {:?}", t.sub_intent, t.chosen)).chain(notes)
             })
             .collect();

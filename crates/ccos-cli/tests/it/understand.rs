@@ -1,0 +1,242 @@
+//! Plans are right or refused (#15): each test is a goal a new user typed
+//! that once got a wrong answer with exit 0, a crash, or a refusal
+//! although a capability fits. They run the real binary over the
+//! built-ins, the reference MCP servers and an imported OpenAPI document.
+
+use std::path::{Path, PathBuf};
+
+use ccos_testkit::http::{LoopbackServer, Reply};
+use ccos_testkit::mcp::TestServers;
+use serde_json::{Value, json};
+
+use crate::support::{ccos, text, write};
+
+/// A home whose file built-ins are confined to `<home>/work`, with the
+/// fixtures the goals name, and (optionally) loopback HTTP allowed.
+fn home(allow_loopback: bool) -> tempfile::TempDir {
+    let home = tempfile::tempdir().unwrap();
+    let work = home.path().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let mut config = format!("[files]\nroots = [{:?}]\n", work.display().to_string());
+    if allow_loopback {
+        write(
+            home.path(),
+            "policy.toml",
+            "[effects]\nallow = [\"pure\", \"read\", \"user\", \"write\", \"network\"]\n\
+             require_approval = [\"write\"]\n[http]\nallow_hosts = [\"127.0.0.1\"]\n",
+        );
+        config = format!("policy = \"policy.toml\"\n{config}");
+    }
+    write(home.path(), "config.toml", &config);
+    write(&work, "lines.txt", "alpha beta\ngamma\n");
+    write(&work, "data.json", r#"{"a": 1, "b": [2, 3]}"#);
+    write(&work, "README.md", "# Title\nsome words here\n");
+    home
+}
+
+/// `ccos run --json GOAL` in `<home>/work`: (exit code, value, stderr).
+fn run(home: &Path, goal: &str, extra: &[&str]) -> (Option<i32>, Value, String) {
+    let mut args = vec!["run", "--json", goal];
+    args.extend_from_slice(extra);
+    let out = crate::support::cmd(home, &args)
+        .current_dir(home.join("work"))
+        .output();
+    let value = serde_json::from_slice::<Value>(&out.stdout)
+        .map(|j| j["value"].clone())
+        .unwrap_or(Value::Null);
+    (out.status.code(), value, text(&out.stderr))
+}
+
+/// Asserts `goal` runs (exit 0) to `want`.
+fn right(home: &Path, goal: &str, extra: &[&str], want: Value) {
+    let (code, value, err) = run(home, goal, extra);
+    assert_eq!(code, Some(0), "{goal}: {err}");
+    assert_eq!(value, want, "{goal}: {err}");
+}
+
+/// Asserts `goal` ends in requires-agent (exit 4), naming `names`.
+fn refused(home: &Path, goal: &str, names: &str) {
+    let (code, value, err) = run(home, goal, &[]);
+    assert_eq!(code, Some(4), "{goal} gave {value}: {err}");
+    assert!(err.contains(names), "{goal}: {err}");
+}
+
+fn chain(home: &Path) -> String {
+    text(&ccos(home, &["chain", "show", "--json", "--full"]).stdout)
+}
+
+fn add_everything(home: &Path, s: &TestServers) {
+    let js = s.everything_js().display().to_string();
+    let out = ccos(
+        home,
+        &["mcp", "add", "everything", "--", "node", &js, "stdio"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = ccos(home, &["mcp", "discover", "everything"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+#[test]
+fn the_operation_the_goal_names_beats_parameter_names() {
+    let Some(s) = TestServers::find() else { return };
+    let home = home(false);
+    add_everything(home.path(), &s);
+    // `get-sum {a, b}` fits "divide 10 by 4" by parameter names only: it
+    // once won and printed 14.
+    right(home.path(), "divide 10 by 4", &[], json!(2.5));
+    right(home.path(), "subtract 7 from 20", &[], json!(13));
+    right(home.path(), "what is 12 times 7", &[], json!(84));
+    // No call reached get-sum.
+    let entries: Vec<Value> = serde_json::from_str(&chain(home.path())).unwrap();
+    let called: Vec<&str> = entries
+        .iter()
+        .filter(|e| e["kind"] == "capability_call")
+        .filter_map(|e| e["payload"]["capability"].as_str())
+        .collect();
+    assert_eq!(called, ["ccos.math.div", "ccos.math.sub", "ccos.math.mul"]);
+    // Where the server's tool is the better name fit, it still serves.
+    right(
+        home.path(),
+        "get the sum of 4 and 5",
+        &[],
+        json!("The sum of 4 and 5 is 9."),
+    );
+}
+
+#[test]
+fn the_goal_sentence_is_never_the_data() {
+    let home = home(false);
+    right(
+        home.path(),
+        "convert lines.txt to upper case",
+        &[],
+        json!("ALPHA BETA\nGAMMA\n"),
+    );
+    right(
+        home.path(),
+        "for each line in lines.txt count the words",
+        &[],
+        json!([2, 1]),
+    );
+    right(
+        home.path(),
+        "count the words in each line of lines.txt",
+        &[],
+        json!([2, 1]),
+    );
+    right(
+        home.path(),
+        "parse the JSON in data.json",
+        &[],
+        json!({"a": 1, "b": [2, 3]}),
+    );
+    right(
+        home.path(),
+        "what's in README.md?",
+        &[],
+        json!("# Title\nsome words here\n"),
+    );
+}
+
+#[test]
+fn every_clause_is_served_or_the_goal_is_refused() {
+    let home = home(false);
+    right(
+        home.path(),
+        "ask me for a number and double it",
+        &["--answer", "21"],
+        json!(42),
+    );
+    right(
+        home.path(),
+        "count the words in README.md; count the lines in README.md",
+        &[],
+        json!([5, 2]),
+    );
+    // A clause nothing serves is named; the rest is not run alone.
+    refused(
+        home.path(),
+        "count the words in README.md and book a flight to Paris",
+        "book a flight",
+    );
+}
+
+#[test]
+fn out_of_range_literals_are_a_usage_error_with_a_column() {
+    let home = home(false);
+    let (code, _, err) = run(home.path(), "add 99999999999999999999 and 1", &[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("column 5"), "{err}");
+    assert!(!err.contains("planner bug"), "{err}");
+}
+
+#[test]
+fn ordinary_phrasings_over_the_built_ins() {
+    let home = home(false);
+    let h = home.path();
+    right(h, "echo hello", &[], json!("hello"));
+    right(h, "(2+3)*4", &[], json!(20));
+    right(h, "sum of 1.5 and 2.25", &[], json!(3.75));
+    right(h, "add 2 and 3 and 4", &[], json!(9));
+    right(h, "increase 250 by 10 percent", &[], json!(275));
+    right(h, r#"split "a,b,c" on commas"#, &[], json!(["a", "b", "c"]));
+    right(h, "sort the numbers 3, 1, 2", &[], json!([1, 2, 3]));
+    right(h, "wait 5 milliseconds", &[], json!(5));
+    let (code, value, err) = run(h, r#"write "hello" to out.txt"#, &["--yes"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(value["bytes"], 5, "{err}");
+    assert_eq!(
+        std::fs::read_to_string(h.join("work/out.txt")).unwrap(),
+        "hello"
+    );
+    // Nothing fits: refused, never a guess.
+    refused(h, "book a flight to Paris", "book a flight to Paris");
+}
+
+#[test]
+fn fetching_a_url_from_an_allowed_host_in_several_phrasings() {
+    let home = home(true);
+    let server = LoopbackServer::start(|_| Reply::json(200, &json!({"ok": true, "n": 3})));
+    let url = server.url("/status.json");
+    for goal in [
+        format!("get {url}"),
+        format!("fetch {url}"),
+        format!("download {url}"),
+        format!("grab {url}"),
+        format!("what does {url} return?"),
+    ] {
+        let (code, value, err) = run(home.path(), &goal, &["--yes"]);
+        assert_eq!(code, Some(0), "{goal}: {err}");
+        assert_eq!(value["body"], json!({"ok": true, "n": 3}), "{goal}: {err}");
+    }
+    assert_eq!(server.requests().len(), 5);
+}
+
+/// The TMDB document of the bench data (required under CI).
+fn tmdb() -> Option<PathBuf> {
+    let p = ccos_testkit::bench_dir()?.join("restbench_tmdb/raw_tmdb_openapi.json");
+    ccos_testkit::required(&p.display().to_string(), p.exists().then_some(p.clone()))
+}
+
+#[test]
+fn imported_operations_do_not_drown_the_built_ins_or_drop_operands() {
+    let Some(doc) = tmdb() else { return };
+    let home = home(false);
+    let out = ccos(
+        home.path(),
+        &[
+            "caps",
+            "import-openapi",
+            doc.to_str().unwrap(),
+            "--prefix",
+            "tmdb",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    right(home.path(), "add 2 and 3", &[], json!(5));
+    right(home.path(), "multiply 6 by 7", &[], json!(42));
+    // A plan never goes ahead without a value the goal states.
+    let out = ccos(home.path(), &["plan", "--json", "add 2 and 3"]);
+    let j: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(!j.to_string().contains("dropped"), "{j}");
+}

@@ -1,0 +1,596 @@
+//! Arithmetic in words and symbols: `12*7`, `(2+3)*4`, `what is 12 times
+//! 7`, `seven plus eight`, `add 2 and 3 and 4`, `the sum of 1.5 and 2.25`,
+//! `subtract 7 from 20`, `divide 10 by 4`, `double it`, `increase 250 by 10
+//! percent`, `15% of 80`.
+//!
+//! [`parse`] recognises a clause that is *only* arithmetic (a few lead
+//! words such as "what is", "compute", "calculate" allowed) and returns the
+//! expression; anything else in the clause means it is not arithmetic
+//! (`None`). [`sub_intents`] turns an expression into one compute
+//! sub-intent per operation, innermost first (`add the numbers` with
+//! parameters `a` and `b`), so resolution picks the arithmetic capabilities
+//! like for any other sub-intent and the plan shows every operation.
+//!
+//! Grammar (case-insensitive; `E` an expression):
+//!
+//! ```text
+//! clause  := lead* body "?"?
+//! body    := "add" E ("and" E)+ | "add" E "to" E | ("the")? "sum" "of" E ("and" E)+
+//!          | "subtract" E "from" E | ("the")? "difference" ("between"|"of") E "and" E
+//!          | "multiply" E ("by"|"and"|"with") E ("and" E)* | ("the")? "product" "of" E ("and" E)+
+//!          | "divide" E "by" E | ("the")? "quotient" "of" E ("and"|"by") E
+//!          | ("double"|"twice") E | "triple" E | ("halve"|"half of") E | "square" E | E "squared"
+//!          | ("increase"|"decrease") E "by" NUM ("percent"|"%")
+//!          | NUM ("percent"|"%") "of" E
+//!          | E
+//! E       := term (("+"|"-"|"plus"|"minus") term)*
+//! term    := factor (("*"|"x"|"×"|"/"|"÷"|"times"|"multiplied by"|"divided by"|"over") factor)*
+//! factor  := NUM | "-" factor | "(" E ")" | "it" | "that" | "the result"
+//! ```
+//!
+//! `it`, `that` and `the result` stand for the previous clause's result
+//! ([`PREV`]); a clause made of a single number is not arithmetic.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value as Json;
+
+use crate::intent::{IntentType, ParamValue, SubIntent};
+
+/// The step reference standing for "the previous clause's result"; the
+/// clause decomposition replaces it with the previous sub-intent's id.
+pub const PREV: &str = "$prev";
+
+/// An arithmetic operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    /// `a + b`
+    Add,
+    /// `a - b`
+    Sub,
+    /// `a * b`
+    Mul,
+    /// `a / b`
+    Div,
+}
+
+impl Op {
+    /// The sub-intent description: `add the numbers`...
+    pub fn description(self) -> &'static str {
+        match self {
+            Op::Add => "add the numbers",
+            Op::Sub => "subtract the numbers",
+            Op::Mul => "multiply the numbers",
+            Op::Div => "divide the numbers",
+        }
+    }
+}
+
+/// An arithmetic expression.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expr {
+    /// A number.
+    Num(Json),
+    /// The previous clause's result.
+    Prev,
+    /// An operation.
+    Bin(Op, Box<Expr>, Box<Expr>),
+}
+
+impl Expr {
+    fn bin(op: Op, a: Expr, b: Expr) -> Expr {
+        Expr::Bin(op, Box::new(a), Box::new(b))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum T {
+    Num(Json),
+    Sym(char),
+    Word(String),
+}
+
+fn tokens(text: &str) -> Option<Vec<T>> {
+    let mut out = vec![];
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_whitespace() {
+            i += 1;
+            continue;
+        }
+        if c.is_ascii_digit() || (c == '.' && chars.get(i + 1).is_some_and(char::is_ascii_digit)) {
+            let start = i;
+            while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == '.') {
+                i += 1;
+            }
+            let s: String = chars[start..i].iter().collect();
+            let v = if s.contains('.') {
+                let f: f64 = s.parse().ok()?;
+                serde_json::Number::from_f64(f).map(Json::Number)?
+            } else {
+                // Out-of-range integers are reported by the mention scan.
+                Json::from(s.parse::<i64>().ok()?)
+            };
+            out.push(T::Num(v));
+            continue;
+        }
+        if "+-*/×÷()%^,".contains(c) {
+            out.push(T::Sym(c));
+            i += 1;
+            continue;
+        }
+        if c.is_alphabetic() || c == '\'' || c == '’' {
+            let start = i;
+            while i < chars.len()
+                && (chars[i].is_alphabetic()
+                    || chars[i] == '\''
+                    || chars[i] == '’'
+                    || chars[i] == '-')
+            {
+                i += 1;
+            }
+            let w: String = chars[start..i]
+                .iter()
+                .collect::<String>()
+                .to_lowercase()
+                .replace('’', "'");
+            out.push(T::Word(w));
+            continue;
+        }
+        if "?.!=".contains(c) {
+            i += 1;
+            continue;
+        }
+        return None;
+    }
+    // Number words → numbers; "x" between numbers → ×.
+    let words: Vec<Option<String>> = out
+        .iter()
+        .map(|t| match t {
+            T::Word(w) => Some(w.clone()),
+            _ => None,
+        })
+        .collect();
+    let mut merged = vec![];
+    let mut i = 0;
+    while i < out.len() {
+        if let Some((v, n)) = super::mentions::number_words_at(&words, i)
+            && !matches!(words[i].as_deref(), Some("a" | "an"))
+        {
+            merged.push(T::Num(Json::from(v)));
+            i += n;
+            continue;
+        }
+        merged.push(out[i].clone());
+        i += 1;
+    }
+    Some(merged)
+}
+
+/// Words allowed before the arithmetic.
+const LEAD: &[&str] = &[
+    "what",
+    "what's",
+    "whats",
+    "is",
+    "compute",
+    "calculate",
+    "evaluate",
+    "how",
+    "much",
+    "tell",
+    "me",
+    "please",
+    "can",
+    "you",
+    "could",
+    "solve",
+    "work",
+    "out",
+    "find",
+    "give",
+    "value",
+];
+
+struct P {
+    t: Vec<T>,
+    i: usize,
+    allow_prev: bool,
+}
+
+impl P {
+    fn peek_word(&self) -> Option<&str> {
+        match self.t.get(self.i) {
+            Some(T::Word(w)) => Some(w),
+            _ => None,
+        }
+    }
+    fn peek_word_at(&self, k: usize) -> Option<&str> {
+        match self.t.get(self.i + k) {
+            Some(T::Word(w)) => Some(w),
+            _ => None,
+        }
+    }
+    fn eat_word(&mut self, w: &str) -> bool {
+        if self.peek_word() == Some(w) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn eat_sym(&mut self, c: char) -> bool {
+        if self.t.get(self.i) == Some(&T::Sym(c)) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn done(&self) -> bool {
+        self.i >= self.t.len()
+    }
+
+    fn expr(&mut self) -> Option<Expr> {
+        let mut a = self.term()?;
+        loop {
+            let op = if self.eat_sym('+') || self.eat_word("plus") {
+                Op::Add
+            } else if self.eat_sym('-') || self.eat_word("minus") {
+                Op::Sub
+            } else {
+                return Some(a);
+            };
+            let b = self.term()?;
+            a = Expr::bin(op, a, b);
+        }
+    }
+
+    fn term(&mut self) -> Option<Expr> {
+        let mut a = self.factor()?;
+        loop {
+            let op = if self.eat_sym('*')
+                || self.eat_sym('×')
+                || self.eat_word("x")
+                || self.eat_word("times")
+            {
+                Op::Mul
+            } else if self.peek_word() == Some("multiplied") && self.peek_word_at(1) == Some("by") {
+                self.i += 2;
+                Op::Mul
+            } else if self.eat_sym('/') || self.eat_sym('÷') || self.eat_word("over") {
+                Op::Div
+            } else if self.peek_word() == Some("divided") && self.peek_word_at(1) == Some("by") {
+                self.i += 2;
+                Op::Div
+            } else if self.eat_word("squared") {
+                a = Expr::bin(Op::Mul, a.clone(), a);
+                continue;
+            } else {
+                return Some(a);
+            };
+            let b = self.factor()?;
+            a = Expr::bin(op, a, b);
+        }
+    }
+
+    fn factor(&mut self) -> Option<Expr> {
+        match self.t.get(self.i).cloned() {
+            Some(T::Num(v)) => {
+                self.i += 1;
+                Some(Expr::Num(v))
+            }
+            Some(T::Sym('-')) => {
+                self.i += 1;
+                let f = self.factor()?;
+                Some(match f {
+                    Expr::Num(v) => Expr::Num(negate(&v)?),
+                    other => Expr::bin(Op::Sub, Expr::Num(Json::from(0)), other),
+                })
+            }
+            Some(T::Sym('(')) => {
+                self.i += 1;
+                let e = self.expr()?;
+                self.eat_sym(')').then_some(e)
+            }
+            Some(T::Word(w)) if self.allow_prev && (w == "it" || w == "that") => {
+                self.i += 1;
+                Some(Expr::Prev)
+            }
+            Some(T::Word(w))
+                if self.allow_prev && w == "the" && self.peek_word_at(1) == Some("result") =>
+            {
+                self.i += 2;
+                Some(Expr::Prev)
+            }
+            _ => None,
+        }
+    }
+
+    /// `E (("and"|",") E)*` → operands.
+    fn operands(&mut self, sep: &[&str]) -> Option<Vec<Expr>> {
+        let mut v = vec![self.expr()?];
+        loop {
+            let comma = self.eat_sym(',');
+            if sep.iter().any(|s| self.peek_word() == Some(s)) {
+                self.i += 1;
+            } else if !comma {
+                break;
+            }
+            v.push(self.expr()?);
+        }
+        Some(v)
+    }
+
+    fn body(&mut self) -> Option<Expr> {
+        let fold = |op: Op, v: Vec<Expr>| -> Option<Expr> {
+            if v.len() < 2 {
+                return None;
+            }
+            let mut it = v.into_iter();
+            let first = it.next()?;
+            Some(it.fold(first, |a, b| Expr::bin(op, a, b)))
+        };
+        self.eat_word("the");
+        let w = self.peek_word().map(str::to_string);
+        match w.as_deref() {
+            Some("add") => {
+                self.i += 1;
+                let v = self.operands(&["and"])?;
+                if v.len() == 1 && self.eat_word("to") {
+                    let b = self.expr()?;
+                    return Some(Expr::bin(Op::Add, b, v.into_iter().next()?));
+                }
+                fold(Op::Add, v)
+            }
+            Some("sum" | "total") if self.peek_word_at(1) == Some("of") => {
+                self.i += 2;
+                fold(Op::Add, self.operands(&["and"])?)
+            }
+            Some("subtract") => {
+                self.i += 1;
+                let a = self.expr()?;
+                if !self.eat_word("from") {
+                    return None;
+                }
+                let b = self.expr()?;
+                Some(Expr::bin(Op::Sub, b, a))
+            }
+            Some("difference") if matches!(self.peek_word_at(1), Some("between" | "of")) => {
+                self.i += 2;
+                let v = self.operands(&["and"])?;
+                (v.len() == 2).then(|| fold(Op::Sub, v))?
+            }
+            Some("multiply") => {
+                self.i += 1;
+                let a = self.expr()?;
+                if !(self.eat_word("by") || self.eat_word("and") || self.eat_word("with")) {
+                    return None;
+                }
+                let mut v = vec![a];
+                v.extend(self.operands(&["and"])?);
+                fold(Op::Mul, v)
+            }
+            Some("product") if self.peek_word_at(1) == Some("of") => {
+                self.i += 2;
+                fold(Op::Mul, self.operands(&["and"])?)
+            }
+            Some("divide") => {
+                self.i += 1;
+                let a = self.expr()?;
+                if !self.eat_word("by") {
+                    return None;
+                }
+                let b = self.expr()?;
+                Some(Expr::bin(Op::Div, a, b))
+            }
+            Some("quotient") if self.peek_word_at(1) == Some("of") => {
+                self.i += 2;
+                let a = self.expr()?;
+                if !(self.eat_word("and") || self.eat_word("by")) {
+                    return None;
+                }
+                let b = self.expr()?;
+                Some(Expr::bin(Op::Div, a, b))
+            }
+            Some(k @ ("double" | "twice" | "triple" | "halve" | "square")) => {
+                self.i += 1;
+                let a = self.expr()?;
+                Some(match k {
+                    "double" | "twice" => Expr::bin(Op::Mul, a, Expr::Num(Json::from(2))),
+                    "triple" => Expr::bin(Op::Mul, a, Expr::Num(Json::from(3))),
+                    "halve" => Expr::bin(Op::Div, a, Expr::Num(Json::from(2))),
+                    _ => Expr::bin(Op::Mul, a.clone(), a),
+                })
+            }
+            Some("half") if self.peek_word_at(1) == Some("of") => {
+                self.i += 2;
+                let a = self.expr()?;
+                Some(Expr::bin(Op::Div, a, Expr::Num(Json::from(2))))
+            }
+            Some(k @ ("increase" | "decrease")) => {
+                let op = if k == "increase" { Op::Add } else { Op::Sub };
+                self.i += 1;
+                let a = self.expr()?;
+                if !self.eat_word("by") {
+                    return None;
+                }
+                let p = self.factor()?;
+                if !(self.eat_word("percent") || self.eat_sym('%')) {
+                    return None;
+                }
+                // a ± a * p / 100
+                let part = Expr::bin(
+                    Op::Div,
+                    Expr::bin(Op::Mul, a.clone(), p),
+                    Expr::Num(Json::from(100)),
+                );
+                Some(Expr::bin(op, a, part))
+            }
+            _ => {
+                let e = self.expr()?;
+                if (self.eat_word("percent") || self.eat_sym('%')) && self.eat_word("of") {
+                    let b = self.expr()?;
+                    return Some(Expr::bin(
+                        Op::Div,
+                        Expr::bin(Op::Mul, b, e),
+                        Expr::Num(Json::from(100)),
+                    ));
+                }
+                Some(e)
+            }
+        }
+    }
+}
+
+fn negate(v: &Json) -> Option<Json> {
+    if let Some(i) = v.as_i64() {
+        return Some(Json::from(i.checked_neg()?));
+    }
+    serde_json::Number::from_f64(-v.as_f64()?).map(Json::Number)
+}
+
+/// The expression a clause states, when the clause is only arithmetic (see
+/// the module docs). `allow_prev`: `it`/`that`/`the result` may stand for
+/// the previous clause's result.
+pub fn parse(clause: &str, allow_prev: bool) -> Option<Expr> {
+    let t = tokens(clause)?;
+    let mut p = P {
+        t,
+        i: 0,
+        allow_prev,
+    };
+    // Lead words ("what is", "calculate") unless they are the verb forms.
+    while let Some(w) = p.peek_word() {
+        if LEAD.contains(&w) {
+            p.i += 1;
+        } else {
+            break;
+        }
+    }
+    let e = p.body()?;
+    p.eat_word("equal");
+    p.eat_word("equals");
+    if !p.done() || !matches!(e, Expr::Bin(..)) {
+        return None;
+    }
+    Some(e)
+}
+
+/// One compute sub-intent per operation of `e`, innermost first, ids from
+/// `s{first}`; the last is the expression's value. [`Expr::Prev`] operands
+/// refer to [`PREV`].
+pub fn sub_intents(e: &Expr, first: usize) -> Vec<SubIntent> {
+    fn walk(e: &Expr, out: &mut Vec<SubIntent>, first: usize) -> ParamValue {
+        match e {
+            Expr::Num(v) => ParamValue::Literal(rtfs::from_json(v)),
+            Expr::Prev => ParamValue::StepRef(PREV.into()),
+            Expr::Bin(op, a, b) => {
+                let a = walk(a, out, first);
+                let b = walk(b, out, first);
+                let id = format!("s{}", first + out.len());
+                let mut s = SubIntent::new(id.clone(), op.description(), IntentType::Compute);
+                let mut params = BTreeMap::new();
+                for (k, v) in [("a", a), ("b", b)] {
+                    if let ParamValue::StepRef(r) = &v
+                        && !s.depends_on.contains(r)
+                    {
+                        s.depends_on.push(r.clone());
+                    }
+                    params.insert(k.to_string(), v);
+                }
+                s.params = params;
+                out.push(s);
+                ParamValue::StepRef(id)
+            }
+        }
+    }
+    let mut out = vec![];
+    walk(e, &mut out, first);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval(e: &Expr) -> f64 {
+        match e {
+            Expr::Num(v) => v.as_f64().unwrap(),
+            Expr::Prev => f64::NAN,
+            Expr::Bin(op, a, b) => {
+                let (a, b) = (eval(a), eval(b));
+                match op {
+                    Op::Add => a + b,
+                    Op::Sub => a - b,
+                    Op::Mul => a * b,
+                    Op::Div => a / b,
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn phrasings_parse_to_the_right_value() {
+        for (goal, want) in [
+            ("12*7", 84.0),
+            ("(2+3)*4", 20.0),
+            ("what is 12 times 7", 84.0),
+            ("What is 12 x 7?", 84.0),
+            ("seven plus eight", 15.0),
+            ("add 2 and 3 and 4", 9.0),
+            ("add 2 and 3", 5.0),
+            ("add 4 to 6", 10.0),
+            ("sum of 1.5 and 2.25", 3.75),
+            ("the sum of 1, 2 and 3", 6.0),
+            ("subtract 7 from 20", 13.0),
+            ("divide 10 by 4", 2.5),
+            ("multiply 2.5 by 4", 10.0),
+            ("10 / 0", f64::INFINITY),
+            ("increase 250 by 10 percent", 275.0),
+            ("15% of 80", 12.0),
+            ("2 + 3 * 4", 14.0),
+            ("calculate 100 divided by 8", 12.5),
+            ("what is 3 squared", 9.0),
+            ("the difference between 10 and 3", 7.0),
+            ("-3 + 5", 2.0),
+        ] {
+            let e = parse(goal, false).unwrap_or_else(|| panic!("{goal}"));
+            assert_eq!(eval(&e), want, "{goal}");
+        }
+    }
+
+    #[test]
+    fn other_text_is_not_arithmetic() {
+        for goal in [
+            "add Sarah Lee as a contact",
+            "count the words in README.md",
+            "42",
+            "what is the square root of 2",
+            "add 2 and 3 and email the result to Bob",
+            "divide 10",
+            "multiply the matrix [[1,2],[3,4]] by [[5,6],[7,8]]",
+            "what time is it",
+            "double it",
+        ] {
+            assert_eq!(parse(goal, false), None, "{goal}");
+        }
+        assert_eq!(
+            parse("double it", true),
+            Some(Expr::bin(Op::Mul, Expr::Prev, Expr::Num(Json::from(2))))
+        );
+    }
+
+    #[test]
+    fn sub_intents_are_innermost_first() {
+        let e = parse("(2+3)*4", false).unwrap();
+        let v = sub_intents(&e, 1);
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[0].description, "add the numbers");
+        assert_eq!(v[1].description, "multiply the numbers");
+        assert_eq!(v[1].params["a"], ParamValue::StepRef("s1".into()));
+        assert_eq!(v[1].depends_on, ["s1"]);
+    }
+}

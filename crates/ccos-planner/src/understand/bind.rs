@@ -1,0 +1,1111 @@
+//! Schema-guided slot filling: which stated value goes in which parameter.
+//!
+//! [`bind`] takes the [`Mention`]s of a goal clause and one candidate
+//! capability, and assigns mentions to the capability's input parameters
+//! by three kinds of evidence, summed into a score per (mention,
+//! parameter) pair:
+//!
+//! 1. **Type** ([`compat`]): a number fits `integer` (when integral) and
+//!    `number`; a URL fits a string named like a URL (`url`, `uri`,
+//!    `link`...); a path a string named like a path (`path`, `file`,
+//!    `destination`...); a list an `array`; a duration a number, converted
+//!    to the unit the parameter's name or description states (`ms`,
+//!    `seconds`...); a value outside an `enum`, `minimum` or `maximum` fits
+//!    nothing. A file path never fills a *data* parameter (`text`,
+//!    `content`, `input`...): that would pass the file's name as its
+//!    content. Instead, when the capability has no path parameter, the
+//!    binding asks for the file to be read first ([`Binding::read_first`]).
+//! 2. **Cue words**: the words around the mention (`a base of 10` →
+//!    `base`; `10 per page` → `per`, `page`) against the parameter's name
+//!    (strong) and description (weak).
+//! 3. **Prepositions**: the object of `to`/`into` goes to a destination,
+//!    of `from` to a source, of `named`/`called` to a name, of `in`/`at` to
+//!    a place, of `about`/`for` to a query.
+//!
+//! Pairs are taken best first (ties: earlier mention, then earlier
+//! parameter), each mention and parameter at most once. A list that fits
+//! no array parameter is offered item by item.
+//!
+//! The result says what is bound, which stated values are **unused** (a
+//! plan that drops them does not serve the goal), and which required
+//! parameters are **missing**. A required parameter that is really the
+//! user's own words (`message`, `prompt`, `question`, `query`...) is filled
+//! with the goal's *payload* (its words after the verb, without the
+//! values bound elsewhere) — never a data parameter such as `text`.
+
+use std::collections::BTreeSet;
+
+use ccos_marketplace::CapabilityManifest;
+use ccos_marketplace::search::analyze;
+use serde_json::Value as Json;
+
+use super::mentions::{Mention, MentionKind};
+
+/// Least score for a pair to be bound (weak mentions need [`WEAK_MIN`]).
+pub const BIND_MIN: f64 = 0.3;
+
+/// Least score for a weak mention (names, number words) to be bound.
+pub const WEAK_MIN: f64 = 0.75;
+
+/// One input parameter of a capability, as slot filling sees it.
+#[derive(Debug, Clone)]
+pub struct Param {
+    /// The property name (or the positional item's title).
+    pub name: String,
+    /// Its JSON-schema type, when one.
+    pub ty: Option<String>,
+    /// Stemmed words of its name.
+    pub name_words: BTreeSet<String>,
+    /// Stemmed words of its description.
+    pub desc_words: BTreeSet<String>,
+    /// Whether it is required.
+    pub required: bool,
+    /// Its schema.
+    pub schema: Json,
+}
+
+/// Parameters of `m`, in schema order (positional items in order, object
+/// properties sorted by name), and whether the call is positional.
+pub fn params_of(m: &CapabilityManifest) -> (Vec<Param>, bool) {
+    let s = &m.input_schema;
+    let mk = |name: String, schema: Json, required: bool| {
+        let desc = schema
+            .get("description")
+            .and_then(Json::as_str)
+            .unwrap_or("")
+            .to_string();
+        Param {
+            name_words: analyze(&name).into_iter().collect(),
+            desc_words: analyze(&desc).into_iter().collect(),
+            ty: schema_type(&schema),
+            name,
+            required,
+            schema,
+        }
+    };
+    if s.get("type").and_then(Json::as_str) == Some("array") {
+        let items = s
+            .get("prefixItems")
+            .and_then(Json::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let min = s
+            .get("minItems")
+            .and_then(Json::as_u64)
+            .unwrap_or(items.len() as u64);
+        let v = items
+            .into_iter()
+            .enumerate()
+            .map(|(i, it)| {
+                let name = it
+                    .get("title")
+                    .and_then(Json::as_str)
+                    .map(str::to_string)
+                    .unwrap_or_else(|| format!("arg{}", i + 1));
+                mk(name, it, (i as u64) < min)
+            })
+            .collect();
+        return (v, true);
+    }
+    let required: BTreeSet<String> = m.required_keys().into_iter().collect();
+    let mut v: Vec<Param> = s
+        .get("properties")
+        .and_then(Json::as_object)
+        .map(|p| {
+            p.iter()
+                .map(|(k, sch)| mk(k.clone(), sch.clone(), required.contains(k)))
+                .collect()
+        })
+        .unwrap_or_default();
+    for r in &required {
+        if !v.iter().any(|p| &p.name == r) {
+            v.push(mk(r.clone(), Json::Null, true));
+        }
+    }
+    v.sort_by(|a, b| a.name.cmp(&b.name));
+    (v, false)
+}
+
+fn schema_type(s: &Json) -> Option<String> {
+    match s.get("type") {
+        Some(Json::String(t)) => Some(t.clone()),
+        // ["string", "null"]: the first non-null type.
+        Some(Json::Array(ts)) => ts
+            .iter()
+            .filter_map(Json::as_str)
+            .find(|t| *t != "null")
+            .map(str::to_string),
+        _ => None,
+    }
+}
+
+/// One parameter filled from the goal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bound {
+    /// The parameter.
+    pub param: String,
+    /// The value (typed for the parameter).
+    pub value: Json,
+    /// Where it came from, for the trace (`number 10`, `payload`...).
+    pub source: String,
+    /// The evidence score.
+    pub score: f64,
+}
+
+/// What [`bind`] decided for one capability.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Binding {
+    /// Parameters filled, in parameter order.
+    pub args: Vec<Bound>,
+    /// Data parameters to fill with the content of a file the goal names
+    /// (parameter, path): the file is read first.
+    pub read_first: Vec<(String, String)>,
+    /// Stated values no parameter takes (labels, e.g. `number 4`); weak
+    /// mentions are not listed.
+    pub unused: Vec<String>,
+    /// Required parameters nothing fills.
+    pub missing: Vec<String>,
+    /// Sum of the bound pairs' scores.
+    pub score: f64,
+    /// How each value was placed, for the trace.
+    pub notes: Vec<String>,
+}
+
+impl Binding {
+    /// Whether the capability serves the clause with what the goal states:
+    /// nothing dropped, nothing required left open.
+    pub fn complete(&self) -> bool {
+        self.unused.is_empty() && self.missing.is_empty()
+    }
+}
+
+/// Words a parameter name uses for each role.
+const PATH_WORDS: &[&str] = &[
+    "path",
+    "file",
+    "filename",
+    "filepath",
+    "dir",
+    "directory",
+    "folder",
+    "source",
+    "destination",
+    "dest",
+    "target",
+    "src",
+    "dst",
+];
+const URL_WORDS: &[&str] = &[
+    "url", "uri", "link", "href", "endpoint", "website", "site", "webpage",
+];
+const DATA_WORDS: &[&str] = &[
+    "text", "content", "contents", "body", "data", "input", "json", "string", "document", "html",
+    "markdown",
+];
+const USER_TEXT_WORDS: &[&str] = &[
+    "message",
+    "prompt",
+    "question",
+    "instruction",
+    "query",
+    "q",
+    "search",
+    "keyword",
+    "keywords",
+    "term",
+    "topic",
+    "subject",
+    "msg",
+    "note",
+    "comment",
+];
+const NAMEISH_WORDS: &[&str] = &[
+    "name",
+    "title",
+    "query",
+    "q",
+    "search",
+    "keyword",
+    "term",
+    "person",
+    "city",
+    "location",
+    "place",
+    "entity",
+    "movie",
+    "film",
+    "topic",
+    "subject",
+    "user",
+    "username",
+    "country",
+    "company",
+    "destination",
+    "origin",
+    "team",
+    "artist",
+    "author",
+    "player",
+    "region",
+    "state",
+    "timezone",
+    "zone",
+    "who",
+    "contact",
+    "restaurant",
+    "hotel",
+    "airport",
+    "brand",
+    "product",
+    "symbol",
+    "ticker",
+    "book",
+    "song",
+    "show",
+    "game",
+];
+const DATE_WORDS: &[&str] = &[
+    "date",
+    "day",
+    "since",
+    "until",
+    "after",
+    "before",
+    "start",
+    "end",
+    "from",
+    "to",
+    "when",
+    "birthday",
+    "time",
+    "datetime",
+    "timestamp",
+];
+const TIME_WORDS: &[&str] = &["time", "hour", "at", "when", "start", "end", "clock"];
+const EMAIL_WORDS: &[&str] = &[
+    "email",
+    "mail",
+    "recipient",
+    "address",
+    "to",
+    "sender",
+    "from",
+];
+const SEP_WORDS: &[&str] = &[
+    "separator",
+    "delimiter",
+    "sep",
+    "delim",
+    "split",
+    "by",
+    "on",
+];
+const ID_WORDS: &[&str] = &[
+    "id", "number", "num", "code", "year", "zip", "page", "limit", "count", "index", "no",
+];
+const REPO_WORDS: &[&str] = &["repo", "repository", "project", "slug"];
+const OWNER_WORDS: &[&str] = &[
+    "owner",
+    "org",
+    "organization",
+    "user",
+    "username",
+    "account",
+];
+
+fn stemmed(words: &[&str]) -> BTreeSet<String> {
+    words.iter().flat_map(|w| analyze(w)).collect()
+}
+
+fn has(p: &BTreeSet<String>, words: &[&str]) -> bool {
+    let s = stemmed(words);
+    !p.is_disjoint(&s)
+}
+
+fn num(f: f64) -> Json {
+    if f.fract() == 0.0 && f.abs() < 9.0e15 {
+        Json::from(f as i64)
+    } else {
+        serde_json::Number::from_f64(f).map_or(Json::Null, Json::Number)
+    }
+}
+
+/// Whether `v` respects the parameter's `enum`, `minimum` and `maximum`.
+fn within(p: &Param, v: &Json) -> bool {
+    if let Some(e) = p.schema.get("enum").and_then(Json::as_array)
+        && !e.iter().any(|x| x == v)
+    {
+        return false;
+    }
+    if let Some(f) = v.as_f64() {
+        if p.schema
+            .get("minimum")
+            .and_then(Json::as_f64)
+            .is_some_and(|m| f < m)
+        {
+            return false;
+        }
+        if p.schema
+            .get("maximum")
+            .and_then(Json::as_f64)
+            .is_some_and(|m| f > m)
+        {
+            return false;
+        }
+    }
+    true
+}
+
+/// The unit a numeric parameter wants, from its name and description:
+/// milliseconds per unit and the unit's name.
+fn wanted_unit(p: &Param) -> Option<(f64, &'static str)> {
+    let all: BTreeSet<String> = p.name_words.union(&p.desc_words).cloned().collect();
+    let name = p.name.to_ascii_lowercase();
+    if has(&all, &["ms", "millisecond", "milliseconds", "msec"]) || name.ends_with("ms") {
+        Some((1.0, "milliseconds"))
+    } else if has(&all, &["second", "seconds", "sec", "secs"]) {
+        Some((1000.0, "seconds"))
+    } else if has(&all, &["minute", "minutes", "min", "mins"]) {
+        Some((60_000.0, "minutes"))
+    } else if has(&all, &["hour", "hours"]) {
+        Some((3_600_000.0, "hours"))
+    } else {
+        None
+    }
+}
+
+/// The base score and value of mention `m` in parameter `p` (the type
+/// evidence of the module docs), or `None` when it cannot go there.
+pub fn compat(m: &Mention, p: &Param) -> Option<(f64, Json)> {
+    let ty = p.ty.as_deref();
+    let n = &p.name_words;
+    let s = |v: &str| Json::from(v.to_string());
+    let text_value = m.value.as_str().unwrap_or(&m.text).to_string();
+    let out = match (m.kind, ty) {
+        (MentionKind::Number, Some("integer")) => {
+            let f = m.value.as_f64()?;
+            (f.fract() == 0.0).then(|| (1.0, num(f)))?
+        }
+        (MentionKind::Number, Some("number")) => (1.0, m.value.clone()),
+        (MentionKind::Number, Some("string")) => {
+            let sc = if has(n, ID_WORDS) { 0.6 } else { 0.25 };
+            (sc, s(&m.value.to_string()))
+        }
+        (MentionKind::Number, None) => (0.6, m.value.clone()),
+        (MentionKind::Percent, Some("integer" | "number") | None) => (0.8, m.value.clone()),
+        (MentionKind::Duration, Some("integer" | "number") | None) => {
+            let ms = m.value.as_f64()?;
+            let (per, sc) = match wanted_unit(p) {
+                Some((per, _)) => (per, 1.0),
+                None => (1000.0, 0.5),
+            };
+            let v = ms / per;
+            if ty == Some("integer") && v.fract() != 0.0 {
+                return None;
+            }
+            (sc, num(v))
+        }
+        (MentionKind::Duration, Some("string")) => (0.3, s(&m.text)),
+        (MentionKind::Quoted, Some("string") | None) => {
+            let looks_path = text_value.contains('/') || text_value.contains('.');
+            let short = text_value.chars().count() <= 3;
+            let sc = if has(n, PATH_WORDS) && !looks_path {
+                0.4
+            } else if has(n, URL_WORDS) && !text_value.starts_with("http") {
+                0.3
+            } else if has(n, SEP_WORDS) || has(n, &["pattern", "regex", "format"]) {
+                // A role parameter: a short quoted text fits a separator.
+                if short { 1.0 } else { 0.5 }
+            } else if has(n, DATA_WORDS) || has(n, USER_TEXT_WORDS) {
+                1.1
+            } else {
+                1.0
+            };
+            (sc, s(&text_value))
+        }
+        (MentionKind::Quoted, Some("integer" | "number")) => {
+            let v: f64 = text_value.trim().parse().ok()?;
+            (0.5, num(v))
+        }
+        (MentionKind::Quoted, Some("object" | "array")) => {
+            let j: Json = serde_json::from_str(&text_value).ok()?;
+            let ok =
+                (ty == Some("object") && j.is_object()) || (ty == Some("array") && j.is_array());
+            ok.then_some((0.7, j))?
+        }
+        (MentionKind::Json, Some("object")) if m.value.is_object() => (1.0, m.value.clone()),
+        (MentionKind::Json, Some("array")) if m.value.is_array() => (1.0, m.value.clone()),
+        (MentionKind::Json, None) => (1.0, m.value.clone()),
+        (MentionKind::Json, Some("string")) => {
+            let sc = if has(n, DATA_WORDS) { 0.8 } else { 0.4 };
+            (sc, s(&m.text))
+        }
+        (MentionKind::Url, Some("string") | None) => {
+            let fmt = p.schema.get("format").and_then(Json::as_str);
+            let sc = if has(n, URL_WORDS) || matches!(fmt, Some("uri" | "url")) {
+                1.0
+            } else {
+                0.3
+            };
+            (sc, s(&text_value))
+        }
+        (MentionKind::Email, Some("string") | None) => {
+            let sc = if has(n, EMAIL_WORDS) { 1.0 } else { 0.4 };
+            (sc, s(&text_value))
+        }
+        (MentionKind::Path, Some("string") | None) => {
+            if has(n, PATH_WORDS) {
+                (1.0, s(&text_value))
+            } else if has(n, DATA_WORDS) || has(n, USER_TEXT_WORDS) {
+                return None;
+            } else if has(n, &["name"]) {
+                (0.5, s(&text_value))
+            } else {
+                (0.3, s(&text_value))
+            }
+        }
+        (MentionKind::Path, Some("array")) if has(n, PATH_WORDS) => {
+            (0.6, Json::Array(vec![s(&text_value)]))
+        }
+        (MentionKind::Repo, Some("string") | None) => {
+            if has(n, REPO_WORDS) {
+                (0.9, s(&text_value))
+            } else if has(n, PATH_WORDS) {
+                (0.5, s(&text_value))
+            } else {
+                return None;
+            }
+        }
+        (MentionKind::Date, Some("string") | None) => {
+            let fmt = p.schema.get("format").and_then(Json::as_str);
+            let sc = if has(n, DATE_WORDS) || matches!(fmt, Some("date" | "date-time")) {
+                1.0
+            } else {
+                0.3
+            };
+            (sc, s(&text_value))
+        }
+        (MentionKind::Time, Some("string") | None) => {
+            let sc = if has(n, TIME_WORDS) { 1.0 } else { 0.3 };
+            (sc, s(&text_value))
+        }
+        (MentionKind::List, Some("array")) => {
+            let items_ty = p
+                .schema
+                .get("items")
+                .and_then(|i| i.get("type"))
+                .and_then(Json::as_str);
+            let items: Vec<Json> = m
+                .items
+                .iter()
+                .map(|it| match (items_ty, &it.value) {
+                    (Some("string"), v) if !v.is_string() => s(&v.to_string()),
+                    (_, v) => v.clone(),
+                })
+                .collect();
+            let ok = match items_ty {
+                Some("integer") => items.iter().all(|v| v.is_i64()),
+                Some("number") => items.iter().all(Json::is_number),
+                Some("object") => false,
+                _ => true,
+            };
+            ok.then_some((1.0, Json::Array(items)))?
+        }
+        (MentionKind::Separator, Some("string") | None) => {
+            has(n, SEP_WORDS).then(|| (1.0, m.value.clone()))?
+        }
+        (MentionKind::Name, Some("string") | None) => {
+            let sc = if has(n, NAMEISH_WORDS) { 0.7 } else { 0.35 };
+            (sc, s(&text_value))
+        }
+        _ => return None,
+    };
+    within(p, &out.1).then_some(out)
+}
+
+/// Evidence from the words around the mention and its preposition.
+fn cue_score(m: &Mention, p: &Param) -> f64 {
+    // Nearer words weigh more: the word right before the mention (or its
+    // preposition) 0.8, earlier ones 0.4; the first word after 0.5, the
+    // next 0.3. Description words count a quarter of that.
+    let n = m.cue.before.len();
+    let weighted = m
+        .cue
+        .before
+        .iter()
+        .enumerate()
+        .map(|(i, w)| (w, if i + 1 == n { 0.8 } else { 0.4 }))
+        .chain(
+            m.cue
+                .after
+                .iter()
+                .enumerate()
+                .map(|(i, w)| (w, if i == 0 { 0.5 } else { 0.3 })),
+        );
+    let (mut name_score, mut desc_score) = (0.0f64, 0.0f64);
+    for (w, weight) in weighted {
+        for stem in analyze(w) {
+            if p.name_words.contains(&stem) {
+                name_score += weight;
+            } else if p.desc_words.contains(&stem) {
+                desc_score += weight / 4.0;
+            }
+        }
+    }
+    let mut s = name_score.min(1.6) + desc_score.min(0.5);
+    let n = &p.name_words;
+    match m.cue.prep.as_deref() {
+        Some("to" | "into" | "onto") => {
+            if has(
+                n,
+                &[
+                    "to",
+                    "dest",
+                    "destination",
+                    "target",
+                    "recipient",
+                    "new",
+                    "output",
+                ],
+            ) {
+                s += 0.6;
+            }
+            if has(n, &["from", "source", "src", "old"]) {
+                s -= 0.4;
+            }
+        }
+        Some("from") => {
+            if has(n, &["from", "source", "src", "old", "origin"]) {
+                s += 0.6;
+            }
+            if has(n, &["to", "dest", "destination", "target"]) {
+                s -= 0.4;
+            }
+        }
+        Some("in" | "at")
+            if has(
+                n,
+                &[
+                    "location", "city", "place", "timezone", "zone", "where", "country", "region",
+                    "area", "in", "at",
+                ],
+            ) =>
+        {
+            s += 0.5;
+        }
+        Some("about" | "for" | "on" | "regarding")
+            if has(
+                n,
+                &[
+                    "query", "q", "topic", "subject", "search", "keyword", "term", "about",
+                ],
+            ) =>
+        {
+            s += 0.4;
+        }
+        Some("named" | "called" | "as") if has(n, &["name", "title"]) => s += 0.6,
+        Some("with") if has(n, &["with", "replacement", "new", "value"]) => s += 0.3,
+        Some("by") if has(n, &["by", "divisor", "factor"]) => s += 0.3,
+        _ => {}
+    }
+    s
+}
+
+/// One scored (mention, parameter) pair.
+struct Pair {
+    /// Index of the top-level mention; `item` when it is a list's item.
+    mention: usize,
+    item: Option<usize>,
+    param: usize,
+    score: f64,
+    value: Json,
+}
+
+/// Whether `m` has a required parameter that is the user's own words (a
+/// message, a prompt, a query), which a clause's payload may fill.
+pub fn takes_user_text(m: &CapabilityManifest) -> bool {
+    let (params, _) = params_of(m);
+    params.iter().any(|p| {
+        p.required
+            && has(&p.name_words, USER_TEXT_WORDS)
+            && !has(&p.name_words, DATA_WORDS)
+            && matches!(p.ty.as_deref(), Some("string") | None)
+    })
+}
+
+/// The clause's *payload*: its words after a leading verb phrase (or after
+/// a colon), without the mentions bound elsewhere; `None` when nothing
+/// meaningful is left.
+pub fn payload(clause: &str, keep: &[&Mention]) -> Option<String> {
+    let (body, after_colon) = match clause.split_once(':') {
+        Some((_, after)) if !after.trim().is_empty() && !clause.contains("://") => (after, true),
+        _ => (clause, false),
+    };
+    let mut cut = body.to_string();
+    // Remove bound mentions' text.
+    for m in keep {
+        cut = cut.replacen(&m.text, " ", 1);
+    }
+    let words: Vec<&str> = cut.split_whitespace().collect();
+    const LEAD: &[&str] = &[
+        "please", "echo", "say", "print", "repeat", "tell", "send", "post", "write", "show",
+        "display", "search", "find", "look", "up", "for", "me", "us", "about", "ask", "query",
+        "the", "a", "an", "message", "prompt", "can", "could", "you", "would", "to",
+    ];
+    let start = if after_colon {
+        0
+    } else {
+        words
+            .iter()
+            .position(|w| {
+                !LEAD.contains(
+                    &w.trim_matches(|c: char| !c.is_alphanumeric())
+                        .to_lowercase()
+                        .as_str(),
+                )
+            })
+            .unwrap_or(words.len())
+    };
+    let rest: Vec<&str> = words[start..].to_vec();
+    let text = rest.join(" ");
+    let text = text.trim_matches(|c: char| c.is_whitespace() || ".?!,;".contains(c));
+    (!text.is_empty() && text.chars().any(char::is_alphanumeric)).then(|| text.to_string())
+}
+
+/// Binds the clause's `mentions` to the parameters of `m` (see the module
+/// documentation). `prefilled` parameters (named parameters of the
+/// sub-intent) are left alone; `clause` is the text the mentions come
+/// from; `has_input`: an earlier result feeds this step (then the goal's
+/// words are not used as a free-text parameter: the earlier result is
+/// the data).
+pub fn bind(
+    clause: &str,
+    mentions: &[Mention],
+    m: &CapabilityManifest,
+    prefilled: &BTreeSet<String>,
+    has_input: bool,
+) -> Binding {
+    let (params, _positional) = params_of(m);
+    let free: Vec<usize> = (0..params.len())
+        .filter(|i| !prefilled.contains(&params[*i].name))
+        .collect();
+    let mut pairs: Vec<Pair> = vec![];
+    for (mi, men) in mentions.iter().enumerate() {
+        for &pi in &free {
+            let p = &params[pi];
+            if let Some((base, value)) = compat(men, p) {
+                let score = base + cue_score(men, p);
+                pairs.push(Pair {
+                    mention: mi,
+                    item: None,
+                    param: pi,
+                    score,
+                    value,
+                });
+            }
+            for (ii, it) in men.items.iter().enumerate() {
+                if let Some((base, value)) = compat(it, p) {
+                    pairs.push(Pair {
+                        mention: mi,
+                        item: Some(ii),
+                        param: pi,
+                        // A list's items rank after the list itself.
+                        score: base + cue_score(it, p) - 0.05,
+                        value,
+                    });
+                }
+            }
+        }
+    }
+    // Enum words: a clause word equal to an allowed value.
+    let clause_words: BTreeSet<String> = clause
+        .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let mut enum_fill: Vec<(usize, Json)> = vec![];
+    for &pi in &free {
+        let p = &params[pi];
+        if let Some(e) = p.schema.get("enum").and_then(Json::as_array) {
+            let hits: Vec<&Json> = e
+                .iter()
+                .filter(|v| {
+                    v.as_str()
+                        .is_some_and(|s| clause_words.contains(&s.to_lowercase()))
+                })
+                .collect();
+            if let [one] = hits.as_slice() {
+                enum_fill.push((pi, (*one).clone()));
+            }
+        }
+    }
+    pairs.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then(a.mention.cmp(&b.mention))
+            .then(a.item.cmp(&b.item))
+            .then(a.param.cmp(&b.param))
+    });
+    let mut taken_param: BTreeSet<usize> = BTreeSet::new();
+    let mut whole: BTreeSet<usize> = BTreeSet::new();
+    let mut items_used: BTreeSet<(usize, usize)> = BTreeSet::new();
+    let mut b = Binding::default();
+    let mut bound: Vec<(usize, Bound)> = vec![];
+    // `owner/name` fills an owner parameter and a repository parameter
+    // together when the capability takes both.
+    let string_param = |words: &[&str]| {
+        free.iter().copied().find(|pi| {
+            has(&params[*pi].name_words, words)
+                && matches!(params[*pi].ty.as_deref(), Some("string") | None)
+        })
+    };
+    if let (Some(po), Some(pr)) = (string_param(OWNER_WORDS), string_param(REPO_WORDS))
+        && po != pr
+        && let Some((mi, men)) = mentions
+            .iter()
+            .enumerate()
+            .find(|(_, m)| m.kind == MentionKind::Repo)
+        && let Some((owner, name)) = men.value.as_str().and_then(|v| v.split_once('/'))
+    {
+        whole.insert(mi);
+        taken_param.insert(po);
+        taken_param.insert(pr);
+        for (pi, v) in [(po, owner), (pr, name)] {
+            bound.push((
+                pi,
+                Bound {
+                    param: params[pi].name.clone(),
+                    value: Json::from(v),
+                    source: men.label(),
+                    score: 1.5,
+                },
+            ));
+        }
+    }
+    for pr in &pairs {
+        let men = &mentions[pr.mention];
+        let weak = match pr.item {
+            Some(i) => men.items[i].weak,
+            None => men.weak,
+        };
+        let min = if weak { WEAK_MIN } else { BIND_MIN };
+        if pr.score < min || taken_param.contains(&pr.param) || whole.contains(&pr.mention) {
+            continue;
+        }
+        match pr.item {
+            None => {
+                if items_used.iter().any(|(m, _)| *m == pr.mention) {
+                    continue;
+                }
+                whole.insert(pr.mention);
+            }
+            Some(i) => {
+                if items_used.contains(&(pr.mention, i)) {
+                    continue;
+                }
+                items_used.insert((pr.mention, i));
+            }
+        }
+        taken_param.insert(pr.param);
+        let label = match pr.item {
+            Some(i) => men.items[i].label(),
+            None => men.label(),
+        };
+        bound.push((
+            pr.param,
+            Bound {
+                param: params[pr.param].name.clone(),
+                value: pr.value.clone(),
+                source: label,
+                score: pr.score,
+            },
+        ));
+    }
+    for (pi, v) in enum_fill {
+        if !taken_param.contains(&pi) {
+            taken_param.insert(pi);
+            bound.push((
+                pi,
+                Bound {
+                    param: params[pi].name.clone(),
+                    value: v.clone(),
+                    source: format!("word {}", v.as_str().unwrap_or_default()),
+                    score: 1.0,
+                },
+            ));
+        }
+    }
+    // Unused stated values; a file path left over may be read into a data
+    // parameter when the capability takes no path.
+    let takes_path = params.iter().any(|p| has(&p.name_words, PATH_WORDS));
+    for (mi, men) in mentions.iter().enumerate() {
+        if whole.contains(&mi) {
+            continue;
+        }
+        let left: Vec<&Mention> = if men.items.is_empty() {
+            vec![men]
+        } else {
+            men.items
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !items_used.contains(&(mi, *i)))
+                .map(|(_, it)| it)
+                .collect()
+        };
+        for it in left {
+            // Weak mentions may go unused ("One of", a capitalised first
+            // word), except a name that is the object of a place or target
+            // preposition: "the time *in Tokyo*" is not served by the time
+            // here.
+            let placed = it.kind == MentionKind::Name
+                && matches!(
+                    it.cue.prep.as_deref(),
+                    Some("in" | "at" | "from" | "to" | "for")
+                );
+            if it.weak && !placed {
+                continue;
+            }
+            if it.kind == MentionKind::Path
+                && !takes_path
+                && let Some(pi) = free.iter().copied().find(|pi| {
+                    !taken_param.contains(pi)
+                        && has(&params[*pi].name_words, DATA_WORDS)
+                        && matches!(params[*pi].ty.as_deref(), Some("string") | None)
+                })
+            {
+                taken_param.insert(pi);
+                let path = it.value.as_str().unwrap_or(&it.text).to_string();
+                b.notes.push(format!(
+                    "{} -> :{} (the file's content: read first)",
+                    it.label(),
+                    params[pi].name
+                ));
+                b.read_first.push((params[pi].name.clone(), path));
+                continue;
+            }
+            b.unused.push(it.label());
+        }
+    }
+    bound.sort_by_key(|(pi, _)| *pi);
+    for (_, bd) in &bound {
+        b.notes
+            .push(format!("{} -> :{} ({:.2})", bd.source, bd.param, bd.score));
+        b.score += bd.score;
+    }
+    // The user's own words for a free-text parameter still required.
+    let used: Vec<&Mention> = mentions
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| whole.contains(i) || items_used.iter().any(|(m, _)| m == i))
+        .map(|(_, m)| m)
+        .collect();
+    for &pi in &free {
+        let p = &params[pi];
+        if taken_param.contains(&pi) || !p.required {
+            continue;
+        }
+        let user_text = has(&p.name_words, USER_TEXT_WORDS)
+            && !has(&p.name_words, DATA_WORDS)
+            && matches!(p.ty.as_deref(), Some("string") | None);
+        if user_text
+            && !has_input
+            && let Some(text) = payload(clause, &used)
+        {
+            b.notes
+                .push(format!("the goal's words {text:?} -> :{}", p.name));
+            taken_param.insert(pi);
+            bound.push((
+                pi,
+                Bound {
+                    param: p.name.clone(),
+                    value: Json::from(text),
+                    source: "payload".into(),
+                    score: 0.5,
+                },
+            ));
+            continue;
+        }
+        b.missing.push(p.name.clone());
+    }
+    bound.sort_by_key(|(pi, _)| *pi);
+    b.args = bound.into_iter().map(|(_, bd)| bd).collect();
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::mentions::mentions;
+    use super::*;
+    use serde_json::json;
+
+    fn cap(id: &str, input: Json) -> CapabilityManifest {
+        CapabilityManifest::new(id, id, input)
+    }
+
+    fn obj(props: Json, req: &[&str]) -> Json {
+        json!({"type": "object", "properties": props, "required": req})
+    }
+
+    fn run(clause: &str, m: &CapabilityManifest) -> Binding {
+        bind(
+            clause,
+            &mentions(clause).unwrap(),
+            m,
+            &BTreeSet::new(),
+            false,
+        )
+    }
+
+    fn args(b: &Binding) -> Json {
+        Json::Object(
+            b.args
+                .iter()
+                .map(|a| (a.param.clone(), a.value.clone()))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn values_go_where_their_words_point() {
+        let write = cap(
+            "ccos.file.write",
+            obj(
+                json!({"path": {"type": "string", "description": "file path"}, "content": {"type": "string", "description": "the text to write"}}),
+                &["path", "content"],
+            ),
+        );
+        let b = run("write \"hello\" to out.txt", &write);
+        assert!(b.complete(), "{b:?}");
+        assert_eq!(args(&b), json!({"content": "hello", "path": "out.txt"}));
+
+        let tri = cap(
+            "calc_area",
+            obj(
+                json!({"base": {"type": "integer"}, "height": {"type": "integer"}, "unit": {"type": "string"}}),
+                &["base", "height"],
+            ),
+        );
+        let b = run(
+            "Find the area of a triangle with a height of 5 units and a base of 10 units",
+            &tri,
+        );
+        assert_eq!(args(&b), json!({"base": 10, "height": 5}), "{b:?}");
+
+        let mv = cap(
+            "move_file",
+            obj(
+                json!({"source": {"type": "string"}, "destination": {"type": "string"}}),
+                &["source", "destination"],
+            ),
+        );
+        let b = run("rename notes.txt to notes.md", &mv);
+        assert_eq!(
+            args(&b),
+            json!({"destination": "notes.md", "source": "notes.txt"})
+        );
+    }
+
+    #[test]
+    fn durations_convert_to_the_wanted_unit() {
+        let sleep = cap(
+            "ccos.time.sleep",
+            obj(
+                json!({"ms": {"type": "integer", "minimum": 0, "maximum": 600000, "description": "milliseconds"}}),
+                &["ms"],
+            ),
+        );
+        assert_eq!(args(&run("wait 1 second", &sleep)), json!({"ms": 1000}));
+        assert_eq!(
+            args(&run("sleep for half a second", &sleep)),
+            json!({"ms": 500})
+        );
+        // Beyond the maximum: it fits nothing, and is reported unused.
+        let b = run("wait 20 minutes", &sleep);
+        assert_eq!(b.unused, vec!["duration 20 minutes".to_string()]);
+        assert_eq!(b.missing, vec!["ms".to_string()]);
+    }
+
+    #[test]
+    fn a_file_never_fills_a_data_parameter() {
+        let upper = cap(
+            "ccos.text.upper",
+            obj(json!({"text": {"type": "string"}}), &["text"]),
+        );
+        let b = run("convert lines.txt to upper case", &upper);
+        assert!(b.args.is_empty(), "{b:?}");
+        assert_eq!(
+            b.read_first,
+            vec![("text".to_string(), "lines.txt".to_string())]
+        );
+        assert!(b.unused.is_empty() && b.missing.is_empty());
+        // Nor does the goal sentence.
+        let b = run("convert to upper case", &upper);
+        assert_eq!(b.missing, vec!["text".to_string()]);
+    }
+
+    #[test]
+    fn dropped_operands_are_reported() {
+        let gh = cap(
+            "gh.list_issues",
+            obj(
+                json!({"owner": {"type": "string"}, "repo": {"type": "string"}}),
+                &["owner", "repo"],
+            ),
+        );
+        let b = run("add 2 and 3", &gh);
+        assert_eq!(
+            b.unused,
+            vec!["number 2".to_string(), "number 3".to_string()]
+        );
+        assert!(!b.complete());
+        let b = run("list the issues of acme/rocket", &gh);
+        assert!(b.complete(), "{b:?}");
+        assert_eq!(args(&b), json!({"owner": "acme", "repo": "rocket"}));
+    }
+
+    #[test]
+    fn the_users_words_fill_a_message_not_a_text() {
+        let echo = cap(
+            "ccos.echo",
+            obj(
+                json!({"message": {"type": "string", "description": "the message to return"}}),
+                &["message"],
+            ),
+        );
+        assert_eq!(args(&run("echo hello", &echo)), json!({"message": "hello"}));
+        assert_eq!(
+            args(&run("repeat after me: the build is green", &echo)),
+            json!({"message": "the build is green"})
+        );
+        assert_eq!(
+            args(&run("echo 'good morning, team'", &echo)),
+            json!({"message": "good morning, team"})
+        );
+    }
+
+    #[test]
+    fn lists_fill_arrays_and_enums_match_words() {
+        let sort = cap(
+            "ccos.data.sort",
+            obj(
+                json!({"items": {"type": "array"}, "descending": {"type": "boolean"}}),
+                &["items"],
+            ),
+        );
+        assert_eq!(
+            args(&run("sort the numbers 3, 1, 2", &sort)),
+            json!({"items": [3, 1, 2]})
+        );
+        let w = cap(
+            "weather",
+            obj(
+                json!({"location": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}),
+                &["location"],
+            ),
+        );
+        assert_eq!(
+            args(&run("What's the weather in Boston in celsius?", &w)),
+            json!({"location": "Boston", "unit": "celsius"})
+        );
+    }
+}

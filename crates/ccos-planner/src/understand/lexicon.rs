@@ -1,0 +1,366 @@
+//! Operation words, grouped so that two of them can contradict each other.
+//!
+//! A goal that says *divide* must not be served by a capability named
+//! *sum*, however well its parameter names fit; a goal that *lists* must
+//! not be served by an operation that *creates*. Each [`GROUPS`] entry is a
+//! family of mutually exclusive operations; each operation has a few
+//! words, compared after stemming.
+//!
+//! [`contradiction`]: within one family, when the goal clause uses words of
+//! some operations and the capability's *name* (its name and the last
+//! segment of its id; never its description, which mentions many verbs)
+//! uses words of others only, the capability contradicts the goal. A
+//! capability the goal names explicitly (its id or name appears in the
+//! goal) never contradicts it ("use get-sum to add 4 and 5").
+//!
+//! The families are deliberately small and unambiguous; a word that often
+//! means several things ("remember", "times", "check") is left out.
+
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+use ccos_marketplace::CapabilityManifest;
+use ccos_marketplace::search::analyze;
+
+/// An operation and the words that name it.
+pub type Operation = (&'static str, &'static [&'static str]);
+
+/// Families of mutually exclusive operations: (family, [(operation, words)]).
+pub const GROUPS: &[(&str, &[Operation])] = &[
+    (
+        "arithmetic",
+        &[
+            ("add", &["add", "sum", "plus", "addition", "total"]),
+            (
+                "subtract",
+                &["subtract", "minus", "difference", "subtraction"],
+            ),
+            (
+                "multiply",
+                &["multiply", "product", "multiplication", "mul"],
+            ),
+            ("divide", &["divide", "quotient", "division", "div"]),
+        ],
+    ),
+    (
+        "case",
+        &[
+            ("upper", &["upper", "uppercase", "capitals", "capitalize"]),
+            ("lower", &["lower", "lowercase"]),
+        ],
+    ),
+    (
+        "data",
+        &[
+            (
+                "create",
+                &[
+                    "create", "add", "new", "insert", "post", "register", "write", "save", "store",
+                    "upload", "star",
+                ],
+            ),
+            (
+                "read",
+                &[
+                    "get", "list", "read", "fetch", "show", "find", "search", "retrieve", "view",
+                    "describe", "lookup", "display", "load", "download",
+                ],
+            ),
+            (
+                "update",
+                &[
+                    "update", "edit", "modify", "patch", "change", "rename", "replace", "append",
+                    "move",
+                ],
+            ),
+            (
+                "delete",
+                &[
+                    "delete", "remove", "destroy", "erase", "forget", "cancel", "purge", "unstar",
+                ],
+            ),
+        ],
+    ),
+];
+
+/// Imperative verbs that begin a new request in a coordinated goal ("ask
+/// me for a number *and double* it"): a free-text capture of a rule must
+/// not swallow them.
+const ACTION_VERBS: &[&str] = &[
+    "add",
+    "append",
+    "ask",
+    "calculate",
+    "compute",
+    "convert",
+    "copy",
+    "count",
+    "create",
+    "decrease",
+    "delete",
+    "divide",
+    "double",
+    "download",
+    "echo",
+    "fetch",
+    "find",
+    "get",
+    "halve",
+    "increase",
+    "list",
+    "load",
+    "lowercase",
+    "multiply",
+    "parse",
+    "print",
+    "read",
+    "remove",
+    "replace",
+    "save",
+    "say",
+    "search",
+    "send",
+    "show",
+    "sleep",
+    "sort",
+    "split",
+    "square",
+    "store",
+    "subtract",
+    "sum",
+    "tell",
+    "triple",
+    "update",
+    "uppercase",
+    "wait",
+    "write",
+];
+
+/// True when `word` (any case) is an imperative verb that starts a new
+/// request (see [`ACTION_VERBS`]).
+pub fn is_action_verb(word: &str) -> bool {
+    let w = word
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    ACTION_VERBS.binary_search(&w.as_str()).is_ok()
+}
+
+/// True when `text` coordinates a further request: " and " or " then "
+/// followed by an action verb ("a number and double it").
+pub fn has_coordinated_request(text: &str) -> bool {
+    let words: Vec<String> = text.split_whitespace().map(str::to_lowercase).collect();
+    words
+        .windows(2)
+        .any(|w| (w[0] == "and" || w[0] == "then") && is_action_verb(&w[1]))
+        || words
+            .windows(3)
+            .any(|w| w[0] == "and" && w[1] == "then" && is_action_verb(&w[2]))
+}
+
+/// Words that ask for the same operation ("grab", "fetch", "download"
+/// a URL all mean *get* it). A request word matches a capability when any
+/// word of its set does; the sets are small and deliberately unambiguous
+/// (no "show", which reads, lists or prints; no "open", "order" or
+/// "pull", which also name things: an issue, a purchase, a pull request).
+pub const SYNONYMS: &[&[&str]] = &[
+    &["get", "fetch", "download", "grab", "retrieve", "obtain"],
+    &["read", "cat", "view"],
+    &["write", "save", "store"],
+    &["delete", "remove", "erase"],
+    &["search", "find", "lookup"],
+    &["sort", "arrange"],
+    &["sleep", "wait", "pause", "delay"],
+    &["echo", "repeat"],
+    &["upper", "uppercase", "capitalize", "capitals", "caps"],
+    &["lower", "lowercase"],
+    &["remember", "memorize", "memorise"],
+    &["count", "tally"],
+];
+
+/// The other words of `word`'s synonym set (surface forms), if any.
+pub fn synonyms_of(word: &str) -> &'static [&'static str] {
+    let w = word.to_lowercase();
+    SYNONYMS
+        .iter()
+        .find(|set| set.contains(&w.as_str()))
+        .copied()
+        .unwrap_or(&[])
+}
+
+/// The stems of the synonym set of the stem `stem` (including itself).
+pub fn synonym_stems(stem: &str) -> BTreeSet<String> {
+    static S: OnceLock<Vec<BTreeSet<String>>> = OnceLock::new();
+    let sets = S.get_or_init(|| {
+        SYNONYMS
+            .iter()
+            .map(|set| set.iter().flat_map(|w| analyze(w)).collect())
+            .collect()
+    });
+    let mut out: BTreeSet<String> = sets
+        .iter()
+        .filter(|set| set.contains(stem))
+        .flat_map(|set| set.iter().cloned())
+        .collect();
+    out.insert(stem.to_string());
+    out
+}
+
+/// The synonyms of the words of `text` that it does not already contain,
+/// space-separated (to widen a catalog search).
+pub fn synonym_expansion(text: &str) -> String {
+    let words: BTreeSet<String> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let mut added: BTreeSet<&str> = BTreeSet::new();
+    for w in &words {
+        for s in synonyms_of(w) {
+            if !words.contains(*s) {
+                added.insert(s);
+            }
+        }
+    }
+    added.into_iter().collect::<Vec<_>>().join(" ")
+}
+
+/// Stemmed lexicon: (family, operation, stem).
+fn stems() -> &'static Vec<(&'static str, &'static str, String)> {
+    static S: OnceLock<Vec<(&'static str, &'static str, String)>> = OnceLock::new();
+    S.get_or_init(|| {
+        let mut v = vec![];
+        for (family, ops) in GROUPS {
+            for (op, words) in *ops {
+                for w in *words {
+                    for s in analyze(w) {
+                        v.push((*family, *op, s));
+                    }
+                }
+            }
+        }
+        v
+    })
+}
+
+/// The operations (family, operation, word) named by `words` (stemmed).
+fn operations(words: &BTreeSet<String>) -> Vec<(&'static str, &'static str, String)> {
+    stems()
+        .iter()
+        .filter(|(_, _, s)| words.contains(s))
+        .map(|(f, o, s)| (*f, *o, s.clone()))
+        .collect()
+}
+
+/// The stemmed words of a capability's name: its name and the last
+/// segment of its id.
+pub fn name_words(m: &CapabilityManifest) -> BTreeSet<String> {
+    let last = m.id.rsplit('.').next().unwrap_or(&m.id);
+    let mut w: BTreeSet<String> = analyze(last).into_iter().collect();
+    w.extend(analyze(&m.name));
+    w
+}
+
+/// Why `m` contradicts the goal clause `text` (see the module docs), or
+/// `None`.
+pub fn contradiction(text: &str, m: &CapabilityManifest) -> Option<String> {
+    let lower = text.to_lowercase();
+    let last = m.id.rsplit('.').next().unwrap_or(&m.id).to_lowercase();
+    if lower.contains(&m.id.to_lowercase())
+        || (last.len() > 3 && lower.contains(&last))
+        || (m.name.len() > 3 && lower.contains(&m.name.to_lowercase()))
+    {
+        return None;
+    }
+    let goal: BTreeSet<String> = analyze(text).into_iter().collect();
+    let cap = name_words(m);
+    let g = operations(&goal);
+    let c = operations(&cap);
+    for (family, _) in GROUPS {
+        let gops: BTreeSet<&str> = g.iter().filter(|x| x.0 == *family).map(|x| x.1).collect();
+        let cops: BTreeSet<&str> = c.iter().filter(|x| x.0 == *family).map(|x| x.1).collect();
+        if !gops.is_empty() && !cops.is_empty() && gops.is_disjoint(&cops) {
+            let gw = g
+                .iter()
+                .filter(|x| x.0 == *family)
+                .map(|x| x.2.clone())
+                .collect::<Vec<_>>();
+            let cw = c
+                .iter()
+                .filter(|x| x.0 == *family)
+                .map(|x| x.2.clone())
+                .collect::<Vec<_>>();
+            return Some(format!(
+                "contradicts the goal: the goal asks to {} ({}), {} does {} ({})",
+                gops.into_iter().collect::<Vec<_>>().join("/"),
+                gw.join(", "),
+                m.id,
+                cops.into_iter().collect::<Vec<_>>().join("/"),
+                cw.join(", ")
+            ));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn synonyms_widen_searches_and_matches() {
+        assert_eq!(
+            super::synonym_expansion("grab the page"),
+            "download fetch get obtain retrieve"
+        );
+        assert!(super::synonym_stems("fetch").contains("get"));
+        assert_eq!(super::synonym_stems("zebra").len(), 1);
+        // No word is in two sets (the sets are meant to be unambiguous).
+        let mut seen = std::collections::BTreeSet::new();
+        for set in super::SYNONYMS {
+            for w in *set {
+                assert!(seen.insert(*w), "{w} is in two synonym sets");
+            }
+        }
+    }
+
+    #[test]
+    fn action_verbs_are_sorted_and_coordination_is_seen() {
+        assert!(super::ACTION_VERBS.windows(2).all(|w| w[0] < w[1]));
+        assert!(super::has_coordinated_request("a number and double it"));
+        assert!(super::has_coordinated_request("a name and then print it"));
+        assert!(!super::has_coordinated_request("salt and pepper"));
+        assert!(!super::has_coordinated_request("a number"));
+    }
+
+    use super::*;
+    use serde_json::json;
+
+    fn cap(id: &str) -> CapabilityManifest {
+        CapabilityManifest::new(id, "d", json!({"type": "object"}))
+    }
+
+    #[test]
+    fn verbs_of_one_family_contradict() {
+        assert!(contradiction("divide the numbers", &cap("mcp.everything.get-sum")).is_some());
+        assert!(contradiction("subtract 7 from 20", &cap("mcp.everything.get-sum")).is_some());
+        assert!(contradiction("add 2 and 3", &cap("ccos.math.add")).is_none());
+        assert!(contradiction("divide 10 by 4", &cap("ccos.math.div")).is_none());
+        assert!(contradiction("list the issues of acme/rocket", &cap("gh.create_issue")).is_some());
+        assert!(contradiction("show issue 3 of acme/rocket", &cap("gh.get_issue")).is_none());
+        assert!(contradiction("write \"x\" to out.txt", &cap("ccos.file.append")).is_some());
+        assert!(contradiction("convert it to upper case", &cap("ccos.text.lower")).is_some());
+        // No family word on one side: nothing to contradict.
+        assert!(
+            contradiction(
+                "what time is it in Tokyo",
+                &cap("mcp.time.get_current_time")
+            )
+            .is_none()
+        );
+    }
+
+    #[test]
+    fn an_explicitly_named_capability_never_contradicts() {
+        assert!(
+            contradiction("use get-sum to add 4 and 5", &cap("mcp.everything.get-sum")).is_none()
+        );
+    }
+}

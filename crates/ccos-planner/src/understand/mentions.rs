@@ -1,0 +1,1364 @@
+//! Mentions: the values a goal states, found by a small grammar of
+//! quantities and references.
+//!
+//! [`mentions`] scans a text once and returns what it names, in order,
+//! each with its byte [`Span`], its typed value and the words around it
+//! ([`Cue`]), which slot filling ([`super::bind`]) uses to put the value in
+//! the right parameter:
+//!
+//! | kind | examples | value |
+//! |---|---|---|
+//! | `quoted` | `"a,b,c"`, `'good morning'` | the text inside |
+//! | `json` | `{"name": "Ada"}`, `[[1,2],[3,4]]` | the parsed JSON |
+//! | `url` | `http://127.0.0.1:8080/a.txt` | the URL (trailing punctuation off) |
+//! | `email` | `ada@example.org` | the address |
+//! | `path` | `notes.txt`, `docs/faq.md`, `./out` | the path |
+//! | `repo` | `acme/rocket` | `owner/name` (also a relative path) |
+//! | `number` | `12`, `-3.5`, `10,000`, `seven` | the number (words are *weak*) |
+//! | `percent` | `10 percent`, `15%` | the number (10, 15) |
+//! | `duration` | `1 second`, `half a second`, `250 ms` | milliseconds |
+//! | `date` | `January 12, 2024`, `2024-01-12` | `YYYY-MM-DD` |
+//! | `time` | `09:30`, `8am`, `3:15 pm` | `HH:MM` |
+//! | `list` | `3, 1, 2`, `10, 2, 33 and 4`, `'a', 'b' or 'c'` | the items (also kept one by one in `items`) |
+//! | `separator` | `on commas`, `by spaces`, `with dashes` | the character (`,`, ` `, `-`) |
+//! | `name` | `Alice`, `Leo Brandt`, `The Glass Harbor` | the words (*weak*) |
+//!
+//! A *weak* mention (number words, capitalised names) may be left unused by
+//! a plan without the plan failing to serve the goal: "summarize it in one
+//! sentence" or "tell me about The Matrix" name things no parameter needs.
+//! Every other mention is an operand the user stated: a plan that drops it
+//! does not serve the goal.
+//!
+//! Integers that do not fit 64 bits are an error ([`LiteralError`]), with
+//! the span, not a plan that fails later.
+
+use ccos_core::Span;
+use serde::{Deserialize, Serialize};
+use serde_json::Value as Json;
+
+/// What a mention is (see the module table).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MentionKind {
+    /// A quoted text.
+    Quoted,
+    /// A JSON object or array literal.
+    Json,
+    /// An `http(s)://` URL.
+    Url,
+    /// An e-mail address.
+    Email,
+    /// A file or directory path.
+    Path,
+    /// `owner/name` (a repository; also usable as a relative path).
+    Repo,
+    /// A number.
+    Number,
+    /// A percentage (the value is the number before `%`).
+    Percent,
+    /// A duration (the value is in milliseconds).
+    Duration,
+    /// A calendar date (`YYYY-MM-DD`).
+    Date,
+    /// A time of day (`HH:MM`).
+    Time,
+    /// Several values joined by commas, `and` or `or`.
+    List,
+    /// A separator character named in words (`on commas`).
+    Separator,
+    /// A capitalised name (weak).
+    Name,
+}
+
+impl MentionKind {
+    /// The lower-case name used in traces.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MentionKind::Quoted => "quoted",
+            MentionKind::Json => "json",
+            MentionKind::Url => "url",
+            MentionKind::Email => "email",
+            MentionKind::Path => "path",
+            MentionKind::Repo => "repo",
+            MentionKind::Number => "number",
+            MentionKind::Percent => "percent",
+            MentionKind::Duration => "duration",
+            MentionKind::Date => "date",
+            MentionKind::Time => "time",
+            MentionKind::List => "list",
+            MentionKind::Separator => "separator",
+            MentionKind::Name => "name",
+        }
+    }
+}
+
+/// The words around a mention, lower-cased: what slot filling matches
+/// against parameter names and descriptions.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Cue {
+    /// The preposition right before it (articles and possessives skipped):
+    /// `to`, `from`, `by`, `in`, `of`, `for`, `with`, `about`, `on`...
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prep: Option<String>,
+    /// Up to three words before it (nearest last), function words skipped.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub before: Vec<String>,
+    /// Up to two words after it, function words skipped.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub after: Vec<String>,
+}
+
+/// A value the text states (see the module documentation).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Mention {
+    /// What it is.
+    pub kind: MentionKind,
+    /// Its value as JSON (numbers typed, strings unquoted, durations in ms).
+    pub value: Json,
+    /// Where it is in the text the mentions were taken from.
+    pub span: Span,
+    /// The text as written.
+    pub text: String,
+    /// The words around it.
+    #[serde(default)]
+    pub cue: Cue,
+    /// For a list: its items, each a mention of its own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<Mention>,
+    /// May be left unused (number words, names).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub weak: bool,
+}
+
+impl Mention {
+    /// A short label for traces: `number 12`, `path notes.txt`.
+    pub fn label(&self) -> String {
+        format!("{} {}", self.kind.as_str(), self.text)
+    }
+}
+
+/// A literal the text states that no value can represent (an integer
+/// beyond 64 bits).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct LiteralError {
+    /// Where it is.
+    pub span: Span,
+    /// What is wrong, for the user.
+    pub message: String,
+}
+
+/// Function words skipped when collecting cue words.
+const FUNCTION_WORDS: &[&str] = &[
+    "a", "an", "the", "my", "your", "our", "their", "his", "her", "its", "this", "that", "these",
+    "those", "some", "me", "us", "it", "is", "are", "was", "be", "please", "and", "or",
+];
+
+/// Prepositions recorded as [`Cue::prep`].
+const PREPOSITIONS: &[&str] = &[
+    "to", "into", "onto", "from", "by", "in", "of", "for", "with", "about", "on", "at", "as",
+    "than", "per", "under", "named", "called", "between", "over", "via", "through", "since",
+    "until", "after", "before", "using",
+];
+
+const MONTHS: [&str; 12] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
+/// Number words (weak mentions): units and tens.
+const UNITS: [&str; 20] = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+];
+const TENS: [&str; 8] = [
+    "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+];
+
+/// Separator names (after `on`, `by`, `with`, `at`) and their characters.
+const SEPARATORS: &[(&str, &str)] = &[
+    ("comma", ","),
+    ("commas", ","),
+    ("space", " "),
+    ("spaces", " "),
+    ("whitespace", " "),
+    ("newline", "\n"),
+    ("newlines", "\n"),
+    ("line", "\n"),
+    ("lines", "\n"),
+    ("tab", "\t"),
+    ("tabs", "\t"),
+    ("semicolon", ";"),
+    ("semicolons", ";"),
+    ("colon", ":"),
+    ("colons", ":"),
+    ("dash", "-"),
+    ("dashes", "-"),
+    ("hyphen", "-"),
+    ("hyphens", "-"),
+    ("slash", "/"),
+    ("slashes", "/"),
+    ("pipe", "|"),
+    ("pipes", "|"),
+    ("period", "."),
+    ("periods", "."),
+    ("dot", "."),
+    ("dots", "."),
+];
+
+/// Capitalised technical words that are not names (they name formats and
+/// protocols that capabilities mention).
+const TECH_WORDS: &[&str] = &[
+    "json", "xml", "csv", "tsv", "html", "http", "https", "url", "uri", "api", "sql", "yaml",
+    "toml", "pdf", "utf-8", "utf8", "id", "ok", "todo", "readme", "utc", "gmt", "sha", "sha-256",
+    "md5", "ai", "llm", "rtfs", "cli", "get", "post", "put", "patch", "delete", "ascii", "rss",
+    "dns", "ip", "ssh", "tcp", "udp", "git", "mcp", "openapi",
+];
+
+/// Words that start a sentence in capitals without being names.
+const NOT_NAMES: &[&str] = &[
+    "i",
+    "what",
+    "who",
+    "whom",
+    "whose",
+    "which",
+    "when",
+    "where",
+    "why",
+    "how",
+    "is",
+    "are",
+    "was",
+    "were",
+    "do",
+    "does",
+    "did",
+    "can",
+    "could",
+    "would",
+    "should",
+    "will",
+    "shall",
+    "may",
+    "might",
+    "must",
+    "please",
+    "the",
+    "a",
+    "an",
+    "and",
+    "or",
+    "but",
+    "if",
+    "then",
+    "so",
+    "for",
+    "in",
+    "on",
+    "at",
+    "to",
+    "from",
+    "by",
+    "with",
+    "of",
+    "about",
+    "tell",
+    "show",
+    "give",
+    "find",
+    "get",
+    "list",
+    "search",
+    "look",
+    "let",
+    "make",
+    "add",
+    "create",
+    "delete",
+    "remove",
+    "update",
+    "set",
+    "put",
+    "send",
+    "read",
+    "write",
+    "open",
+    "count",
+    "compute",
+    "calculate",
+    "what's",
+    "who's",
+    "where's",
+    "how's",
+    "it's",
+    "i'm",
+    "i'd",
+    "i'll",
+    "let's",
+    "yes",
+    "no",
+    "hi",
+    "hello",
+    "hey",
+    "thanks",
+    "thank",
+    "ok",
+    "okay",
+    "also",
+    "now",
+    "today",
+    "tomorrow",
+    "yesterday",
+    "my",
+    "your",
+    "our",
+    "their",
+    "this",
+    "that",
+    "these",
+    "those",
+    "there",
+    "here",
+    "it",
+    "we",
+    "you",
+    "he",
+    "she",
+    "they",
+    "me",
+    "use",
+    "run",
+    "fetch",
+    "check",
+    "convert",
+    "translate",
+    "summarize",
+    "summarise",
+    "book",
+    "buy",
+    "schedule",
+    "cancel",
+    "echo",
+    "say",
+    "print",
+    "display",
+    "sort",
+    "filter",
+    "parse",
+    "split",
+    "join",
+    "ask",
+    "remember",
+    "forget",
+    "retrieve",
+    "obtain",
+    "provide",
+    "determine",
+    "identify",
+    "predict",
+    "estimate",
+    "generate",
+    "post",
+    "upload",
+    "download",
+    "save",
+    "store",
+    "move",
+    "rename",
+    "copy",
+    "wait",
+    "sleep",
+];
+
+/// A token of the scanned text.
+#[derive(Debug, Clone)]
+struct Tok {
+    start: usize,
+    end: usize,
+    kind: TokKind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum TokKind {
+    /// A word-like token (letters, digits, `.`, `/`, `:`, `'`, `-`, `_`, `@`...).
+    Word(String),
+    /// A quoted text (the inside).
+    Quoted(String),
+    /// A JSON literal.
+    Json(Json),
+    /// Punctuation: `,` `;` `!` `?` `(` `)` and the like.
+    Punct(char),
+}
+
+fn is_open_quote(c: char) -> bool {
+    matches!(c, '"' | '\'' | '“' | '‘' | '`')
+}
+
+fn closing_quote(c: char) -> char {
+    match c {
+        '“' => '”',
+        '‘' => '’',
+        other => other,
+    }
+}
+
+/// Splits `text` into tokens with byte spans.
+fn scan(text: &str) -> Vec<Tok> {
+    let mut toks = Vec::new();
+    let b = text.as_bytes();
+    let mut i = 0;
+    let at_boundary = |i: usize| {
+        i == 0 || text[..i].ends_with(|c: char| c.is_whitespace() || "([{:,;=".contains(c))
+    };
+    while i < text.len() {
+        let Some(c) = text[i..].chars().next() else {
+            break;
+        };
+        let clen = c.len_utf8();
+        if c.is_whitespace() {
+            i += clen;
+            continue;
+        }
+        // Quoted text: a quote at a token boundary, closed by the matching
+        // quote followed by a boundary. An apostrophe inside a word
+        // ("what's") never opens one.
+        if is_open_quote(c) && at_boundary(i) {
+            let close = closing_quote(c);
+            let body = i + clen;
+            let mut j = body;
+            let mut found = None;
+            while j < text.len() {
+                let Some(d) = text[j..].chars().next() else {
+                    break;
+                };
+                if d == close {
+                    let after = j + d.len_utf8();
+                    let ok = after >= text.len()
+                        || text[after..]
+                            .starts_with(|e: char| e.is_whitespace() || ".,;:!?)]}".contains(e));
+                    if ok {
+                        found = Some((j, after));
+                        break;
+                    }
+                }
+                j += d.len_utf8();
+            }
+            if let Some((j, after)) = found {
+                toks.push(Tok {
+                    start: i,
+                    end: after,
+                    kind: TokKind::Quoted(text[body..j].to_string()),
+                });
+                i = after;
+                continue;
+            }
+        }
+        // JSON literals: a balanced {...} or [...] that parses.
+        if (c == '{' || c == '[')
+            && let Some(end) = balanced_end(text, i)
+            && let Ok(j) = serde_json::from_str::<Json>(&text[i..end])
+        {
+            toks.push(Tok {
+                start: i,
+                end,
+                kind: TokKind::Json(j),
+            });
+            i = end;
+            continue;
+        }
+        if ",;!?()[]{}\"“”‘’`=+*<>|".contains(c) {
+            toks.push(Tok {
+                start: i,
+                end: i + clen,
+                kind: TokKind::Punct(c),
+            });
+            i += clen;
+            continue;
+        }
+        // A word-like token: up to whitespace or hard punctuation; a comma
+        // between digits followed by exactly three digits is a thousands
+        // separator.
+        let mut j = i;
+        while j < text.len() {
+            let Some(d) = text[j..].chars().next() else {
+                break;
+            };
+            if d.is_whitespace() {
+                break;
+            }
+            if d == ','
+                && j > i
+                && b[j - 1].is_ascii_digit()
+                && b.len() >= j + 4
+                && b[j + 1..j + 4].iter().all(u8::is_ascii_digit)
+                && b.get(j + 4).is_none_or(|x| !x.is_ascii_digit())
+                && text[i..j].chars().all(|x| x.is_ascii_digit() || x == ',')
+            {
+                j += 1;
+                continue;
+            }
+            if ",;!?()[]{}\"“”`=+*<>|".contains(d) {
+                break;
+            }
+            j += d.len_utf8();
+        }
+        // Sentence punctuation glued to the end: `notes.txt.`, `me:`.
+        let mut end = j;
+        while end > i && text[..end].ends_with(['.', ':']) && {
+            let w = &text[i..end - 1];
+            // keep "3." only as part of a number with decimals
+            !w.is_empty()
+        } {
+            end -= 1;
+        }
+        if end == i {
+            end = j;
+        }
+        let word = text[i..end].trim_end_matches(['\'', '’']).to_string();
+        let word_end = i + word.len();
+        if !word.is_empty() {
+            toks.push(Tok {
+                start: i,
+                end: word_end,
+                kind: TokKind::Word(word),
+            });
+        }
+        if end < j {
+            // The glued punctuation, as punctuation.
+            toks.push(Tok {
+                start: end,
+                end: j,
+                kind: TokKind::Punct(text[end..].chars().next().unwrap_or('.')),
+            });
+        }
+        i = j.max(i + clen);
+    }
+    toks
+}
+
+/// The end (exclusive) of the balanced bracket group opening at `start`,
+/// strings respected.
+fn balanced_end(text: &str, start: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_str = false;
+    let mut escaped = false;
+    for (off, c) in text[start..].char_indices() {
+        if in_str {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_str = true,
+            '{' | '[' => depth += 1,
+            '}' | ']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(start + off + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn lower(s: &str) -> String {
+    s.to_lowercase()
+}
+
+/// A number written with digits (`12`, `-3.5`, `.5`, `10,000`); `Err` for
+/// an integer beyond 64 bits.
+fn parse_number(w: &str) -> Option<Result<Json, String>> {
+    let plain: String = w.chars().filter(|c| *c != ',').collect();
+    let body = plain.strip_prefix(['-', '+']).unwrap_or(&plain);
+    if body.is_empty()
+        || !body.chars().all(|c| c.is_ascii_digit() || c == '.')
+        || body.matches('.').count() > 1
+        || body == "."
+        || !body.chars().any(|c| c.is_ascii_digit())
+    {
+        return None;
+    }
+    if w.contains(',') && !is_thousands(w.trim_start_matches(['-', '+'])) {
+        return None;
+    }
+    if !body.contains('.') {
+        return Some(match plain.parse::<i64>() {
+            Ok(i) => Ok(Json::from(i)),
+            Err(_) => Err(format!(
+                "the number {w} is out of range: integers are 64-bit ({}..={})",
+                i64::MIN,
+                i64::MAX
+            )),
+        });
+    }
+    let f: f64 = plain.parse().ok()?;
+    if !f.is_finite() {
+        return Some(Err(format!("the number {w} is out of range")));
+    }
+    Some(Ok(
+        serde_json::Number::from_f64(f).map_or(Json::Null, Json::Number)
+    ))
+}
+
+fn is_thousands(w: &str) -> bool {
+    let int = w.split('.').next().unwrap_or("");
+    let groups: Vec<&str> = int.split(',').collect();
+    groups.len() > 1
+        && (1..=3).contains(&groups[0].len())
+        && groups[1..].iter().all(|g| g.len() == 3)
+}
+
+/// A number written in words (`seven`, `twenty-one`, `a hundred`): the
+/// value and how many tokens it takes from `i`.
+pub(crate) fn number_words_at(words: &[Option<String>], i: usize) -> Option<(i64, usize)> {
+    let w = words.get(i)?.as_deref()?;
+    let unit = |s: &str| UNITS.iter().position(|u| *u == s).map(|p| p as i64);
+    let tens = |s: &str| {
+        TENS.iter()
+            .position(|t| *t == s)
+            .map(|p| 20 + 10 * p as i64)
+    };
+    if let Some((t, u)) = w.split_once('-')
+        && let (Some(t), Some(u)) = (tens(t), unit(u))
+        && (1..10).contains(&u)
+    {
+        return Some((t + u, 1));
+    }
+    let (mut v, mut n) = if let Some(u) = unit(w) {
+        (u, 1)
+    } else if let Some(t) = tens(w) {
+        match words.get(i + 1).and_then(|x| x.as_deref()).and_then(unit) {
+            Some(u) if (1..10).contains(&u) => (t + u, 2),
+            _ => (t, 1),
+        }
+    } else if w == "a" || w == "an" {
+        match words.get(i + 1).and_then(|x| x.as_deref()) {
+            Some("hundred") => (100, 2),
+            Some("thousand") => (1000, 2),
+            Some("dozen") => (12, 2),
+            _ => return None,
+        }
+    } else if w == "dozen" {
+        (12, 1)
+    } else {
+        return None;
+    };
+    match words.get(i + n).and_then(|x| x.as_deref()) {
+        Some("hundred") if n == 1 => {
+            v *= 100;
+            n += 1;
+        }
+        Some("thousand") if n == 1 => {
+            v *= 1000;
+            n += 1;
+        }
+        _ => {}
+    }
+    Some((v, n))
+}
+
+/// Milliseconds per unit word.
+fn unit_ms(w: &str) -> Option<f64> {
+    Some(match w {
+        "ms" | "millisecond" | "milliseconds" | "msec" | "msecs" => 1.0,
+        "s" | "sec" | "secs" | "second" | "seconds" => 1000.0,
+        "min" | "mins" | "minute" | "minutes" => 60_000.0,
+        "h" | "hr" | "hrs" | "hour" | "hours" => 3_600_000.0,
+        "day" | "days" => 86_400_000.0,
+        _ => return None,
+    })
+}
+
+fn is_path_like(w: &str) -> (bool, bool) {
+    let has_ext = w.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && !stem.ends_with('.')
+            && (1..=8).contains(&ext.len())
+            && ext.starts_with(|c: char| c.is_ascii_alphabetic())
+            && ext.chars().all(|c| c.is_ascii_alphanumeric())
+            && !stem.chars().all(|c| c.is_ascii_digit())
+    });
+    let slashes = w.matches('/').count();
+    (has_ext, slashes > 0)
+}
+
+fn is_ident_word(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        && s.chars().any(|c| c.is_ascii_alphabetic())
+}
+
+fn json_num(f: f64) -> Json {
+    if f.fract() == 0.0 && f.abs() < 9.0e15 {
+        Json::from(f as i64)
+    } else {
+        serde_json::Number::from_f64(f).map_or(Json::Null, Json::Number)
+    }
+}
+
+/// A time of day: `09:30`, `9:30pm`, `8am`, with an optional separate
+/// `am`/`pm` token; `HH:MM`.
+fn parse_time(w: &str, next: Option<&str>) -> Option<(String, bool)> {
+    let lw = w.to_ascii_lowercase();
+    let (body, mut suffix) = if let Some(b) = lw.strip_suffix("am") {
+        (b.to_string(), Some("am"))
+    } else if let Some(b) = lw.strip_suffix("pm") {
+        (b.to_string(), Some("pm"))
+    } else {
+        (lw.clone(), None)
+    };
+    let mut took_next = false;
+    if suffix.is_none()
+        && let Some(n) = next.map(str::to_ascii_lowercase)
+        && (n == "am" || n == "pm" || n == "a.m" || n == "p.m")
+    {
+        suffix = Some(if n.starts_with('a') { "am" } else { "pm" });
+        took_next = true;
+    }
+    let (h, m) = match body.split_once(':') {
+        Some((h, m)) => (h.parse::<u32>().ok()?, {
+            if m.len() != 2 {
+                return None;
+            }
+            m.parse::<u32>().ok()?
+        }),
+        None if suffix.is_some() => (body.parse::<u32>().ok()?, 0),
+        None => return None,
+    };
+    if m > 59 {
+        return None;
+    }
+    let h = match suffix {
+        Some(_) if !(1..=12).contains(&h) => return None,
+        Some("am") => h % 12,
+        Some(_) => h % 12 + 12,
+        None if h > 23 => return None,
+        None => h,
+    };
+    Some((format!("{h:02}:{m:02}"), took_next))
+}
+
+/// Mentions in `text`, in order (see the module documentation).
+pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
+    let toks = scan(text);
+    let words: Vec<Option<String>> = toks
+        .iter()
+        .map(|t| match &t.kind {
+            TokKind::Word(w) => Some(lower(w)),
+            _ => None,
+        })
+        .collect();
+    let mut out: Vec<Mention> = Vec::new();
+    // Token index → the mention index covering it.
+    let mut owner: Vec<Option<usize>> = vec![None; toks.len()];
+    let mut i = 0;
+    while i < toks.len() {
+        let t = &toks[i];
+        let mut take = 1;
+        let mut m: Option<(MentionKind, Json, bool)> = None;
+        match &t.kind {
+            TokKind::Quoted(s) => m = Some((MentionKind::Quoted, Json::from(s.clone()), false)),
+            TokKind::Json(j) => m = Some((MentionKind::Json, j.clone(), false)),
+            TokKind::Punct(_) => {}
+            TokKind::Word(w) => {
+                let lw = lower(w);
+                let next = words.get(i + 1).and_then(|x| x.as_deref());
+                let next2 = words.get(i + 2).and_then(|x| x.as_deref());
+                let next3 = words.get(i + 3).and_then(|x| x.as_deref());
+                if lw.starts_with("http://") || lw.starts_with("https://") {
+                    let u = w.trim_end_matches(['.', ',', ';', ':', '!', '?', ')', '\'']);
+                    m = Some((MentionKind::Url, Json::from(u), false));
+                } else if let Some(r) = parse_number(w) {
+                    let v = r.map_err(|message| LiteralError {
+                        span: Span::new(t.start, t.end),
+                        message,
+                    })?;
+                    let f = v.as_f64().unwrap_or(0.0);
+                    if let Some(ms) = next.and_then(unit_ms) {
+                        m = Some((MentionKind::Duration, json_num(f * ms), false));
+                        take = 2;
+                    } else if matches!(next, Some("percent" | "pct"))
+                        || (next == Some("per") && next2 == Some("cent"))
+                    {
+                        take = if next == Some("per") { 3 } else { 2 };
+                        m = Some((MentionKind::Percent, v, false));
+                    } else if let Some(month) = next.and_then(month_of)
+                        && let Some(day) = v.as_u64().filter(|d| (1..=31).contains(d))
+                        && let Some(y) = next2.and_then(|y| y.parse::<u32>().ok())
+                        && (1000..=9999).contains(&y)
+                    {
+                        m = Some((
+                            MentionKind::Date,
+                            Json::from(format!("{y:04}-{month:02}-{day:02}")),
+                            false,
+                        ));
+                        take = 3;
+                    } else if let Some((hm, took)) = parse_time(w, next)
+                        .filter(|_| next.is_some_and(|n| matches!(n, "am" | "pm" | "a.m" | "p.m")))
+                    {
+                        m = Some((MentionKind::Time, Json::from(hm), false));
+                        take = 1 + usize::from(took);
+                    } else {
+                        m = Some((MentionKind::Number, v, false));
+                    }
+                } else if let Some(p) = lw.strip_suffix('%').and_then(parse_number) {
+                    let v = p.map_err(|message| LiteralError {
+                        span: Span::new(t.start, t.end),
+                        message,
+                    })?;
+                    m = Some((MentionKind::Percent, v, false));
+                } else if let Some((hm, took)) = parse_time(w, next) {
+                    m = Some((MentionKind::Time, Json::from(hm), false));
+                    take = 1 + usize::from(took);
+                } else if is_iso_date(&lw) {
+                    m = Some((MentionKind::Date, Json::from(lw.clone()), false));
+                } else if let Some(month) = month_of(&lw)
+                    && let Some(day) = next
+                        .and_then(|d| {
+                            d.trim_end_matches(|c: char| c.is_ascii_alphabetic())
+                                .parse::<u32>()
+                                .ok()
+                        })
+                        .filter(|d| (1..=31).contains(d))
+                {
+                    // "January 12, 2024" / "Jan 12 2024" / "January 12"
+                    let (year, n) = match (toks.get(i + 2).map(|t| &t.kind), next2, next3) {
+                        (Some(TokKind::Punct(',')), _, Some(y))
+                            if y.parse::<u32>().is_ok_and(|y| (1000..=9999).contains(&y)) =>
+                        {
+                            (y.parse::<u32>().ok(), 4)
+                        }
+                        (_, Some(y), _)
+                            if y.parse::<u32>().is_ok_and(|y| (1000..=9999).contains(&y)) =>
+                        {
+                            (y.parse::<u32>().ok(), 3)
+                        }
+                        _ => (None, 2),
+                    };
+                    if let Some(y) = year {
+                        m = Some((
+                            MentionKind::Date,
+                            Json::from(format!("{y:04}-{month:02}-{day:02}")),
+                            false,
+                        ));
+                    } else {
+                        m = Some((
+                            MentionKind::Date,
+                            Json::from(format!("--{month:02}-{day:02}")),
+                            false,
+                        ));
+                    }
+                    take = n;
+                } else if (lw == "half"
+                    && matches!(next, Some("a" | "an"))
+                    && next2.and_then(unit_ms).is_some())
+                    || (matches!(lw.as_str(), "a" | "an")
+                        && next.and_then(unit_ms).is_some()
+                        && next != Some("s"))
+                {
+                    let (f, n) = if lw == "half" { (0.5, 3) } else { (1.0, 2) };
+                    let unit = words
+                        .get(i + n - 1)
+                        .and_then(|x| x.as_deref())
+                        .and_then(unit_ms)
+                        .unwrap_or(1000.0);
+                    m = Some((MentionKind::Duration, json_num(f * unit), false));
+                    take = n;
+                } else if let Some((v, n)) = number_words_at(&words, i) {
+                    let after = words.get(i + n).and_then(|x| x.as_deref());
+                    if let Some(ms) = after.and_then(unit_ms).filter(|_| after != Some("s")) {
+                        m = Some((MentionKind::Duration, json_num(v as f64 * ms), false));
+                        take = n + 1;
+                    } else {
+                        // Number words are weak evidence ("one of", "a").
+                        m = Some((MentionKind::Number, Json::from(v), true));
+                        take = n;
+                    }
+                } else if w.contains('@')
+                    && w.split_once('@')
+                        .is_some_and(|(a, d)| !a.is_empty() && d.contains('.') && !d.ends_with('.'))
+                {
+                    m = Some((MentionKind::Email, Json::from(w.clone()), false));
+                } else if let Some(sep) = SEPARATORS.iter().find(|(n, _)| *n == lw).map(|(_, c)| *c)
+                    && i > 0
+                    && matches!(
+                        words[i - 1].as_deref(),
+                        Some("on" | "by" | "with" | "at" | "using")
+                    )
+                    && (sep != "\n" || matches!(words[i - 1].as_deref(), Some("on" | "by")))
+                {
+                    m = Some((MentionKind::Separator, Json::from(sep), false));
+                } else {
+                    let (has_ext, slash) = is_path_like(w);
+                    let core = w.trim_end_matches('/');
+                    if slash
+                        && core.matches('/').count() == 1
+                        && !has_ext
+                        && !w.starts_with(['/', '.', '~'])
+                        && let Some((o, n)) = core.split_once('/')
+                        && is_ident_word(o)
+                        && is_ident_word(n)
+                    {
+                        m = Some((MentionKind::Repo, Json::from(core), false));
+                    } else if (has_ext || slash)
+                        && !lw.contains("://")
+                        && w.chars().any(|c| c.is_alphanumeric())
+                        && !is_fraction(w)
+                    {
+                        m = Some((MentionKind::Path, Json::from(w.clone()), false));
+                    }
+                }
+            }
+        }
+        if let Some((kind, value, weak)) = m {
+            let end_tok = (i + take).min(toks.len()) - 1;
+            let span = Span::new(t.start, toks[end_tok].end);
+            for o in owner.iter_mut().take(i + take).skip(i) {
+                *o = Some(out.len());
+            }
+            out.push(Mention {
+                kind,
+                value,
+                span,
+                text: text[span.start..span.end].to_string(),
+                cue: Cue::default(),
+                items: vec![],
+                weak,
+            });
+        }
+        i += take;
+    }
+    names(text, &toks, &words, &mut owner, &mut out);
+    out.sort_by_key(|m| m.span.start);
+    // Re-derive owners after sorting.
+    let mut owner: Vec<Option<usize>> = vec![None; toks.len()];
+    for (mi, m) in out.iter().enumerate() {
+        for (ti, t) in toks.iter().enumerate() {
+            if t.start >= m.span.start && t.end <= m.span.end {
+                owner[ti] = Some(mi);
+            }
+        }
+    }
+    for (mi, m) in out.iter_mut().enumerate() {
+        m.cue = cue(&toks, &words, &owner, mi);
+    }
+    let out = lists(text, &toks, &words, &owner, out);
+    Ok(out)
+}
+
+fn is_fraction(w: &str) -> bool {
+    w.split_once('/').is_some_and(|(a, b)| {
+        !a.is_empty()
+            && !b.is_empty()
+            && a.chars().all(|c| c.is_ascii_digit())
+            && b.chars().all(|c| c.is_ascii_digit())
+    })
+}
+
+fn is_iso_date(w: &str) -> bool {
+    let b = w.as_bytes();
+    b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+}
+
+fn month_of(w: &str) -> Option<u32> {
+    let w = w.trim_end_matches('.');
+    if w.len() < 3 {
+        return None;
+    }
+    MONTHS
+        .iter()
+        .position(|m| {
+            *m == w
+                || (w.len() == 3 && m.starts_with(w) && w != "may"
+                    || (w == "sept" && *m == "september"))
+        })
+        .map(|p| p as u32 + 1)
+}
+
+/// Capitalised names: maximal runs of capitalised words (inner `of`,
+/// `the`, `de`, `van`, `von`, `la`, `le`, `da`, `du`, `del` allowed), not
+/// counting a leading sentence word that is a function word or a verb.
+fn names(
+    text: &str,
+    toks: &[Tok],
+    words: &[Option<String>],
+    owner: &mut [Option<usize>],
+    out: &mut Vec<Mention>,
+) {
+    let cap = |owner: &[Option<usize>], i: usize| -> bool {
+        match &toks[i].kind {
+            TokKind::Word(w) => {
+                owner[i].is_none()
+                    && w.chars().next().is_some_and(char::is_uppercase)
+                    && w.chars().any(char::is_alphabetic)
+                    && !NOT_NAMES.contains(&lower(w).as_str())
+                    && !TECH_WORDS.contains(&lower(w).as_str())
+            }
+            _ => false,
+        }
+    };
+    let joiner = |owner: &[Option<usize>], i: usize| {
+        matches!(
+            words[i].as_deref(),
+            Some("of" | "the" | "de" | "van" | "von" | "la" | "le" | "da" | "du" | "del" | "&")
+        ) && owner[i].is_none()
+    };
+    let mut i = 0;
+    while i < toks.len() {
+        // "The Glass Harbor": a capitalised article opens a title when a
+        // capitalised word follows.
+        let the_title = matches!(&toks[i].kind, TokKind::Word(w) if w == "The")
+            && i + 1 < toks.len()
+            && cap(owner, i + 1)
+            && owner[i].is_none();
+        if !cap(owner, i) && !the_title {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut end = i + 1;
+        loop {
+            if end < toks.len() && cap(owner, end) {
+                end += 1;
+            } else if end + 1 < toks.len() && joiner(owner, end) && cap(owner, end + 1) {
+                end += 2;
+            } else {
+                break;
+            }
+        }
+        let span = Span::new(toks[start].start, toks[end - 1].end);
+        let s = text[span.start..span.end].to_string();
+        for o in owner.iter_mut().take(end).skip(start) {
+            *o = Some(usize::MAX);
+        }
+        out.push(Mention {
+            kind: MentionKind::Name,
+            value: Json::from(s.clone()),
+            span,
+            text: s,
+            cue: Cue::default(),
+            items: vec![],
+            weak: true,
+        });
+        i = end;
+    }
+}
+
+/// The cue of mention `mi`: preposition and words around its tokens.
+fn cue(toks: &[Tok], words: &[Option<String>], owner: &[Option<usize>], mi: usize) -> Cue {
+    let first = owner.iter().position(|o| *o == Some(mi));
+    let last = owner.iter().rposition(|o| *o == Some(mi));
+    let (Some(first), Some(last)) = (first, last) else {
+        return Cue::default();
+    };
+    let mut c = Cue::default();
+    let mut j = first;
+    let mut skipped_function = true;
+    while j > 0 && c.before.len() < 3 {
+        j -= 1;
+        if owner[j].is_some() {
+            break;
+        }
+        let Some(w) = words[j].clone() else {
+            if matches!(toks[j].kind, TokKind::Punct(',' | ';' | '?' | '!' | '.')) {
+                break;
+            }
+            continue;
+        };
+        if c.prep.is_none() && skipped_function && PREPOSITIONS.contains(&w.as_str()) {
+            c.prep = Some(w.clone());
+            skipped_function = false;
+            continue;
+        }
+        if FUNCTION_WORDS.contains(&w.as_str()) || w.ends_with("'s") {
+            continue;
+        }
+        skipped_function = false;
+        if !PREPOSITIONS.contains(&w.as_str()) {
+            c.before.push(w);
+        }
+    }
+    c.before.reverse();
+    let mut j = last + 1;
+    while j < toks.len() && c.after.len() < 2 {
+        if owner[j].is_some() {
+            break;
+        }
+        match &words[j] {
+            Some(w) if matches!(w.as_str(), "and" | "or" | "but" | "then") => break,
+            Some(w) if FUNCTION_WORDS.contains(&w.as_str()) => {}
+            Some(w) => c.after.push(w.clone()),
+            None => break,
+        }
+        j += 1;
+    }
+    c
+}
+
+/// Groups runs of same-kind mentions joined by commas, `and` or `or`
+/// into lists (numbers, quoted texts, paths, names); the items stay
+/// available one by one in [`Mention::items`].
+fn lists(
+    text: &str,
+    toks: &[Tok],
+    words: &[Option<String>],
+    owner: &[Option<usize>],
+    ms: Vec<Mention>,
+) -> Vec<Mention> {
+    // Is the gap between mentions a, b only "," / "and" / "or" / ", and"?
+    let joined = |a: usize, b: usize| -> bool {
+        let (Some(ea), Some(sb)) = (
+            owner.iter().rposition(|o| *o == Some(a)),
+            owner.iter().position(|o| *o == Some(b)),
+        ) else {
+            return false;
+        };
+        let gap: Vec<usize> = (ea + 1..sb).collect();
+        !gap.is_empty()
+            && gap.len() <= 2
+            && gap.iter().all(|&k| {
+                matches!(toks[k].kind, TokKind::Punct(','))
+                    || matches!(words[k].as_deref(), Some("and" | "or"))
+            })
+    };
+    let listable = |k: MentionKind| {
+        matches!(
+            k,
+            MentionKind::Number | MentionKind::Quoted | MentionKind::Path | MentionKind::Name
+        )
+    };
+    let mut out: Vec<Mention> = Vec::new();
+    let mut i = 0;
+    while i < ms.len() {
+        let mut j = i;
+        while j + 1 < ms.len()
+            && listable(ms[i].kind)
+            && ms[j + 1].kind == ms[i].kind
+            && joined(j, j + 1)
+        {
+            j += 1;
+        }
+        if j > i {
+            let items: Vec<Mention> = ms[i..=j].to_vec();
+            let span = Span::new(items[0].span.start, items[items.len() - 1].span.end);
+            out.push(Mention {
+                kind: MentionKind::List,
+                value: Json::Array(items.iter().map(|m| m.value.clone()).collect()),
+                span,
+                text: text[span.start..span.end].to_string(),
+                cue: Cue {
+                    prep: items[0].cue.prep.clone(),
+                    before: items[0].cue.before.clone(),
+                    after: items[items.len() - 1].cue.after.clone(),
+                },
+                weak: items.iter().all(|m| m.weak),
+                items,
+            });
+            i = j + 1;
+        } else {
+            out.push(ms[i].clone());
+            i += 1;
+        }
+    }
+    out
+}
+
+/// `text` with the mentions' spans cut out (each replaced by one space),
+/// whitespace collapsed: the words that say what to do.
+pub fn residual(text: &str, ms: &[Mention]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for m in ms {
+        if m.span.start >= at && m.span.end <= text.len() {
+            out.push_str(&text[at..m.span.start]);
+            out.push(' ');
+            at = m.span.end;
+        }
+    }
+    out.push_str(&text[at.min(text.len())..]);
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn kinds(t: &str) -> Vec<(MentionKind, Json)> {
+        mentions(t)
+            .unwrap()
+            .into_iter()
+            .map(|m| (m.kind, m.value))
+            .collect()
+    }
+
+    #[test]
+    fn numbers_quotes_paths_urls() {
+        use MentionKind::*;
+        assert_eq!(
+            kinds("divide 10 by 4"),
+            vec![(Number, json!(10)), (Number, json!(4))]
+        );
+        assert_eq!(
+            kinds("sum of 1.5 and 2.25"),
+            vec![(List, json!([1.5, 2.25]))]
+        );
+        assert_eq!(
+            kinds("write \"hello\" to out.txt"),
+            vec![(Quoted, json!("hello")), (Path, json!("out.txt"))]
+        );
+        assert_eq!(
+            kinds("fetch http://127.0.0.1:8080/hello.txt."),
+            vec![(Url, json!("http://127.0.0.1:8080/hello.txt"))]
+        );
+        assert_eq!(
+            kinds("list the issues of acme/rocket"),
+            vec![(Repo, json!("acme/rocket"))]
+        );
+        assert_eq!(
+            kinds("what's in data.json?"),
+            vec![(Path, json!("data.json"))]
+        );
+        assert_eq!(kinds("count 10,000 sheep"), vec![(Number, json!(10000))]);
+        assert_eq!(
+            kinds("echo 'good morning, team'"),
+            vec![(Quoted, json!("good morning, team"))]
+        );
+        assert_eq!(kinds("rpatel's repositories"), vec![]);
+        assert_eq!(
+            kinds("parse the JSON {\"name\": \"Ada\", \"age\": 36}"),
+            vec![(Json, json!({"name": "Ada", "age": 36}))]
+        );
+        assert_eq!(kinds("3/4 of it"), vec![]);
+    }
+
+    #[test]
+    fn quantities_lists_dates_separators() {
+        use MentionKind::*;
+        assert_eq!(kinds("wait 1 second"), vec![(Duration, json!(1000))]);
+        assert_eq!(
+            kinds("sleep for half a second"),
+            vec![(Duration, json!(500))]
+        );
+        assert_eq!(kinds("wait 250 ms"), vec![(Duration, json!(250))]);
+        assert_eq!(
+            kinds("increase 250 by 10 percent"),
+            vec![(Number, json!(250)), (Percent, json!(10))]
+        );
+        assert_eq!(
+            kinds("sort 10, 2, 33 and 4 from largest to smallest"),
+            vec![(List, json!([10, 2, 33, 4]))]
+        );
+        assert_eq!(
+            kinds("commits since January 12, 2024"),
+            vec![(Date, json!("2024-01-12"))]
+        );
+        assert_eq!(
+            kinds("convert 09:30 Tokyo time"),
+            vec![(Time, json!("09:30")), (Name, json!("Tokyo"))]
+        );
+        assert_eq!(kinds("at 8am"), vec![(Time, json!("08:00"))]);
+        assert_eq!(kinds("at 3 pm"), vec![(Time, json!("15:00"))]);
+        assert_eq!(
+            kinds("split \"a,b,c\" on commas"),
+            vec![(Quoted, json!("a,b,c")), (Separator, json!(","))]
+        );
+        let m = mentions("seven plus eight").unwrap();
+        assert!(m.iter().all(|m| m.weak && m.kind == Number), "{m:?}");
+    }
+
+    #[test]
+    fn names_skip_sentence_words() {
+        use MentionKind::*;
+        assert_eq!(
+            kinds("who directed The Glass Harbor?"),
+            vec![(Name, json!("The Glass Harbor"))]
+        );
+        assert_eq!(
+            kinds("What movies has Leo Brandt played in?"),
+            vec![(Name, json!("Leo Brandt"))]
+        );
+        assert_eq!(
+            kinds("Add Sarah Lee as a new contact"),
+            vec![(Name, json!("Sarah Lee"))]
+        );
+        assert_eq!(
+            kinds("What is the weather in Boston and Paris"),
+            vec![(List, json!(["Boston", "Paris"]))]
+        );
+    }
+
+    #[test]
+    fn cues_name_the_neighbouring_words() {
+        let m = mentions("rename notes.txt to notes.md").unwrap();
+        assert_eq!(m[1].cue.prep.as_deref(), Some("to"));
+        assert_eq!(m[0].cue.before, vec!["rename".to_string()]);
+        let m = mentions("list 10 issues per page").unwrap();
+        assert_eq!(m[0].cue.after, ["issues", "per"]);
+        let m = mentions("a triangle with a base of 10 units and a height of 5").unwrap();
+        assert_eq!(
+            m[0].cue.before,
+            vec!["triangle".to_string(), "base".to_string()]
+        );
+        assert_eq!(m[0].cue.prep.as_deref(), Some("of"));
+        assert_eq!(
+            m[1].cue.before,
+            vec!["units".to_string(), "height".to_string()]
+        );
+    }
+
+    #[test]
+    fn out_of_range_integers_are_errors_with_spans() {
+        let e = mentions("add 99999999999999999999 and 1").unwrap_err();
+        assert_eq!(e.span, Span::new(4, 24));
+        assert!(e.message.contains("out of range"), "{}", e.message);
+    }
+
+    #[test]
+    fn residual_cuts_mentions() {
+        let t = "write \"hello\" to out.txt";
+        let m = mentions(t).unwrap();
+        assert_eq!(residual(t, &m), "write to");
+    }
+}

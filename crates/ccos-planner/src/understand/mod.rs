@@ -1,0 +1,24 @@
+//! Understanding what a clause states, without a language model.
+//!
+//! - [`mentions`]: the values a goal states (numbers, quoted texts, paths,
+//!   URLs, repositories, lists, durations, dates, names...), each with its
+//!   span and the words around it;
+//! - [`bind`]: schema-guided slot filling — which stated value goes in
+//!   which parameter of a candidate capability, what would be dropped and
+//!   what is left open;
+//! - [`lexicon`]: operation words that contradict each other (a goal that
+//!   divides is never served by a capability that sums);
+//! - [`arith`]: arithmetic in words and symbols, decomposed into one
+//!   compute sub-intent per operation.
+//!
+//! These are general mechanisms measured on goals they were not written
+//! for (the held-out part of the goal suite and the BFCL sets, issue #15);
+//! per-phrase rules stay in `rules/patterns.toml`.
+
+pub mod arith;
+pub mod bind;
+pub mod lexicon;
+pub mod mentions;
+
+pub use bind::{Binding, Bound, bind};
+pub use mentions::{Cue, LiteralError, Mention, MentionKind, mentions, residual};
