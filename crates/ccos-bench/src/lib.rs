@@ -19,10 +19,18 @@
 //!
 //! Subsets: `limit` keeps the first N queries of each split; `every` keeps
 //! every Nth query (1 = all). Both are deterministic.
+//!
+//! End to end, what the planner answers rather than how it ranks:
+//! [`bfcl`] plans the BFCL function-calling questions with `ccos plan`'s
+//! deterministic planner and scores the plan's calls; [`goals`] runs the
+//! repository's goal suite through the real binary, each goal classified
+//! right / wrong / requires-agent / error.
 
+pub mod bfcl;
 pub mod csv;
 pub mod datasets;
 pub mod decomposition;
+pub mod goals;
 pub mod metrics;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -63,7 +63,7 @@ enum Command {
     /// The agent registry: list agents, show one (card, plan, outcomes).
     #[command(subcommand)]
     Agents(cmd::agents::AgentsCommand),
-    /// Measure the planner on public benchmarks (metatool, ultratool, restbench, seal-tools).
+    /// Measure the planner: public benchmarks (metatool, ultratool, restbench, seal-tools), the goal suite (`eval goals`), BFCL end to end (`eval bfcl`).
     Eval(cmd::eval::EvalArgs),
     /// Work with RTFS source alone: evaluate, format, check.
     #[command(subcommand)]

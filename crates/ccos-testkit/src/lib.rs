@@ -1,4 +1,4 @@
-//! # Test support for ccos (dev-dependency only)
+//! # Test support for ccos (and the goal suite's fixture server)
 //!
 //! What more than one crate's tests need, in one place:
 //!

@@ -1,18 +1,29 @@
 //! `ccos eval DATASET`: measures the planner on a public benchmark (see
-//! `ccos_bench`), beside the BM25 baseline.
+//! `ccos_bench`), beside the BM25 baseline; `ccos eval goals`: the
+//! project's goal suite end to end through this binary
+//! (`ccos_bench::goals`); `ccos eval bfcl`: what `ccos plan` answers on
+//! the BFCL function-calling sets (`ccos_bench::bfcl`).
 
 use std::path::{Path, PathBuf};
 
-use ccos_bench::{self as eval, DATASETS, EvalOptions, Part};
-use clap::Args;
+use ccos_bench::goals::runner::{RunnerOptions, run_suite};
+use ccos_bench::goals::{self, SuitePart};
+use ccos_bench::{self as eval, DATASETS, EvalOptions, Part, bfcl};
+use clap::{Args, Subcommand};
 
 use crate::exit::{CliError, Exit};
 
-/// Arguments of `ccos eval`.
+/// Arguments of `ccos eval`: a dataset, or the `goals` / `bfcl`
+/// subcommands.
 #[derive(Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct EvalArgs {
+    /// The end-to-end measurements (goal suite, BFCL).
+    #[command(subcommand)]
+    pub command: Option<EvalCommand>,
     /// Dataset: metatool, ultratool, restbench, seal-tools, or all.
-    pub dataset: String,
+    #[arg(required = true)]
+    pub dataset: Option<String>,
     /// Print the figures as JSON (one array of dataset reports).
     #[arg(long)]
     pub json: bool,
@@ -67,18 +78,239 @@ pub enum Strategy {
     Fused,
 }
 
+/// The end-to-end measurements.
+#[derive(Subcommand)]
+pub enum EvalCommand {
+    /// The goal suite (goals/dev.toml, goals/held-out.toml) end to end
+    /// through this binary: right / wrong / requires-agent / error per
+    /// part, by kind and category, and issue #15's bars. Exit 0 whatever
+    /// the figures (with `--strict`: 1 when a goal is wrong); 1 when the
+    /// harness itself fails.
+    Goals(GoalsArgs),
+    /// What `ccos plan` answers on the BFCL sets (simple, multiple,
+    /// parallel, parallel_multiple, irrelevance): gold function called,
+    /// arguments acceptable, requires-agent, irrelevance refused.
+    Bfcl(BfclArgs),
+}
+
+/// `--part` of `ccos eval goals`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoalsPart {
+    /// goals/dev.toml (may be tuned on).
+    Dev,
+    /// goals/held-out.toml (never tune on it).
+    HeldOut,
+    /// Both, reported separately and together.
+    All,
+}
+
+/// Arguments of `ccos eval goals`.
+#[derive(Args)]
+pub struct GoalsArgs {
+    /// Which part of the suite.
+    #[arg(long, value_enum, default_value_t = GoalsPart::All)]
+    pub part: GoalsPart,
+    /// Run only the goals whose id equals or starts with ID (repeatable).
+    #[arg(long, value_name = "ID")]
+    pub only: Vec<String>,
+    /// Print the report as JSON (with every goal's outcome).
+    #[arg(long)]
+    pub json: bool,
+    /// Goals run in parallel.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub jobs: usize,
+    /// The repository (its goals/ and tools/mcp/). Defaults to the one
+    /// containing the current directory.
+    #[arg(long, value_name = "DIR")]
+    pub repo: Option<PathBuf>,
+    /// The bench directory (the TMDB document is imported from it).
+    /// Defaults to $CCOS_BENCH_DIR, else `<repo>/../shared/bench`.
+    #[arg(long, env = "CCOS_BENCH_DIR", value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// No per-goal progress lines on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Keep the run directory (every goal's home, workspace and
+    /// repository) for inspection; the report names it.
+    #[arg(long)]
+    pub keep: bool,
+    /// Exit 1 (after printing the report) when any goal is wrong: exit 0
+    /// with a value that is not the answer.
+    #[arg(long)]
+    pub strict: bool,
+}
+
+/// `--part` of `ccos eval bfcl`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BfclPart {
+    /// The dev part (calibrate the bars on it).
+    Dev,
+    /// The test part (report it).
+    Test,
+    /// Every case.
+    All,
+}
+
+/// Arguments of `ccos eval bfcl`.
+#[derive(Args)]
+pub struct BfclArgs {
+    /// Which part of each set (about 30/70 dev/test, by a hash of the
+    /// case's position, as for the other datasets).
+    #[arg(long, value_enum, default_value_t = BfclPart::All)]
+    pub part: BfclPart,
+    /// Print the report as JSON (with every case's answer and calls).
+    #[arg(long)]
+    pub json: bool,
+    /// Evaluate at most N cases of each set.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// The bench directory (its bfcl/). Defaults to $CCOS_BENCH_DIR, else
+    /// `<repo root>/../shared/bench` with the repo root found from the
+    /// current directory.
+    #[arg(long, env = "CCOS_BENCH_DIR", value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+}
+
+/// The repository containing the current directory.
+fn repo_root() -> Result<PathBuf, CliError> {
+    let cwd = std::env::current_dir()
+        .map_err(|e| CliError::msg(format!("reading the current directory: {e}")))?;
+    eval::find_repo_root(&cwd).ok_or_else(|| {
+        CliError::msg(format!(
+            "{} is not inside the ccos repository; run from it or pass --repo DIR",
+            cwd.display()
+        ))
+    })
+}
+
+/// `--data-dir`, else the bench directory next to the repository of the
+/// current directory (or the current directory itself).
+fn bench_dir(arg: Option<PathBuf>) -> Result<PathBuf, CliError> {
+    if let Some(d) = arg.filter(|p| !p.as_os_str().is_empty()) {
+        return Ok(d);
+    }
+    let cwd = std::env::current_dir()
+        .map_err(|e| CliError::msg(format!("reading the current directory: {e}")))?;
+    let root = eval::find_repo_root(&cwd).unwrap_or(cwd);
+    Ok(eval::bench_dir_for_repo(&root))
+}
+
+fn print_json(value: &impl serde::Serialize) -> Result<(), CliError> {
+    let j = serde_json::to_string_pretty(value)
+        .map_err(|e| CliError::msg(format!("encoding the report: {e}")))?;
+    println!("{j}");
+    Ok(())
+}
+
+/// Runs `ccos eval goals`.
+fn run_goals(args: GoalsArgs) -> Result<(), CliError> {
+    let repo_root = match args.repo {
+        Some(r) => r,
+        None => repo_root()?,
+    };
+    let bench_dir = match args.data_dir.filter(|p| !p.as_os_str().is_empty()) {
+        Some(d) => d,
+        None => eval::bench_dir_for_repo(&repo_root),
+    };
+    let binary = std::env::current_exe()
+        .map_err(|e| CliError::msg(format!("locating the ccos binary: {e}")))?;
+    let opts = RunnerOptions {
+        binary,
+        repo_root,
+        bench_dir,
+        part: match args.part {
+            GoalsPart::Dev => SuitePart::Dev,
+            GoalsPart::HeldOut => SuitePart::HeldOut,
+            GoalsPart::All => SuitePart::All,
+        },
+        only: args.only,
+        jobs: args.jobs.max(1),
+        keep: args.keep,
+        env: std::env::vars_os().collect(),
+    };
+    let quiet = args.quiet;
+    let progress = move |done: usize, total: usize, r: &goals::GoalResult| {
+        if quiet {
+            return;
+        }
+        let why = r
+            .classified
+            .reason
+            .as_deref()
+            .map(|w| format!("  {}", goals::shorten(w, 100)))
+            .unwrap_or_default();
+        eprintln!(
+            "[{done:>3}/{total}] {:<12} {:<14} {:>6.1}s{why}",
+            r.id,
+            r.classified.outcome.as_str(),
+            r.seconds
+        );
+    };
+    let report = run_suite(&opts, &progress).map_err(CliError::msg)?;
+    if args.json {
+        print_json(&report)?;
+    } else {
+        print!("{}", goals::render_report(&report));
+    }
+    let wrong = goals::wrong_ids(&report);
+    if args.strict && !wrong.is_empty() {
+        return Err(CliError::msg(format!(
+            "--strict: {} wrong answer(s): {}",
+            wrong.len(),
+            wrong.join(" ")
+        )));
+    }
+    Ok(())
+}
+
+/// Runs `ccos eval bfcl`.
+fn run_bfcl(args: BfclArgs) -> Result<(), CliError> {
+    let dir = bfcl::bfcl_dir(&bench_dir(args.data_dir)?);
+    if !dir.is_dir() {
+        return Err(CliError::msg(format!(
+            "BFCL directory {} not found; pass --data-dir DIR or set CCOS_BENCH_DIR",
+            dir.display()
+        )));
+    }
+    let opts = bfcl::BfclOptions {
+        part: match args.part {
+            BfclPart::Dev => Part::Dev,
+            BfclPart::Test => Part::Test,
+            BfclPart::All => Part::All,
+        },
+        limit: args.limit,
+    };
+    let report = bfcl::evaluate(&dir, opts).map_err(CliError::msg)?;
+    if args.json {
+        print_json(&report)
+    } else {
+        print!("{}", bfcl::render(&report));
+        Ok(())
+    }
+}
+
 /// Runs `ccos eval`.
 pub fn run(args: EvalArgs, home: &Path) -> Result<(), CliError> {
-    let names: Vec<&str> = if args.dataset == "all" {
+    match args.command {
+        Some(EvalCommand::Goals(g)) => return run_goals(g),
+        Some(EvalCommand::Bfcl(b)) => return run_bfcl(b),
+        None => {}
+    }
+    let Some(dataset) = args.dataset.as_deref() else {
+        return Err(CliError::with_code(
+            Exit::Usage,
+            "give a dataset, `goals` or `bfcl`",
+        ));
+    };
+    let names: Vec<&str> = if dataset == "all" {
         DATASETS.to_vec()
-    } else if DATASETS.contains(&args.dataset.as_str()) {
-        vec![args.dataset.as_str()]
+    } else if DATASETS.contains(&dataset) {
+        vec![dataset]
     } else {
         return Err(CliError::with_code(
             Exit::Usage,
             format!(
-                "unknown dataset {:?}; expected one of: {}, all",
-                args.dataset,
+                "unknown dataset {dataset:?}; expected one of: {}, all, goals, bfcl",
                 DATASETS.join(", ")
             ),
         ));
