@@ -235,11 +235,22 @@ impl SubIntent {
             return self.description.clone();
         }
         let mut q = crate::understand::residual(&self.description, &self.mentions);
+        for h in self.kind_hints() {
+            q.push(' ');
+            q.push_str(h);
+        }
+        q
+    }
+
+    /// Words naming the kinds of the values the text states (a URL says
+    /// "http url", a path "file path"): what a capability taking such a
+    /// value is called, though the goal does not say it.
+    pub fn kind_hints(&self) -> Vec<&'static str> {
         let mut hints: Vec<&str> = self
             .mentions
             .iter()
             .filter_map(|m| match m.kind {
-                MentionKind::Url => Some("url"),
+                MentionKind::Url => Some("url http"),
                 MentionKind::Path => Some("file path"),
                 MentionKind::Repo => Some("repository"),
                 MentionKind::Email => Some("email"),
@@ -248,12 +259,9 @@ impl SubIntent {
                 _ => None,
             })
             .collect();
+        hints.sort_unstable();
         hints.dedup();
-        for h in hints {
-            q.push(' ');
-            q.push_str(h);
-        }
-        q
+        hints
     }
 
     /// Adds a literal parameter (builder style).

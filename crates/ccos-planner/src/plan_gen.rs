@@ -334,6 +334,16 @@ fn project_field(
         .filter(|(_, s)| schema_type(Some(s)) == Some(want));
     match (of_type.next(), of_type.next()) {
         (Some((k, _)), None) => Some((k.clone(), Some(want.to_string()))),
+        // None of that type: the result's payload, when it has one (the
+        // body of an HTTP response).
+        (None, _) => ["body", "content", "data", "result"]
+            .iter()
+            .find(|k| {
+                props
+                    .get(**k)
+                    .is_some_and(|s| schema_type(Some(s)).is_none())
+            })
+            .map(|k| (k.to_string(), None)),
         _ => None,
     }
 }

@@ -466,6 +466,20 @@ impl Planner {
                 Fit::Refused(format!("required {} not fillable", open.join(", ")))
             };
         }
+        if let Some(why) = unanswered_question(&s.description, m) {
+            return Fit::Refused(why);
+        }
+        if let Some(why) = unasked_question(&s.description, m) {
+            return Fit::Refused(why);
+        }
+        if let Some(why) = question_that_changes(&s.description, m) {
+            return Fit::Refused(why);
+        }
+        if conversation(&s.description) {
+            return Fit::Refused(
+                "the goal talks to the assistant (a conversation, not a task)".to_string(),
+            );
+        }
         let prefilled: BTreeSet<String> = s.params.keys().cloned().collect();
         let b = bind(&s.description, &s.mentions, m, &prefilled, spare_refs > 0);
         if !b.unused.is_empty() {
@@ -908,4 +922,144 @@ mod tests {
             assert!(store.verify_chain().await.unwrap().ok);
         });
     }
+}
+
+/// Why `m` cannot answer the question `text` asks, when it asks for a
+/// number ("how many ...") and `m` does not return one: returning the
+/// whole list would print a confident non-answer.
+fn unanswered_question(text: &str, m: &CapabilityManifest) -> Option<String> {
+    let lower = text.to_lowercase();
+    let one_of = [
+        "what is the ",
+        "what's the ",
+        "which is the ",
+        "who is the ",
+    ]
+    .iter()
+    .any(|p| lower.starts_with(p));
+    if one_of && returns_list(m) {
+        return Some(format!(
+            "the goal asks for one; {} returns a list (choosing from it needs an agent)",
+            m.id
+        ));
+    }
+    if !(lower.contains("how many") || lower.contains("how much") || lower.contains("number of")) {
+        return None;
+    }
+    let ty = m
+        .output_schema
+        .as_ref()
+        .and_then(|o| o.get("type"))
+        .and_then(|t| t.as_str());
+    match ty {
+        Some("integer" | "number") => None,
+        Some(other) => Some(format!(
+            "the goal asks how many; {} returns {other}, not a number",
+            m.id
+        )),
+        None => Some(format!(
+            "the goal asks how many; {} does not say it returns a number",
+            m.id
+        )),
+    }
+}
+
+/// Why `m`, which asks the user, does not serve `text`: only a goal that
+/// says to ask (or prompt, or confirm) is served by asking its user; a
+/// question the goal itself asks ("what are the names of ...") is not.
+fn unasked_question(text: &str, m: &CapabilityManifest) -> Option<String> {
+    if !m
+        .effective_effects()
+        .contains(&ccos_core::cards::Effect::User)
+    {
+        return None;
+    }
+    let says_ask = text.split_whitespace().any(|w| {
+        matches!(
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+                .as_str(),
+            "ask" | "prompt" | "confirm" | "request" | "choose" | "pick"
+        )
+    });
+    (!says_ask).then(|| format!("{} asks the user, and the goal does not say to ask", m.id))
+}
+
+/// Whether `text` talks to the assistant rather than asks for work: it
+/// says "you" or "your" and no verb of a request ("how are you today?",
+/// "what's your name?"; not "can you fetch ...").
+fn conversation(text: &str) -> bool {
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+                .to_lowercase()
+        })
+        .collect();
+    words
+        .iter()
+        .any(|w| matches!(w.as_str(), "you" | "your" | "yourself" | "you're"))
+        && !words
+            .iter()
+            .any(|w| crate::understand::lexicon::is_action_verb(w))
+}
+
+/// Whether `m` answers with a list: an array, or a page object whose
+/// `results`/`items`/`data` is one.
+fn returns_list(m: &CapabilityManifest) -> bool {
+    let Some(o) = m.output_schema.as_ref() else {
+        return false;
+    };
+    let is_array = |s: &serde_json::Value| s.get("type").and_then(|t| t.as_str()) == Some("array");
+    is_array(o)
+        || ["results", "items", "data"].iter().any(|k| {
+            o.get("properties")
+                .and_then(|p| p.get(*k))
+                .is_some_and(is_array)
+        })
+}
+
+/// Why `m` does not answer the question `text`: a question ("which open
+/// issues ...?") is answered by reading, never by an operation that
+/// creates, changes or deletes something.
+fn question_that_changes(text: &str, m: &CapabilityManifest) -> Option<String> {
+    let t = text.trim();
+    let first = t
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+        .to_lowercase();
+    let question = t.ends_with('?')
+        || matches!(
+            first.as_str(),
+            "which"
+                | "what"
+                | "what's"
+                | "whats"
+                | "who"
+                | "whose"
+                | "when"
+                | "where"
+                | "how"
+                | "is"
+                | "are"
+                | "does"
+                | "do"
+        );
+    if !question {
+        return None;
+    }
+    let ops = crate::understand::lexicon::data_operations(m);
+    let changes = ops
+        .iter()
+        .any(|o| matches!(*o, "create" | "update" | "delete"))
+        && !ops.contains("read");
+    changes.then(|| {
+        format!(
+            "the goal asks a question; {} changes things ({})",
+            m.id,
+            ops.iter().copied().collect::<Vec<_>>().join(", ")
+        )
+    })
 }

@@ -240,3 +240,37 @@ fn imported_operations_do_not_drown_the_built_ins_or_drop_operands() {
     let j: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(!j.to_string().contains("dropped"), "{j}");
 }
+
+#[test]
+fn conversation_questions_and_stray_words_are_refused_not_guessed() {
+    let home = home(false);
+    let h = home.path();
+    // Once: "what's your name?" listed the directory; "delete README.md"
+    // read it (a description that says "removed" matched "delete").
+    refused(h, "what's your name?", "what's your name?");
+    refused(h, "how are you today?", "how are you today?");
+    refused(h, "delete README.md", "delete README.md");
+    assert!(h.join("work/README.md").exists());
+}
+
+#[test]
+fn counting_and_choosing_follow_the_question() {
+    let home = home(true);
+    let h = home.path();
+    right(
+        h,
+        "ask me which file to read and count its lines",
+        &["--answer", "lines.txt"],
+        json!(2),
+    );
+    right(h, "how many lines does lines.txt have?", &[], json!(2));
+    let server = LoopbackServer::start(|_| Reply::text(200, "one two three\n"));
+    let url = server.url("/words.txt");
+    // The HTTP response's body feeds the count (not the response map).
+    right(
+        h,
+        &format!("fetch {url} and count its words"),
+        &["--yes"],
+        json!(3),
+    );
+}

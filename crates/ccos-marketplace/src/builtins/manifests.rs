@@ -142,6 +142,18 @@ pub fn manifests() -> Vec<CapabilityManifest> {
             r#"(call :ccos.text.split {:text "a,b" :separator ","})"#,
         ),
         cap(
+            "ccos.data.count",
+            "Count the items of a list (or the entries of a map).",
+            obj(&[(
+                "items",
+                json!({"description": "the list (or map) to count"}),
+                true,
+            )]),
+            int.clone(),
+            &[Pure],
+            r#"(call :ccos.data.count {:items [1 2 3]})"#,
+        ),
+        cap(
             "ccos.text.lines",
             "Split a text into its lines (line endings removed; a final newline adds no empty line).",
             text_in(),

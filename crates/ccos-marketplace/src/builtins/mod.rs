@@ -134,6 +134,16 @@ impl BuiltinExecutor {
                 };
                 Ok(Value::vector(parts))
             }
+            "ccos.data.count" => {
+                let a = Args::one_map(id, &args)?;
+                match a.value("items")? {
+                    Value::Map(m) => Ok(int(m.len())),
+                    v => match v.as_seq() {
+                        Some(items) => Ok(int(items.len())),
+                        None => Err(a.wrong("items", "a list or a map", v)),
+                    },
+                }
+            }
             "ccos.text.lines" => Ok(Value::vector(
                 Args::one_map(id, &args)?
                     .str("text")?

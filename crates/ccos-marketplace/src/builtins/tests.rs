@@ -136,6 +136,19 @@ async fn text_builtins() {
         r#"["a" "b" "" "c"]"#
     );
     assert_eq!(
+        call(&mp, "ccos.data.count", "{:items [1 2 3]}")
+            .await
+            .unwrap(),
+        "3"
+    );
+    assert_eq!(
+        call(&mp, "ccos.data.count", "{:items {:a 1}}")
+            .await
+            .unwrap(),
+        "1"
+    );
+    assert!(call(&mp, "ccos.data.count", "{:items 3}").await.is_err());
+    assert_eq!(
         call(&mp, "ccos.text.lines", r#"{:text "a b\r\nc\n\nd\n"}"#)
             .await
             .unwrap(),

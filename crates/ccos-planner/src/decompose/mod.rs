@@ -208,11 +208,34 @@ impl HybridDecomposition {
         if let Some(v) = ClauseDecomposition.decompose_with(goal, &per_clause)? {
             return Ok(done(v, HybridPath::Clause, "clause", failures));
         }
+        // "how many open issues does acme/rocket have?": list them, then
+        // count the list (the listing capability answers with the items,
+        // not their number).
+        if let Some(rest) = strip_prefix_ci(goal, "how many ") {
+            let listing = format!("list {rest}");
+            let mut s = SubIntent::new("s1", &listing, IntentType::Fetch);
+            s.mentions = crate::understand::mentions(&listing).unwrap_or_default();
+            s.from_text = true;
+            let mut c = SubIntent::new("s2", "count the items in the list", IntentType::Compute);
+            c.params.insert(
+                "items".into(),
+                crate::intent::ParamValue::StepRef("s1".into()),
+            );
+            c.depends_on.push("s1".into());
+            return Ok(done(vec![s, c], HybridPath::Fallback, "fallback", failures));
+        }
         let mut s = SubIntent::new("s1", goal, IntentType::Other("goal".into()));
         s.mentions = stated;
         s.from_text = true;
         Ok(done(vec![s], HybridPath::Fallback, "fallback", failures))
     }
+}
+
+/// `text` without `prefix` (ASCII case-insensitive), if it starts so.
+fn strip_prefix_ci<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = text.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &text[prefix.len()..])
 }
 
 impl DecompositionStrategy for HybridDecomposition {

@@ -186,6 +186,8 @@ struct CapTerms {
     name: BTreeSet<String>,
     /// What it does: name and description words (not its parameters').
     what: BTreeSet<String>,
+    /// The description's first word (its verb, in most catalogs), stemmed.
+    lead: Option<String>,
     /// Term frequencies over the whole document.
     tf: BTreeMap<String, u32>,
     /// Document length in terms.
@@ -278,15 +280,17 @@ impl ResolutionStrategy for CatalogResolution {
             query_text.push_str(key);
         }
         // Synonyms of the request's words widen the pool ("grab a URL"
-        // finds what *gets* one); they are judged as one word below.
+        // finds what *gets* one); they are judged as one word below and do
+        // not add to the scores (a synonym is not evidence twice).
         let widened = crate::understand::lexicon::synonym_expansion(&query_text);
-        if !widened.is_empty() {
-            query_text.push(' ');
-            query_text.push_str(&widened);
-        }
+        let pool_text = if widened.is_empty() {
+            query_text.clone()
+        } else {
+            format!("{query_text} {widened}")
+        };
         let pool = self
             .marketplace
-            .search(&query_text, k.max(POOL_MIN))
+            .search(&pool_text, k.max(POOL_MIN))
             .map_err(|e| ResolutionError::Search {
                 intent: intent.id.clone(),
                 message: e.to_string(),
@@ -295,7 +299,17 @@ impl ResolutionStrategy for CatalogResolution {
             return Ok(vec![]);
         };
         let stats = self.stats();
-        let query_terms: BTreeSet<String> = analyze(&query_text).into_iter().collect();
+        let mut query_terms: BTreeSet<String> = analyze(&query_text).into_iter().collect();
+        // A word no capability uses stands for its synonyms in the scores
+        // ("lowercase" for "lower"); a word the catalog knows keeps its own.
+        let unknown: Vec<String> = query_terms
+            .iter()
+            .filter(|q| stats.df.get(*q).copied().unwrap_or(0) == 0)
+            .cloned()
+            .collect();
+        for q in unknown {
+            query_terms.extend(crate::understand::lexicon::synonym_stems(&q));
+        }
         let idf = idf_of(&query_terms, &stats);
         // The "fits" evidence: the words saying what to do (values and the
         // hints added for their kinds are not evidence), plus parameter
@@ -308,6 +322,9 @@ impl ResolutionStrategy for CatalogResolution {
             }
         }
         let evidence_terms: BTreeSet<String> = analyze(&evidence_text).into_iter().collect();
+        let hint_terms: BTreeSet<String> = analyze(&intent.kind_hints().join(" "))
+            .into_iter()
+            .collect();
         let evidence_idf = idf_of(&evidence_terms, &stats);
         // A capability that takes the user's own words (a message, a
         // query) is judged on the words before them: "echo hello" is
@@ -416,6 +433,19 @@ impl ResolutionStrategy for CatalogResolution {
                     .any(|s| t.what.contains(s))
             });
             if intent.from_text && !meets_what {
+                continue;
+            }
+            // ... and name it: a word of the request (or a synonym, or the
+            // kind of a value it states: a URL, a file) is a word of the
+            // capability's name or the verb its description opens with.
+            // "delete README.md" is not served by `ccos.text.lines`, whose
+            // description merely mentions "removed".
+            let named = evidence_terms.iter().any(|q| {
+                crate::understand::lexicon::synonym_stems(q)
+                    .iter()
+                    .any(|s| t.name.contains(s) || t.lead.as_deref() == Some(s.as_str()))
+            }) || hint_terms.iter().any(|h| t.name.contains(h));
+            if intent.from_text && !named {
                 continue;
             }
             reasons.push(format!("bm25 {bm:.2} on '{query}'"));
@@ -706,6 +736,9 @@ fn cap_terms(m: &CapabilityManifest) -> CapTerms {
     let mut words = name_terms.clone();
     words.extend(analyze(&m.description));
     let what: BTreeSet<String> = words.iter().cloned().collect();
+    let lead = analyze(m.description.split_whitespace().next().unwrap_or(""))
+        .into_iter()
+        .next();
     if let Some(props) = m.input_schema.get("properties").and_then(|p| p.as_object()) {
         for (k, s) in props {
             words.extend(analyze(k));
@@ -721,6 +754,7 @@ fn cap_terms(m: &CapabilityManifest) -> CapTerms {
     CapTerms {
         name: name_terms.into_iter().collect(),
         what,
+        lead,
         tf,
         len: words.len(),
     }

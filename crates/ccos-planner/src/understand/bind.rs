@@ -303,6 +303,27 @@ const SEP_WORDS: &[&str] = &[
 const ID_WORDS: &[&str] = &[
     "id", "number", "num", "code", "year", "zip", "page", "limit", "count", "index", "no",
 ];
+/// Parameters that page through results rather than say what is wanted.
+const PAGING_WORDS: &[&str] = &[
+    "page", "offset", "skip", "cursor", "per_page", "limit", "start", "size",
+];
+/// Parameters that carry request metadata.
+const HEADER_WORDS: &[&str] = &[
+    "header",
+    "headers",
+    "cookie",
+    "cookies",
+    "auth",
+    "authorization",
+];
+/// Parameters that take codes, not names (`region`: "US", not a title).
+const CODE_WORDS: &[&str] = &[
+    "region", "language", "locale", "lang", "country", "currency", "iso", "code",
+];
+/// Words that put a number into a paging parameter.
+const PAGING_CUES: &[&str] = &[
+    "page", "first", "top", "last", "limit", "offset", "skip", "most",
+];
 const REPO_WORDS: &[&str] = &["repo", "repository", "project", "slug"];
 const OWNER_WORDS: &[&str] = &[
     "owner",
@@ -381,6 +402,30 @@ pub fn compat(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     let n = &p.name_words;
     let s = |v: &str| Json::from(v.to_string());
     let text_value = m.value.as_str().unwrap_or(&m.text).to_string();
+    // Parameters that modify a request rather than say what is wanted
+    // take a value only when the words around it name them: paging ("page
+    // 2", "the first 5"; "the 2019 movie" is not page 2019), headers
+    // (a JSON object to post is the body), codes (a film title is not a
+    // region).
+    let guarded = match m.kind {
+        MentionKind::Number => has(n, PAGING_WORDS) || has(n, HEADER_WORDS),
+        MentionKind::Name => has(n, CODE_WORDS) || has(n, HEADER_WORDS),
+        _ => has(n, HEADER_WORDS),
+    };
+    if guarded {
+        let near: Vec<&str> = m
+            .cue
+            .before
+            .iter()
+            .chain(&m.cue.after)
+            .chain(&m.cue.prep)
+            .map(String::as_str)
+            .collect();
+        let near = stemmed(&near);
+        if near.is_disjoint(n) && !(m.kind == MentionKind::Number && has(&near, PAGING_CUES)) {
+            return None;
+        }
+    }
     let out = match (m.kind, ty) {
         (MentionKind::Number, Some("integer")) => {
             let f = m.value.as_f64()?;
@@ -523,7 +568,11 @@ pub fn compat(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     within(p, &out.1).then_some(out)
 }
 
-/// Evidence from the words around the mention and its preposition.
+/// Evidence from the words around the mention and its preposition that
+/// point at `p`. The caller bounds it by
+/// twice the type evidence, so that words alone never move a value into
+/// a parameter of the wrong kind ("list the *branches* of /repo" puts the
+/// path in `repo_path`, not in `branch_type`).
 fn cue_score(m: &Mention, p: &Param) -> f64 {
     // Nearer words weigh more: the word right before the mention (or its
     // preposition) 0.8, earlier ones 0.4; the first word after 0.5, the
@@ -694,7 +743,7 @@ pub fn bind(
         for &pi in &free {
             let p = &params[pi];
             if let Some((base, value)) = compat(men, p) {
-                let score = base + cue_score(men, p);
+                let score = base + cue_score(men, p).min(base * 2.0);
                 pairs.push(Pair {
                     mention: mi,
                     item: None,
@@ -710,7 +759,7 @@ pub fn bind(
                         item: Some(ii),
                         param: pi,
                         // A list's items rank after the list itself.
-                        score: base + cue_score(it, p) - 0.05,
+                        score: base + cue_score(it, p).min(base * 2.0) - 0.05,
                         value,
                     });
                 }
@@ -860,7 +909,7 @@ pub fn bind(
             let placed = it.kind == MentionKind::Name
                 && matches!(
                     it.cue.prep.as_deref(),
-                    Some("in" | "at" | "from" | "to" | "for")
+                    Some("in" | "at" | "from" | "to" | "for" | "on")
                 );
             if it.weak && !placed {
                 continue;

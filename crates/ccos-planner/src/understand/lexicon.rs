@@ -260,6 +260,16 @@ pub fn name_words(m: &CapabilityManifest) -> BTreeSet<String> {
     w
 }
 
+/// The data operations (`create`, `read`, `update`, `delete`) `m`'s name
+/// says it performs.
+pub fn data_operations(m: &CapabilityManifest) -> BTreeSet<&'static str> {
+    operations(&name_words(m))
+        .into_iter()
+        .filter(|(f, _, _)| *f == "data")
+        .map(|(_, o, _)| o)
+        .collect()
+}
+
 /// Why `m` contradicts the goal clause `text` (see the module docs), or
 /// `None`.
 pub fn contradiction(text: &str, m: &CapabilityManifest) -> Option<String> {

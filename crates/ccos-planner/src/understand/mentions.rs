@@ -21,7 +21,7 @@
 //! | `time` | `09:30`, `8am`, `3:15 pm` | `HH:MM` |
 //! | `list` | `3, 1, 2`, `10, 2, 33 and 4`, `'a', 'b' or 'c'` | the items (also kept one by one in `items`) |
 //! | `separator` | `on commas`, `by spaces`, `with dashes` | the character (`,`, ` `, `-`) |
-//! | `name` | `Alice`, `Leo Brandt`, `The Glass Harbor` | the words (*weak*) |
+//! | `name` | `Alice`, `Leo Brandt`, `The Glass Harbor` | the words (*weak* when one word or at the goal's start) |
 //!
 //! A *weak* mention (number words, capitalised names) may be left unused by
 //! a plan without the plan failing to serve the goal: "summarize it in one
@@ -924,6 +924,17 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                     && (sep != "\n" || matches!(words[i - 1].as_deref(), Some("on" | "by")))
                 {
                     m = Some((MentionKind::Separator, Json::from(sep), false));
+                } else if i > 0
+                    && matches!(
+                        words[i - 1].as_deref(),
+                        Some("labeled" | "labelled" | "tagged")
+                    )
+                    && !FUNCTION_WORDS.contains(&lw.as_str())
+                    && w.chars()
+                        .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+                {
+                    // "labeled bug": the label is a stated value (a name).
+                    m = Some((MentionKind::Name, Json::from(w.clone()), false));
                 } else {
                     let (has_ext, slash) = is_path_like(w);
                     let core = w.trim_end_matches('/');
@@ -1079,7 +1090,10 @@ fn names(
             text: s,
             cue: Cue::default(),
             items: vec![],
-            weak: true,
+            // A name of several words inside the sentence ("Iron Meadow",
+            // "Leo Brandt") is a stated value the plan must use; a single
+            // capitalised word, or one opening the goal, may be chance.
+            weak: end - start < 2 || start == 0,
         });
         i = end;
     }
