@@ -5,7 +5,11 @@
 //! ```text
 //! valgrind --tool=callgrind target/release/examples/bench-work parse 20
 //! valgrind --tool=callgrind target/release/examples/bench-work eval 20000
+//! valgrind --tool=callgrind target/release/examples/bench-work eval 20000 1
 //! ```
+//!
+//! A third argument picks one expression (0, 1 or 2: `let_arith`,
+//! `map_filter`, `str_ops`) instead of all three.
 
 #[path = "../benches/support/corpus.rs"]
 mod corpus;
@@ -31,9 +35,14 @@ fn main() {
                 "(count (filter (fn [m] (= (:state m) \"open\")) [{:state \"open\"} {:state \"closed\"} {:state \"open\"}]))",
                 "(upper-case (join \", \" (map str [1 2 3])))",
             ];
+            let pick: Option<usize> = args.get(2).and_then(|s| s.parse().ok());
+            let srcs: Vec<&str> = match pick.and_then(|i| srcs.get(i)) {
+                Some(s) => vec![*s],
+                None => srcs.to_vec(),
+            };
             let mut ok = 0;
             for _ in 0..n {
-                for s in srcs {
+                for &s in &srcs {
                     ok += usize::from(rtfs::eval_str(black_box(s)).is_ok());
                 }
             }
