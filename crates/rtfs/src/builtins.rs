@@ -4,13 +4,19 @@
 //! functions (`map`, `filter`, `rest`, `keys`, `range`, `sort`, ...) return
 //! vectors, which print and convert to JSON predictably. Errors name the
 //! function and what it got: `+ expects a number, got string "a"`.
+//!
+//! Every function that builds a string or a collection knows (or bounds)
+//! the size of what it builds before building it, and refuses beyond the
+//! limits ([`crate::Limits`]); every function that copies, scans or
+//! compares more than a few bytes is charged evaluation steps for it.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use crate::error::{ErrorKind, Result, RtfsError, Span};
-use crate::eval::{Cx, Evaluator, truncate};
-use crate::value::{Function, Map, Value};
+use crate::eval::{Cx, Evaluator, brief};
+use crate::value::{Function, Map, SLOT_BYTES, Value};
 
 macro_rules! builtins {
     ($($variant:ident => $name:literal),* $(,)?) => {
@@ -118,7 +124,7 @@ fn type_err(name: &str, expected: &str, got: &Value, span: Span) -> RtfsError {
         format!(
             "{name} expects {expected}, got {} {}",
             got.type_name(),
-            truncate(&got.to_string())
+            brief(got)
         ),
     )
     .at(span)
@@ -181,19 +187,181 @@ fn string<'a>(name: &str, v: &'a Value, span: Span) -> Result<&'a str> {
     }
 }
 
-/// Elements of a sequential value; nil is empty, strings give characters,
-/// maps give `[k v]` pairs.
-fn seq(name: &str, v: &Value, span: Span) -> Result<Vec<Value>> {
+/// Elements of a sequential value: a list's or vector's are borrowed; nil
+/// is empty; a string gives its characters and a map its `[k v]` pairs,
+/// both built, so counted against the element limit and charged.
+pub(crate) fn seq<'a>(
+    ev: &Evaluator<'_>,
+    name: &str,
+    v: &'a Value,
+    span: Span,
+) -> Result<Cow<'a, [Value]>> {
     Ok(match v {
-        Value::Nil => vec![],
-        Value::List(x) | Value::Vector(x) => x.to_vec(),
-        Value::Map(m) => m
-            .iter()
-            .map(|(k, v)| Value::vector(vec![k.clone(), v.clone()]))
-            .collect(),
-        Value::Str(s) => s.chars().map(|c| Value::string(&c.to_string())).collect(),
+        Value::Nil => Cow::Borrowed(&[]),
+        Value::List(x) | Value::Vector(x) => Cow::Borrowed(x.as_slice()),
+        Value::Map(m) => {
+            ev.check_size(m.len(), span)?;
+            ev.charge_elements(m.len().saturating_mul(3), span)?;
+            Cow::Owned(
+                m.iter()
+                    .map(|(k, v)| Value::vector(vec![k.clone(), v.clone()]))
+                    .collect(),
+            )
+        }
+        Value::Str(s) => {
+            ev.charge_bytes(s.len() as u64, span)?;
+            let n = s.chars().count();
+            ev.check_size(n, span)?;
+            ev.charge_elements(n, span)?;
+            Cow::Owned(s.chars().map(char_value).collect())
+        }
         other => return Err(type_err(name, "a collection", other, span)),
     })
+}
+
+/// A one-character string.
+fn char_value(c: char) -> Value {
+    Value::Str(Arc::from(&*c.encode_utf8(&mut [0; 4])))
+}
+
+/// The `i`-th element of a sequential value without materialising it
+/// (a string's characters are scanned, and charged); `Ok(None)` past the
+/// end.
+fn nth_item(
+    ev: &Evaluator<'_>,
+    name: &str,
+    v: &Value,
+    i: usize,
+    span: Span,
+) -> Result<Option<Value>> {
+    Ok(match v {
+        Value::Nil => None,
+        Value::List(x) | Value::Vector(x) => x.get(i).cloned(),
+        Value::Str(s) => {
+            ev.charge_bytes(s.len() as u64, span)?;
+            s.chars().nth(i).map(char_value)
+        }
+        Value::Map(m) => m
+            .iter()
+            .nth(i)
+            .map(|(k, v)| Value::vector(vec![k.clone(), v.clone()])),
+        other => return Err(type_err(name, "a collection", other, span)),
+    })
+}
+
+/// The number of elements [`seq`] would give, without materialising them.
+fn seq_len(ev: &Evaluator<'_>, name: &str, v: &Value, span: Span) -> Result<usize> {
+    Ok(match v {
+        Value::Nil => 0,
+        Value::List(x) | Value::Vector(x) => x.len(),
+        Value::Map(m) => m.len(),
+        Value::Str(s) => {
+            ev.charge_bytes(s.len() as u64, span)?;
+            s.chars().count()
+        }
+        other => return Err(type_err(name, "a collection", other, span)),
+    })
+}
+
+/// The total logical size of `items`.
+fn total_size<'v>(items: impl IntoIterator<Item = &'v Value>) -> u64 {
+    items
+        .into_iter()
+        .fold(0u64, |acc, v| acc.saturating_add(v.logical_size()))
+}
+
+/// The most bytes a string built by `str`, `join` or `replace` may have.
+fn built_string_max(ev: &Evaluator<'_>) -> usize {
+    let l = ev.limits();
+    let by_value = l.max_value_bytes.saturating_sub(SLOT_BYTES);
+    usize::try_from(by_value)
+        .unwrap_or(usize::MAX)
+        .min(l.max_collection_size)
+}
+
+/// Refuses a string of `len` bytes built by `str`, `join` or `replace`
+/// (the element limit counts its bytes, and the value limit applies).
+fn check_built_string(ev: &Evaluator<'_>, len: u64, span: Span) -> Result<()> {
+    ev.check_size(usize::try_from(len).unwrap_or(usize::MAX), span)?;
+    ev.check_string_len(len, span)
+}
+
+/// The error for a string that would pass `max` bytes (its exact length
+/// unknown because building it stopped there).
+fn string_too_long(max: usize, span: Span) -> RtfsError {
+    RtfsError::new(
+        ErrorKind::Limit,
+        format!("collection size limit exceeded (a string of more than {max} bytes)"),
+    )
+    .at(span)
+}
+
+/// Appends `s` to a string being built, refusing to pass `max` bytes.
+fn push_raw(out: &mut String, s: &str, max: usize, span: Span) -> Result<()> {
+    if out.len().saturating_add(s.len()) > max {
+        return Err(string_too_long(max, span));
+    }
+    out.push_str(s);
+    Ok(())
+}
+
+/// Appends what `str` contributes for a value (strings raw, nil nothing,
+/// others their canonical form) to a string being built, refusing to pass
+/// `max` bytes; a value's printed form is produced only up to the limit.
+fn push_display(out: &mut String, v: &Value, max: usize, span: Span) -> Result<()> {
+    match v {
+        Value::Nil => Ok(()),
+        Value::Str(s) => push_raw(out, s, max, span),
+        other => {
+            let room = max.saturating_sub(out.len());
+            match crate::printer::print_value_within(other, room) {
+                Some(p) => {
+                    out.push_str(&p);
+                    Ok(())
+                }
+                None => Err(string_too_long(max, span)),
+            }
+        }
+    }
+}
+
+/// Charges the comparisons of looking `key` up in a collection of `n`
+/// elements (each comparison is bounded by the key's size).
+fn charge_lookup(ev: &Evaluator<'_>, key: &Value, n: usize, span: Span) -> Result<()> {
+    ev.charge_ordering(key.logical_size(), n, span)
+}
+
+/// [`get`], charged for the lookup.
+pub(crate) fn get_charged(
+    ev: &Evaluator<'_>,
+    coll: &Value,
+    key: &Value,
+    span: Span,
+) -> Result<Option<Value>> {
+    match coll {
+        Value::Map(m) => charge_lookup(ev, key, m.len(), span)?,
+        Value::Str(s) => ev.charge_bytes(s.len() as u64, span)?,
+        _ => {}
+    }
+    Ok(get(coll, key))
+}
+
+/// A map from entries, refused beyond the limits and charged for the
+/// comparisons of inserting them.
+fn map_from(
+    ev: &Evaluator<'_>,
+    entries: impl IntoIterator<Item = (Value, Value)>,
+    span: Span,
+) -> Result<Value> {
+    let mut m = Map::new();
+    let mut key_bytes = 0u64;
+    for (k, v) in entries {
+        key_bytes = key_bytes.saturating_add(k.logical_size());
+        m.insert(k, v);
+        ev.check_size(m.len(), span)?;
+    }
+    ev.charge_ordering(key_bytes, m.len(), span)?;
+    ev.map(m, span)
 }
 
 fn map_arg<'a>(name: &str, v: &'a Value, span: Span) -> Result<Option<&'a Map>> {
@@ -270,17 +438,8 @@ pub(crate) fn get(coll: &Value, key: &Value) -> Option<Value> {
         (Value::Str(s), Value::Int(i)) => usize::try_from(*i)
             .ok()
             .and_then(|i| s.chars().nth(i))
-            .map(|c| Value::string(&c.to_string())),
+            .map(char_value),
         _ => None,
-    }
-}
-
-/// The text `str` contributes for a value: strings raw, nil empty, others canonical.
-fn display(v: &Value) -> String {
-    match v {
-        Value::Nil => String::new(),
-        Value::Str(s) => s.to_string(),
-        other => other.to_string(),
     }
 }
 
@@ -291,7 +450,14 @@ fn bool_of(
     span: Span,
     cx: Cx<'_>,
 ) -> Result<bool> {
-    Ok(ev.apply(f, args, span, cx)?.is_truthy())
+    Ok(apply(ev, f, args, span, cx)?.is_truthy())
+}
+
+/// Applies a function argument of a higher-order built-in (`map`,
+/// `reduce`, ...), charged one evaluation step like an expression.
+fn apply(ev: &Evaluator<'_>, f: &Value, args: Vec<Value>, span: Span, cx: Cx<'_>) -> Result<Value> {
+    ev.charge(1, span)?;
+    ev.apply(f, args, span, cx)
 }
 
 /// Calls built-in `b` with evaluated arguments.
@@ -326,10 +492,7 @@ pub(crate) fn call(
             Err(arity(name, &format!("at least {lo} argument(s)"), n, span))
         }
     };
-    let out_vec = |items: Vec<Value>| -> Result<Value> {
-        ev.check_size(items.len(), span)?;
-        Ok(Value::vector(items))
-    };
+    let out_vec = |items: Vec<Value>| -> Result<Value> { ev.vector(items, span) };
     match b {
         Add => {
             if n == 0 {
@@ -445,13 +608,14 @@ pub(crate) fn call(
             at_least(1)?;
             compare_chain(name, &args, span, |o| o.is_ge())
         }
-        Eq => {
+        Eq | NotEq | NotEqAlias => {
             at_least(1)?;
-            Ok(Value::Bool(args.windows(2).all(|w| w[0] == w[1])))
-        }
-        NotEq | NotEqAlias => {
-            at_least(1)?;
-            Ok(Value::Bool(!args.windows(2).all(|w| w[0] == w[1])))
+            // A comparison visits at most the smaller value.
+            for w in args.windows(2) {
+                ev.charge_bytes(w[0].logical_size().min(w[1].logical_size()), span)?;
+            }
+            let all_equal = args.windows(2).all(|w| w[0] == w[1]);
+            Ok(Value::Bool(all_equal == (b == Eq)))
         }
         Not => {
             exactly(1)?;
@@ -492,7 +656,10 @@ pub(crate) fn call(
             exactly(1)?;
             let c = match &args[0] {
                 Value::Nil => 0,
-                Value::Str(s) => s.chars().count(),
+                Value::Str(s) => {
+                    ev.charge_bytes(s.len() as u64, span)?;
+                    s.chars().count()
+                }
                 Value::List(v) | Value::Vector(v) => v.len(),
                 Value::Map(m) => m.len(),
                 other => return Err(type_err(name, "a collection or string", other, span)),
@@ -500,24 +667,27 @@ pub(crate) fn call(
             Ok(Value::Int(c as i64))
         }
         Str => {
+            let max = built_string_max(ev);
             let mut out = String::new();
             for a in &args {
-                out.push_str(&display(a));
-                ev.check_size(out.len(), span)?;
+                push_display(&mut out, a, max, span)?;
             }
-            Ok(Value::from(out))
+            ev.string(out, span)
         }
         Get => {
             between(2, 3)?;
-            Ok(get(&args[0], &args[1])
+            Ok(get_charged(ev, &args[0], &args[1], span)?
                 .unwrap_or_else(|| args.get(2).cloned().unwrap_or(Value::Nil)))
         }
         GetIn => {
             between(2, 3)?;
-            let path = seq(name, &args[1], span)?;
+            let path = seq(ev, name, &args[1], span)?;
             let mut cur = Some(args[0].clone());
-            for k in &path {
-                cur = cur.and_then(|c| get(&c, k));
+            for k in path.iter() {
+                cur = match cur {
+                    Some(c) => get_charged(ev, &c, k, span)?,
+                    None => None,
+                };
             }
             Ok(cur.unwrap_or_else(|| args.get(2).cloned().unwrap_or(Value::Nil)))
         }
@@ -528,13 +698,15 @@ pub(crate) fn call(
             match &args[0] {
                 Value::Nil | Value::Map(_) => {
                     let mut m = map_arg(name, &args[0], span)?.cloned().unwrap_or_default();
+                    ev.charge_elements(m.len().saturating_mul(2), span)?;
                     for kv in args[1..].chunks(2) {
+                        charge_lookup(ev, &kv[0], m.len(), span)?;
                         m.insert(kv[0].clone(), kv[1].clone());
                     }
-                    ev.check_size(m.len(), span)?;
-                    Ok(Value::Map(Arc::new(m)))
+                    ev.map(m, span)
                 }
                 Value::Vector(v) => {
+                    ev.charge_elements(v.len(), span)?;
                     let mut v = v.to_vec();
                     for kv in args[1..].chunks(2) {
                         let i = int(name, &kv[0], span)?;
@@ -563,27 +735,38 @@ pub(crate) fn call(
             let Some(m) = map_arg(name, &args[0], span)? else {
                 return Ok(Value::Nil);
             };
+            ev.charge_elements(m.len().saturating_mul(2), span)?;
             let mut m = m.clone();
             for k in &args[1..] {
+                charge_lookup(ev, k, m.len(), span)?;
                 m.remove(k);
             }
-            Ok(Value::Map(Arc::new(m)))
+            ev.map(m, span)
         }
         Merge => {
             let mut out: Option<Map> = None;
+            let mut size = SLOT_BYTES;
             for a in &args {
                 if let Some(m) = map_arg(name, a, span)? {
+                    // Bounded before copying: the result is at most the sum.
+                    size = size.saturating_add(a.logical_size());
+                    if size > ev.limits().max_value_bytes {
+                        return Err(crate::value::value_too_large(
+                            size,
+                            ev.limits().max_value_bytes,
+                        )
+                        .at(span));
+                    }
                     let acc = out.get_or_insert_with(Map::new);
+                    ev.charge_ordering(a.logical_size(), acc.len() + m.len(), span)?;
                     for (k, v) in m.iter() {
                         acc.insert(k.clone(), v.clone());
                     }
+                    ev.check_size(acc.len(), span)?;
                 }
             }
             match out {
-                Some(m) => {
-                    ev.check_size(m.len(), span)?;
-                    Ok(Value::Map(Arc::new(m)))
-                }
+                Some(m) => ev.map(m, span),
                 None => Ok(Value::Nil),
             }
         }
@@ -592,33 +775,51 @@ pub(crate) fn call(
             let Some(m) = map_arg(name, &args[0], span)? else {
                 return Ok(Value::vector(vec![]));
             };
-            Ok(Value::vector(if b == Keys {
-                m.keys().cloned().collect()
-            } else {
-                m.values().cloned().collect()
-            }))
+            ev.vector(
+                if b == Keys {
+                    m.keys().cloned().collect()
+                } else {
+                    m.values().cloned().collect()
+                },
+                span,
+            )
         }
         SelectKeys => {
             exactly(2)?;
             let m = map_arg(name, &args[0], span)?;
-            let ks = seq(name, &args[1], span)?;
-            let out: Map = ks
-                .into_iter()
-                .filter_map(|k| m.and_then(|m| m.get(&k).map(|v| (k.clone(), v.clone()))))
-                .collect();
-            Ok(Value::Map(Arc::new(out)))
+            let ks = seq(ev, name, &args[1], span)?;
+            let mut out = Vec::new();
+            for k in ks.iter() {
+                if let Some(m) = m {
+                    charge_lookup(ev, k, m.len(), span)?;
+                    if let Some(v) = m.get(k) {
+                        out.push((k.clone(), v.clone()));
+                    }
+                }
+            }
+            map_from(ev, out, span)
         }
         Zipmap => {
             exactly(2)?;
-            let ks = seq(name, &args[0], span)?;
-            let vs = seq(name, &args[1], span)?;
-            Ok(Value::Map(Arc::new(ks.into_iter().zip(vs).collect())))
+            let ks = seq(ev, name, &args[0], span)?;
+            let vs = seq(ev, name, &args[1], span)?;
+            // Bounded before building: the map is at most the sum of both.
+            let size = total_size(ks.iter()).saturating_add(total_size(vs.iter()));
+            if size > ev.limits().max_value_bytes {
+                return Err(
+                    crate::value::value_too_large(size, ev.limits().max_value_bytes).at(span),
+                );
+            }
+            map_from(ev, ks.iter().cloned().zip(vs.iter().cloned()), span)
         }
         Contains => {
             exactly(2)?;
             Ok(Value::Bool(match &args[0] {
                 Value::Nil => false,
-                Value::Map(m) => m.contains_key(&args[1]),
+                Value::Map(m) => {
+                    charge_lookup(ev, &args[1], m.len(), span)?;
+                    m.contains_key(&args[1])
+                }
                 Value::Vector(v) | Value::List(v) => {
                     matches!(&args[1], Value::Int(i) if usize::try_from(*i).is_ok_and(|i| i < v.len()))
                 }
@@ -629,27 +830,33 @@ pub(crate) fn call(
             at_least(1)?;
             match &args[0] {
                 Value::Nil | Value::List(_) => {
-                    let mut v = seq(name, &args[0], span)?;
-                    for x in &args[1..] {
-                        v.insert(0, x.clone());
-                    }
-                    ev.check_size(v.len(), span)?;
-                    Ok(Value::list(v))
+                    let old = seq(ev, name, &args[0], span)?;
+                    ev.check_size(old.len().saturating_add(n - 1), span)?;
+                    let mut v = Vec::with_capacity(old.len() + n - 1);
+                    v.extend(args[1..].iter().rev().cloned());
+                    v.extend(old.iter().cloned());
+                    ev.list(v, span)
                 }
                 Value::Vector(v) => {
+                    ev.check_size(v.len().saturating_add(n - 1), span)?;
                     let mut v = v.to_vec();
                     v.extend(args[1..].iter().cloned());
                     out_vec(v)
                 }
                 Value::Map(m) => {
+                    ev.charge_elements(m.len().saturating_mul(2), span)?;
                     let mut m = m.as_ref().clone();
                     for x in &args[1..] {
                         match x {
                             Value::Map(other) => {
-                                m.extend(other.iter().map(|(k, v)| (k.clone(), v.clone())))
+                                ev.charge_ordering(x.logical_size(), m.len() + other.len(), span)?;
+                                m.extend(other.iter().map(|(k, v)| (k.clone(), v.clone())));
+                                ev.check_size(m.len(), span)?;
                             }
                             Value::Vector(kv) if kv.len() == 2 => {
+                                charge_lookup(ev, &kv[0], m.len(), span)?;
                                 m.insert(kv[0].clone(), kv[1].clone());
+                                ev.check_size(m.len(), span)?;
                             }
                             other => {
                                 return Err(type_err(
@@ -661,54 +868,67 @@ pub(crate) fn call(
                             }
                         }
                     }
-                    ev.check_size(m.len(), span)?;
-                    Ok(Value::Map(Arc::new(m)))
+                    ev.map(m, span)
                 }
                 other => Err(type_err(name, "a collection", other, span)),
             }
         }
         Into => {
             exactly(2)?;
-            let items = seq(name, &args[1], span)?;
-            let mut all = vec![args[0].clone()];
-            all.extend(items);
+            let items = seq(ev, name, &args[1], span)?;
+            ev.check_size(items.len().saturating_add(1), span)?;
+            let mut all = Vec::with_capacity(items.len() + 1);
+            all.push(args[0].clone());
+            all.extend(items.iter().cloned());
             call(ev, Conj, all, span, cx)
         }
         Concat => {
-            let mut out = Vec::new();
+            let mut out = ev.builder(span);
             for a in &args {
-                out.extend(seq(name, a, span)?);
-                ev.check_size(out.len(), span)?;
+                for x in seq(ev, name, a, span)?.iter() {
+                    out.push(x.clone())?;
+                }
             }
-            Ok(Value::vector(out))
+            out.vector()
         }
         First | Second | Last => {
             exactly(1)?;
-            let s = seq(name, &args[0], span)?;
-            Ok(match b {
-                First => s.first(),
-                Second => s.get(1),
-                _ => s.last(),
+            let i = match b {
+                First => Some(0),
+                Second => Some(1),
+                _ => seq_len(ev, name, &args[0], span)?.checked_sub(1),
+            };
+            Ok(match i {
+                Some(i) => nth_item(ev, name, &args[0], i, span)?,
+                None => None,
             }
-            .cloned()
             .unwrap_or(Value::Nil))
         }
         Rest => {
             exactly(1)?;
-            let s = seq(name, &args[0], span)?;
-            Ok(Value::vector(s.into_iter().skip(1).collect()))
+            let s = seq(ev, name, &args[0], span)?;
+            ev.vector(s.iter().skip(1).cloned().collect(), span)
         }
         Nth => {
             between(2, 3)?;
-            let s = seq(name, &args[0], span)?;
             let i = int(name, &args[1], span)?;
-            match usize::try_from(i).ok().and_then(|i| s.get(i)) {
-                Some(v) => Ok(v.clone()),
+            let found = match usize::try_from(i) {
+                Ok(i) => nth_item(ev, name, &args[0], i, span)?,
+                Err(_) => {
+                    seq_len(ev, name, &args[0], span)?;
+                    None
+                }
+            };
+            match found {
+                Some(v) => Ok(v),
                 None => match args.get(2) {
                     Some(d) => Ok(d.clone()),
                     None => Err(RtfsError::new(
                         ErrorKind::Index,
-                        format!("nth index {i} out of range for a collection of {}", s.len()),
+                        format!(
+                            "nth index {i} out of range for a collection of {}",
+                            seq_len(ev, name, &args[0], span)?
+                        ),
                     )
                     .at(span)),
                 },
@@ -717,57 +937,61 @@ pub(crate) fn call(
         Take | Drop => {
             exactly(2)?;
             let k = int(name, &args[0], span)?.max(0) as usize;
-            let s = seq(name, &args[1], span)?;
-            Ok(Value::vector(if b == Take {
-                s.into_iter().take(k).collect()
-            } else {
-                s.into_iter().skip(k).collect()
-            }))
+            let s = seq(ev, name, &args[1], span)?;
+            ev.vector(
+                if b == Take {
+                    s.iter().take(k).cloned().collect()
+                } else {
+                    s.iter().skip(k).cloned().collect()
+                },
+                span,
+            )
         }
         Reverse => {
             exactly(1)?;
-            let mut s = seq(name, &args[0], span)?;
-            s.reverse();
-            Ok(Value::vector(s))
+            let s = seq(ev, name, &args[0], span)?;
+            ev.vector(s.iter().rev().cloned().collect(), span)
         }
         Distinct => {
             exactly(1)?;
+            let s = seq(ev, name, &args[0], span)?;
+            ev.charge_ordering(total_size(s.iter()), s.len(), span)?;
             let mut seen = BTreeSet::new();
-            let s = seq(name, &args[0], span)?;
-            Ok(Value::vector(
-                s.into_iter().filter(|v| seen.insert(v.clone())).collect(),
-            ))
+            ev.vector(
+                s.iter().filter(|v| seen.insert(*v)).cloned().collect(),
+                span,
+            )
         }
         MapFn => {
             at_least(2)?;
             let f = &args[0];
             let colls = args[1..]
                 .iter()
-                .map(|c| seq(name, c, span))
+                .map(|c| seq(ev, name, c, span))
                 .collect::<Result<Vec<_>>>()?;
-            let len = colls.iter().map(Vec::len).min().unwrap_or(0);
-            let mut out = Vec::with_capacity(len);
+            let len = colls.iter().map(|c| c.len()).min().unwrap_or(0);
+            let mut out = ev.builder(span);
             for i in 0..len {
                 let call_args = colls.iter().map(|c| c[i].clone()).collect();
-                out.push(ev.apply(f, call_args, span, cx)?);
+                out.push(apply(ev, f, call_args, span, cx)?)?;
             }
-            out_vec(out)
+            out.vector()
         }
         Filter | Remove => {
             exactly(2)?;
-            let s = seq(name, &args[1], span)?;
-            let mut out = Vec::new();
-            for x in s {
+            let s = seq(ev, name, &args[1], span)?;
+            let mut out = ev.builder(span);
+            for x in s.iter() {
                 if bool_of(ev, &args[0], vec![x.clone()], span, cx)? == (b == Filter) {
-                    out.push(x);
+                    out.push(x.clone())?;
                 }
             }
-            Ok(Value::vector(out))
+            out.vector()
         }
         Every => {
             exactly(2)?;
-            for x in seq(name, &args[1], span)? {
-                if !bool_of(ev, &args[0], vec![x], span, cx)? {
+            for x in seq(ev, name, &args[1], span)?.iter() {
+                if !bool_of(ev, &args[0], vec![x.clone()], span, cx)? {
                     return Ok(Value::Bool(false));
                 }
             }
@@ -777,24 +1001,27 @@ pub(crate) fn call(
             between(2, 3)?;
             let f = &args[0];
             let (mut acc, items) = if n == 3 {
-                (args[1].clone(), seq(name, &args[2], span)?)
+                (args[1].clone(), seq(ev, name, &args[2], span)?)
             } else {
-                let mut s = seq(name, &args[1], span)?.into_iter();
-                match s.next() {
-                    Some(first) => (first, s.collect()),
-                    None => return ev.apply(f, vec![], span, cx),
+                let s = seq(ev, name, &args[1], span)?;
+                match s.split_first() {
+                    Some((first, rest)) => (first.clone(), Cow::Owned(rest.to_vec())),
+                    None => return apply(ev, f, vec![], span, cx),
                 }
             };
-            for x in items {
-                acc = ev.apply(f, vec![acc, x], span, cx)?;
+            for x in items.iter() {
+                acc = apply(ev, f, vec![acc, x.clone()], span, cx)?;
             }
             Ok(acc)
         }
         Apply => {
             at_least(2)?;
+            let last = seq(ev, name, &args[n - 1], span)?;
+            ev.check_size(last.len().saturating_add(n - 2), span)?;
+            ev.charge_elements(last.len(), span)?;
             let mut call_args = args[1..n - 1].to_vec();
-            call_args.extend(seq(name, &args[n - 1], span)?);
-            ev.apply(&args[0], call_args, span, cx)
+            call_args.extend(last.iter().cloned());
+            apply(ev, &args[0], call_args, span, cx)
         }
         Identity => {
             exactly(1)?;
@@ -830,38 +1057,37 @@ pub(crate) fn call(
                 out.push(Value::Int(x as i64));
                 x += step as i128;
             }
-            Ok(Value::vector(out))
+            ev.vector(out, span)
         }
         Sort => {
             exactly(1)?;
-            let mut s = seq(name, &args[0], span)?;
+            let mut s = seq(ev, name, &args[0], span)?.into_owned();
+            ev.charge_ordering(total_size(s.iter()), s.len(), span)?;
             s.sort();
-            Ok(Value::vector(s))
+            ev.vector(s, span)
         }
         SortBy => {
             exactly(2)?;
-            let s = seq(name, &args[1], span)?;
+            let s = seq(ev, name, &args[1], span)?;
             let mut keyed = Vec::with_capacity(s.len());
-            for x in s {
-                keyed.push((ev.apply(&args[0], vec![x.clone()], span, cx)?, x));
+            for x in s.iter() {
+                keyed.push((apply(ev, &args[0], vec![x.clone()], span, cx)?, x.clone()));
             }
+            ev.charge_ordering(total_size(keyed.iter().map(|(k, _)| k)), keyed.len(), span)?;
             keyed.sort_by(|a, b| a.0.cmp(&b.0));
-            Ok(Value::vector(keyed.into_iter().map(|(_, x)| x).collect()))
+            ev.vector(keyed.into_iter().map(|(_, x)| x).collect(), span)
         }
-        List => {
-            ev.check_size(n, span)?;
-            Ok(Value::list(args))
-        }
+        List => ev.list(args, span),
         Vector => out_vec(args),
         HashMap => {
             if !n.is_multiple_of(2) {
                 return Err(arity(name, "key/value pairs", n, span));
             }
-            Ok(Value::Map(Arc::new(
-                args.chunks(2)
-                    .map(|kv| (kv[0].clone(), kv[1].clone()))
-                    .collect(),
-            )))
+            map_from(
+                ev,
+                args.chunks(2).map(|kv| (kv[0].clone(), kv[1].clone())),
+                span,
+            )
         }
         Keyword => {
             exactly(1)?;
@@ -892,10 +1118,7 @@ pub(crate) fn call(
                 Value::Str(s) => s.trim().parse::<i64>().map(Value::Int).map_err(|_| {
                     RtfsError::new(
                         ErrorKind::Parse,
-                        format!(
-                            "parse-int: {} is not an integer",
-                            truncate(&args[0].to_string())
-                        ),
+                        format!("parse-int: {} is not an integer", brief(&args[0])),
                     )
                     .at(span)
                 }),
@@ -910,10 +1133,7 @@ pub(crate) fn call(
                 Value::Str(s) => s.trim().parse::<f64>().map(Value::Float).map_err(|_| {
                     RtfsError::new(
                         ErrorKind::Parse,
-                        format!(
-                            "parse-float: {} is not a number",
-                            truncate(&args[0].to_string())
-                        ),
+                        format!("parse-float: {} is not a number", brief(&args[0])),
                     )
                     .at(span)
                 }),
@@ -923,7 +1143,13 @@ pub(crate) fn call(
         ParseJson => {
             exactly(1)?;
             match &args[0] {
-                Value::Str(s) => crate::json::parse_json_str(s).map_err(|e| e.at(span)),
+                Value::Str(s) => {
+                    ev.charge_bytes(s.len() as u64, span)?;
+                    let v =
+                        crate::json::parse_json_bounded(s, ev.limits()).map_err(|e| e.at(span))?;
+                    ev.charge_bytes(v.logical_size(), span)?;
+                    Ok(v)
+                }
                 // Already structured (e.g. a typed value passed where a string
                 // was expected): leave it as it is, so coercion is idempotent.
                 Value::Int(_)
@@ -938,19 +1164,27 @@ pub(crate) fn call(
         }
         ToJson | SerializeJson => {
             exactly(1)?;
-            let j = crate::json::to_json(&args[0]).map_err(|e| e.at(span))?;
-            Ok(Value::from(j.to_string()))
+            let max = usize::try_from(ev.limits().max_value_bytes.saturating_sub(SLOT_BYTES))
+                .unwrap_or(usize::MAX);
+            let text = crate::json::to_json_string_within(&args[0], max).map_err(|e| e.at(span))?;
+            ev.string(text, span)
         }
         Split => {
             exactly(2)?;
             let s = string(name, &args[0], span)?;
             let sep = string(name, &args[1], span)?;
-            let parts: Vec<Value> = if sep.is_empty() {
-                s.chars().map(|c| Value::string(&c.to_string())).collect()
+            ev.charge_bytes(s.len() as u64, span)?;
+            let mut out = ev.builder(span);
+            if sep.is_empty() {
+                for c in s.chars() {
+                    out.push(char_value(c))?;
+                }
             } else {
-                s.split(sep).map(Value::string).collect()
-            };
-            out_vec(parts)
+                for part in s.split(sep) {
+                    out.push(Value::string(part))?;
+                }
+            }
+            out.vector()
         }
         Join | StringJoin => {
             between(1, 2)?;
@@ -959,24 +1193,56 @@ pub(crate) fn call(
             } else {
                 ("", &args[0])
             };
-            let parts: Vec<String> = seq(name, coll, span)?.iter().map(display).collect();
-            let out = parts.join(sep);
-            ev.check_size(out.len(), span)?;
-            Ok(Value::from(out))
+            let max = built_string_max(ev);
+            let mut out = String::new();
+            for (i, x) in seq(ev, name, coll, span)?.iter().enumerate() {
+                if i > 0 {
+                    push_raw(&mut out, sep, max, span)?;
+                }
+                push_display(&mut out, x, max, span)?;
+            }
+            ev.string(out, span)
         }
         UpperCase | LowerCase | Trim | StringUpper | StringLower | StringTrim => {
             exactly(1)?;
             let s = string(name, &args[0], span)?;
-            Ok(Value::from(match b {
-                UpperCase | StringUpper => s.to_uppercase(),
-                LowerCase | StringLower => s.to_lowercase(),
-                _ => s.trim().to_string(),
-            }))
+            let upper = matches!(b, UpperCase | StringUpper);
+            let lower = matches!(b, LowerCase | StringLower);
+            // Case mapping may lengthen non-ASCII text (at most 6 times):
+            // when that could pass the limit, measure the result first.
+            if (upper || lower) && !s.is_ascii() {
+                let bound = (s.len() as u64).saturating_mul(6);
+                if bound.saturating_add(SLOT_BYTES) > ev.limits().max_value_bytes {
+                    ev.charge_bytes(s.len() as u64, span)?;
+                    let len: usize = s
+                        .chars()
+                        .map(|c| {
+                            if upper {
+                                c.to_uppercase().map(char::len_utf8).sum::<usize>()
+                            } else {
+                                c.to_lowercase().map(char::len_utf8).sum::<usize>()
+                            }
+                        })
+                        .sum();
+                    ev.check_string_len(len as u64, span)?;
+                }
+            }
+            ev.string(
+                if upper {
+                    s.to_uppercase()
+                } else if lower {
+                    s.to_lowercase()
+                } else {
+                    s.trim().to_string()
+                },
+                span,
+            )
         }
         Includes | StringContains | StringContainsQ | StartsWith | EndsWith => {
             exactly(2)?;
             let s = string(name, &args[0], span)?;
             let t = string(name, &args[1], span)?;
+            ev.charge_bytes((s.len() as u64).saturating_add(t.len() as u64), span)?;
             Ok(Value::Bool(match b {
                 Includes | StringContains | StringContainsQ => s.contains(t),
                 StartsWith => s.starts_with(t),
@@ -986,28 +1252,27 @@ pub(crate) fn call(
         Subs | Substring => {
             between(2, 3)?;
             let s = string(name, &args[0], span)?;
-            let chars: Vec<char> = s.chars().collect();
+            ev.charge_bytes(s.len() as u64, span)?;
+            let count = s.chars().count();
             let start = int(name, &args[1], span)?;
             let end = if n == 3 {
                 int(name, &args[2], span)?
             } else {
-                chars.len() as i64
+                count as i64
             };
-            if start < 0 || end < start || end as usize > chars.len() {
+            if start < 0 || end < start || end as u64 > count as u64 {
                 return Err(RtfsError::new(
                     ErrorKind::Index,
                     format!(
-                        "subs range {start}..{end} out of bounds for a string of {} characters",
-                        chars.len()
+                        "subs range {start}..{end} out of bounds for a string of {count} characters"
                     ),
                 )
                 .at(span));
             }
-            Ok(Value::from(
-                chars[start as usize..end as usize]
-                    .iter()
-                    .collect::<String>(),
-            ))
+            // Byte offsets of the character range (the end may be the end).
+            let offset = |i: usize| s.char_indices().nth(i).map_or(s.len(), |(o, _)| o);
+            let (from, to) = (offset(start as usize), offset(end as usize));
+            ev.string(s[from..to].to_string(), span)
         }
         Replace => {
             exactly(3)?;
@@ -1021,13 +1286,19 @@ pub(crate) fn call(
                 )
                 .at(span));
             }
-            let out = s.replace(from, to);
-            ev.check_size(out.len(), span)?;
-            Ok(Value::from(out))
+            // The result's length is known before it is built.
+            ev.charge_bytes(s.len() as u64, span)?;
+            let matches = s.matches(from).count() as u64;
+            let len = (s.len() as u64)
+                .saturating_sub(matches.saturating_mul(from.len() as u64))
+                .saturating_add(matches.saturating_mul(to.len() as u64));
+            check_built_string(ev, len, span)?;
+            ev.string(s.replace(from, to), span)
         }
         StringLength => {
             exactly(1)?;
             let s = string(name, &args[0], span)?;
+            ev.charge_bytes(s.len() as u64, span)?;
             Ok(Value::Int(s.chars().count() as i64))
         }
         TypeName | ToInt | ToFloat | IsEven | IsOdd | IsZero | IsPos | IsNeg | Sqrt | Pow
@@ -1062,12 +1333,14 @@ fn assoc1(
     match coll {
         Value::Nil | Value::Map(_) => {
             let mut m = map_arg(name, coll, span)?.cloned().unwrap_or_default();
+            ev.charge_elements(m.len().saturating_mul(2), span)?;
+            charge_lookup(ev, &k, m.len(), span)?;
             m.insert(k, v);
-            ev.check_size(m.len(), span)?;
-            Ok(Value::Map(Arc::new(m)))
+            ev.map(m, span)
         }
         Value::Vector(items) => {
             let i = int(name, &k, span)?;
+            ev.charge_elements(items.len(), span)?;
             let mut items = items.to_vec();
             match usize::try_from(i) {
                 Ok(i) if i < items.len() => items[i] = v,
@@ -1083,16 +1356,15 @@ fn assoc1(
                     .at(span));
                 }
             }
-            ev.check_size(items.len(), span)?;
-            Ok(Value::vector(items))
+            ev.vector(items, span)
         }
         other => Err(type_err(name, "a map or vector", other, span)),
     }
 }
 
 /// The path argument of `assoc-in` / `update-in`: a non-empty sequence.
-fn key_path(name: &str, v: &Value, span: Span) -> Result<Vec<Value>> {
-    let path = seq(name, v, span)?;
+fn key_path(ev: &Evaluator<'_>, name: &str, v: &Value, span: Span) -> Result<Vec<Value>> {
+    let path = seq(ev, name, v, span)?.into_owned();
     if path.is_empty() {
         return Err(RtfsError::new(
             ErrorKind::Type,
@@ -1124,7 +1396,7 @@ fn assoc_in(
             RtfsError::new(ErrorKind::Limit, format!("{name}: key path too deep")).at(span),
         );
     }
-    let inner = get(coll, k).unwrap_or(Value::Nil);
+    let inner = get_charged(ev, coll, k, span)?.unwrap_or(Value::Nil);
     let new_inner = if rest.is_empty() {
         leaf(inner)?
     } else {
@@ -1179,7 +1451,7 @@ fn call_reference(
                 Value::Str(s) => s.trim().parse::<i64>().map(Value::Int).map_err(|_| {
                     RtfsError::new(
                         ErrorKind::Parse,
-                        format!("int: {} is not an integer", truncate(&args[0].to_string())),
+                        format!("int: {} is not an integer", brief(&args[0])),
                     )
                     .at(span)
                 }),
@@ -1194,7 +1466,7 @@ fn call_reference(
                 Value::Str(s) => s.trim().parse::<f64>().map(Value::Float).map_err(|_| {
                     RtfsError::new(
                         ErrorKind::Parse,
-                        format!("float: {} is not a number", truncate(&args[0].to_string())),
+                        format!("float: {} is not a number", brief(&args[0])),
                     )
                     .at(span)
                 }),
@@ -1221,10 +1493,7 @@ fn call_reference(
             if x < 0.0 {
                 return Err(RtfsError::new(
                     ErrorKind::Type,
-                    format!(
-                        "sqrt of a negative number ({})",
-                        truncate(&args[0].to_string())
-                    ),
+                    format!("sqrt of a negative number ({})", brief(&args[0])),
                 )
                 .at(span));
             }
@@ -1261,38 +1530,40 @@ fn call_reference(
             if !matches!(args[0], Value::Nil | Value::Map(_) | Value::Vector(_)) {
                 return Err(type_err(name, "a map or vector", &args[0], span));
             }
-            let old = get(&args[0], &args[1]).unwrap_or(Value::Nil);
+            let old = get_charged(ev, &args[0], &args[1], span)?.unwrap_or(Value::Nil);
             let mut call_args = vec![old];
             call_args.extend(args[3..].iter().cloned());
-            let new = ev.apply(&args[2], call_args, span, cx)?;
+            let new = apply(ev, &args[2], call_args, span, cx)?;
             assoc1(ev, name, &args[0], args[1].clone(), new, span)
         }
         UpdateIn => {
             check(3, None)?;
-            let path = key_path(name, &args[1], span)?;
+            let path = key_path(ev, name, &args[1], span)?;
             let extra = &args[3..];
             let mut leaf = |old: Value| {
                 let mut call_args = vec![old];
                 call_args.extend(extra.iter().cloned());
-                ev.apply(&args[2], call_args, span, cx)
+                apply(ev, &args[2], call_args, span, cx)
             };
             assoc_in(ev, name, &args[0], &path, &mut leaf, span, 0)
         }
         AssocIn => {
             check(3, Some(3))?;
-            let path = key_path(name, &args[1], span)?;
+            let path = key_path(ev, name, &args[1], span)?;
             let mut leaf = |_old: Value| Ok(args[2].clone());
             assoc_in(ev, name, &args[0], &path, &mut leaf, span, 0)
         }
         Cons => {
             check(2, Some(2))?;
-            let mut items = vec![args[0].clone()];
-            items.extend(seq(name, &args[1], span)?);
-            ev.check_size(items.len(), span)?;
-            Ok(match &args[1] {
-                Value::Vector(_) => Value::vector(items),
-                _ => Value::list(items),
-            })
+            let rest = seq(ev, name, &args[1], span)?;
+            ev.check_size(rest.len().saturating_add(1), span)?;
+            let mut items = Vec::with_capacity(rest.len() + 1);
+            items.push(args[0].clone());
+            items.extend(rest.iter().cloned());
+            match &args[1] {
+                Value::Vector(_) => ev.vector(items, span),
+                _ => ev.list(items, span),
+            }
         }
         Partition | PartitionAll => {
             check(2, Some(3))?;
@@ -1309,9 +1580,9 @@ fn call_reference(
                 )
                 .at(span));
             }
-            let items = seq(name, &args[n - 1], span)?;
+            let items = seq(ev, name, &args[n - 1], span)?;
             let (size, step) = (size as usize, step as usize);
-            let mut out = Vec::new();
+            let mut out = ev.builder(span);
             let mut start = 0;
             // Overlapping groups (step < size) copy elements: bound the total.
             let mut copied = 0usize;
@@ -1322,36 +1593,48 @@ fn call_reference(
                 }
                 copied = copied.saturating_add(end - start);
                 ev.check_size(copied, span)?;
-                out.push(Value::vector(items[start..end].to_vec()));
+                out.push(ev.vector(items[start..end].to_vec(), span)?)?;
                 start = start.saturating_add(step);
             }
-            Ok(Value::vector(out))
+            out.vector()
         }
         GroupBy => {
             check(2, Some(2))?;
             let mut groups: std::collections::BTreeMap<Value, Vec<Value>> = Default::default();
-            for x in seq(name, &args[1], span)? {
-                let k = ev.apply(&args[0], vec![x.clone()], span, cx)?;
-                groups.entry(k).or_default().push(x);
+            let items = seq(ev, name, &args[1], span)?;
+            // The groups hold the items once, plus their keys: bounded as
+            // the keys come.
+            let mut size = SLOT_BYTES.saturating_add(total_size(items.iter()));
+            for x in items.iter() {
+                let k = apply(ev, &args[0], vec![x.clone()], span, cx)?;
+                size = size.saturating_add(k.logical_size().saturating_add(SLOT_BYTES));
+                if size > ev.limits().max_value_bytes {
+                    return Err(
+                        crate::value::value_too_large(size, ev.limits().max_value_bytes).at(span),
+                    );
+                }
+                charge_lookup(ev, &k, groups.len(), span)?;
+                groups.entry(k).or_default().push(x.clone());
             }
-            Ok(Value::Map(Arc::new(
-                groups
-                    .into_iter()
-                    .map(|(k, v)| (k, Value::vector(v)))
-                    .collect(),
-            )))
+            let mut m = Map::new();
+            for (k, v) in groups {
+                m.insert(k, ev.vector(v, span)?);
+            }
+            ev.map(m, span)
         }
         Frequencies => {
             check(1, Some(1))?;
             let mut counts = Map::new();
-            for x in seq(name, &args[0], span)? {
-                let c = counts.get(&x).and_then(|c| match c {
+            let items = seq(ev, name, &args[0], span)?;
+            ev.charge_ordering(total_size(items.iter()), items.len(), span)?;
+            for x in items.iter() {
+                let c = counts.get(x).and_then(|c| match c {
                     Value::Int(i) => Some(*i),
                     _ => None,
                 });
-                counts.insert(x, Value::Int(c.unwrap_or(0) + 1));
+                counts.insert(x.clone(), Value::Int(c.unwrap_or(0) + 1));
             }
-            Ok(Value::Map(Arc::new(counts)))
+            ev.map(counts, span)
         }
         Subvec => {
             check(2, Some(3))?;
@@ -1375,24 +1658,32 @@ fn call_reference(
                 )
                 .at(span));
             }
-            Ok(Value::vector(items[start as usize..end as usize].to_vec()))
+            ev.vector(items[start as usize..end as usize].to_vec(), span)
         }
         MapIndexed => {
             check(2, Some(2))?;
-            let items = seq(name, &args[1], span)?;
-            let mut out = Vec::with_capacity(items.len());
-            for (i, x) in items.into_iter().enumerate() {
-                out.push(ev.apply(&args[0], vec![Value::Int(i as i64), x], span, cx)?);
+            let items = seq(ev, name, &args[1], span)?;
+            let mut out = ev.builder(span);
+            for (i, x) in items.iter().enumerate() {
+                out.push(apply(
+                    ev,
+                    &args[0],
+                    vec![Value::Int(i as i64), x.clone()],
+                    span,
+                    cx,
+                )?)?;
             }
-            Ok(Value::vector(out))
+            out.vector()
         }
         Find => {
             check(2, Some(2))?;
             Ok(match map_arg(name, &args[0], span)? {
-                Some(m) => m
-                    .get_key_value(&args[1])
-                    .map(|(k, v)| Value::vector(vec![k.clone(), v.clone()]))
-                    .unwrap_or(Value::Nil),
+                Some(m) => {
+                    charge_lookup(ev, &args[1], m.len(), span)?;
+                    m.get_key_value(&args[1])
+                        .map(|(k, v)| Value::vector(vec![k.clone(), v.clone()]))
+                        .unwrap_or(Value::Nil)
+                }
                 None => Value::Nil,
             })
         }

@@ -168,7 +168,7 @@ impl RtfsError {
         if let Some(v) = &self.thrown {
             m.insert(Value::keyword("value"), v.clone());
         }
-        Value::Map(Arc::new(m))
+        Value::Map(crate::value::Coll::<crate::value::Map>::new(m))
     }
 }
 

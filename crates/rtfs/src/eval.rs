@@ -1,11 +1,19 @@
 //! The evaluator: walks [`Expr`] trees and produces [`Value`]s.
 //!
-//! It performs no I/O: `(call ...)` and step notifications go to the
-//! [`Host`]. Evaluation is bounded by [`Limits`] (steps, nesting depth,
-//! collection size, loop iterations); hitting one is an [`ErrorKind::Limit`]
-//! error that `try`/`catch` cannot swallow, so a runaway program always comes
-//! back as an error. Deep recursion runs on a growable stack (`stacker`), so
-//! the depth limit, not the machine stack, is what stops it.
+//! It performs no I/O and reads no clock: `(call ...)` and step
+//! notifications go to the [`Host`], and so does time — the evaluator asks
+//! [`Host::poll`] regularly whether to go on, and a host with a deadline
+//! answers with an error. Evaluation is bounded by [`Limits`] (steps,
+//! nesting depth, collection size, value size and depth, loop iterations);
+//! hitting one is an [`ErrorKind::Limit`] error that `try`/`catch` cannot
+//! swallow, so a runaway program always comes back as an error. Deep
+//! recursion runs on a growable stack (`stacker`), so the depth limit, not
+//! the machine stack, is what stops it.
+//!
+//! Steps measure work, not only expressions: a built-in that copies,
+//! scans or compares more than a few bytes is charged one step per
+//! [`BYTES_PER_STEP`] bytes, so `max_steps` bounds the total work of a run
+//! (building a string by repeated `str` is quadratic and stops early).
 //!
 //! Order of evaluation is fixed: function arguments left to right, `let`
 //! bindings in order, map literal keys in source order and then values in
@@ -23,18 +31,31 @@ use crate::syntax::{Expr, ExprKind};
 use crate::types::{self, Annotation, Binding};
 use crate::value::{Arity, ArityTypes, Closure, Function, Map, Value};
 
-/// Bounds on evaluation. Defaults suit plans; tighten them for untrusted code.
+/// Bounds on evaluation. Defaults suit plans; tighten them for untrusted
+/// code. `docs/rtfs.md` (section 6) describes each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// Maximum number of expression evaluations for one run.
+    /// Maximum number of evaluation steps for one run: one per expression
+    /// evaluated, plus one per [`BYTES_PER_STEP`] bytes a built-in copies,
+    /// scans or compares.
     pub max_steps: u64,
     /// Maximum nesting of evaluations (recursion depth).
     pub max_depth: usize,
     /// Maximum number of elements in a collection built at run time (and
-    /// characters in a string built by `str`/`join`).
+    /// bytes in a string built by `str`, `join` or `replace`).
     pub max_collection_size: usize,
     /// Maximum iterations of one `step-loop`.
     pub max_loop_iterations: usize,
+    /// Maximum logical size in bytes of any value ([`Value::logical_size`]:
+    /// shared parts count each time they appear). Checked before or while
+    /// a value is built, and on every value a host hands the evaluator, so
+    /// printing, converting, comparing or hashing any value is bounded.
+    pub max_value_bytes: u64,
+    /// Maximum nesting depth of any value ([`Value::depth`]); at least the
+    /// parser's [`crate::parser::MAX_NESTING`], so every literal that
+    /// parses can be built. Keeps every recursive traversal of a value
+    /// (dropping included) within a small, fixed stack.
+    pub max_value_depth: usize,
 }
 
 impl Default for Limits {
@@ -44,9 +65,25 @@ impl Default for Limits {
             max_depth: 10_000,
             max_collection_size: 1_000_000,
             max_loop_iterations: 10_000,
+            max_value_bytes: 64 * 1024 * 1024,
+            max_value_depth: 1024,
         }
     }
 }
+
+/// Bytes a built-in may copy, scan or compare per evaluation step it is
+/// charged (see [`Limits::max_steps`]); about what one expression
+/// evaluation costs in time.
+pub const BYTES_PER_STEP: u64 = 1024;
+
+/// The evaluator calls [`Host::poll`] each time its step counter passes a
+/// multiple of this (and at the start of every step, loop iteration and
+/// call).
+pub const POLL_INTERVAL: u64 = 1024;
+
+/// How many forms one `->` or `->>` may thread: the threaded form nests
+/// one level per form, and syntax trees nest at most this deep.
+const MAX_THREADED_FORMS: usize = crate::parser::MAX_NESTING;
 
 /// An immutable chain of local bindings.
 #[derive(Clone, Default)]
@@ -56,15 +93,40 @@ struct Frame {
     name: Arc<str>,
     value: Value,
     parent: Env,
+    /// The depth of the deepest value bound here or in a parent frame.
+    depth: u32,
+}
+
+/// Frames form a chain as long as the bindings in scope (a `let` of many
+/// bindings makes a long one): drop it iteratively, so dropping never
+/// recurses once per frame.
+impl Drop for Frame {
+    fn drop(&mut self) {
+        let mut next = self.parent.0.take();
+        while let Some(frame) = next {
+            match Arc::try_unwrap(frame) {
+                Ok(mut f) => next = f.parent.0.take(),
+                Err(_) => break,
+            }
+        }
+    }
 }
 
 impl Env {
     pub(crate) fn bind(&self, name: Arc<str>, value: Value) -> Env {
+        let depth = self.depth().max(value.depth());
         Env(Some(Arc::new(Frame {
             name,
             value,
             parent: self.clone(),
+            depth,
         })))
+    }
+
+    /// The depth of the deepest value bound in this environment.
+    #[inline]
+    fn depth(&self) -> u32 {
+        self.0.as_ref().map_or(0, |f| f.depth)
     }
 
     fn lookup(&self, name: &str) -> Option<&Value> {
@@ -76,6 +138,49 @@ impl Env {
             cur = f.parent.0.as_deref();
         }
         None
+    }
+}
+
+/// Builds a vector one element at a time, checking the element
+/// count and the value limits at every element (see
+/// [`Evaluator::builder`]).
+pub(crate) struct SeqBuilder<'e, 'h> {
+    ev: &'e Evaluator<'h>,
+    items: Vec<Value>,
+    bytes: u64,
+    depth: u32,
+    span: Span,
+}
+
+impl SeqBuilder<'_, '_> {
+    /// Adds `v`, or fails when the collection would exceed a limit.
+    #[inline]
+    pub(crate) fn push(&mut self, v: Value) -> Result<()> {
+        let limits = &self.ev.limits;
+        self.bytes = self.bytes.saturating_add(v.logical_size());
+        self.depth = self.depth.max(v.depth());
+        if self.bytes > limits.max_value_bytes {
+            return Err(
+                crate::value::value_too_large(self.bytes, limits.max_value_bytes).at(self.span),
+            );
+        }
+        if self.depth as usize >= limits.max_value_depth {
+            return Err(crate::value::value_too_deep(
+                self.depth as usize + 1,
+                limits.max_value_depth,
+            )
+            .at(self.span));
+        }
+        self.ev.check_size(self.items.len() + 1, self.span)?;
+        self.items.push(v);
+        Ok(())
+    }
+
+    /// The vector of the elements pushed.
+    pub(crate) fn vector(self) -> Result<Value> {
+        self.ev.charge_elements(self.items.len(), self.span)?;
+        let c = crate::value::Coll::with_measures(self.items, self.bytes, self.depth + 1);
+        Ok(Value::Vector(c))
     }
 }
 
@@ -108,6 +213,7 @@ impl RecGroup {
             arities: m.arities.clone(),
             env: self.base.clone(),
             rec: Some(self.clone()),
+            depth: self.base.depth().saturating_add(1),
         }))))
     }
 
@@ -261,9 +367,19 @@ impl<'h> Evaluator<'h> {
     }
 
     /// Binds a global name before evaluation (e.g. `context` for a planner
-    /// template, or `input_var`).
+    /// template, or `input_var`). For values of modest, known size; bind a
+    /// value built from outside data with [`Evaluator::try_define`].
     pub fn define(&self, name: &str, value: Value) {
         self.globals_write().insert(Arc::from(name), value);
+    }
+
+    /// [`Evaluator::define`], refusing (with a [`ErrorKind::Limit`] error)
+    /// a value beyond [`Limits::max_value_bytes`] or
+    /// [`Limits::max_value_depth`]. O(1).
+    pub fn try_define(&self, name: &str, value: Value) -> Result<()> {
+        self.limits.check_value(&value)?;
+        self.define(name, value);
+        Ok(())
     }
 
     /// Number of evaluation steps taken so far.
@@ -301,7 +417,155 @@ impl<'h> Evaluator<'h> {
         self.globals.write().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Checks a value built (or received) against the value limits.
+    #[inline]
+    pub(crate) fn check_value(&self, v: &Value, span: Span) -> Result<()> {
+        self.limits.check_value(v).map_err(|e| e.at(span))
+    }
+
+    /// A vector of `items`, refused beyond the element and value limits;
+    /// charged for its construction.
+    pub(crate) fn vector(&self, items: Vec<Value>, span: Span) -> Result<Value> {
+        self.seq_value(items, false, span)
+    }
+
+    /// A list of `items` (see [`Evaluator::vector`]).
+    pub(crate) fn list(&self, items: Vec<Value>, span: Span) -> Result<Value> {
+        self.seq_value(items, true, span)
+    }
+
+    fn seq_value(&self, items: Vec<Value>, list: bool, span: Span) -> Result<Value> {
+        self.check_size(items.len(), span)?;
+        self.charge_elements(items.len(), span)?;
+        let c = crate::value::Coll::<Vec<Value>>::new(items);
+        let v = if list {
+            Value::List(c)
+        } else {
+            Value::Vector(c)
+        };
+        self.check_value(&v, span)?;
+        Ok(v)
+    }
+
+    /// A map value, refused beyond the element and value limits; charged
+    /// for its construction.
+    pub(crate) fn map(&self, m: Map, span: Span) -> Result<Value> {
+        let (bytes, depth) = crate::value::measure_map(&m);
+        self.map_measured(m, bytes, depth, span)
+    }
+
+    /// [`Evaluator::map`] with the measures of `m` already known.
+    fn map_measured(&self, m: Map, bytes: u64, depth: u32, span: Span) -> Result<Value> {
+        self.check_size(m.len(), span)?;
+        self.charge_elements(m.len().saturating_mul(2), span)?;
+        let v = Value::Map(crate::value::Coll::with_measures(m, bytes, depth));
+        self.check_value(&v, span)?;
+        Ok(v)
+    }
+
+    /// A string value, refused beyond `max_value_bytes`; charged for the
+    /// bytes built.
+    pub(crate) fn string(&self, s: String, span: Span) -> Result<Value> {
+        self.check_string_len(s.len() as u64, span)?;
+        self.charge_bytes(s.len() as u64, span)?;
+        Ok(Value::from(s))
+    }
+
+    /// Refuses, before building it, a string of `len` bytes beyond
+    /// `max_value_bytes`.
+    pub(crate) fn check_string_len(&self, len: u64, span: Span) -> Result<()> {
+        let bytes = len.saturating_add(crate::value::SLOT_BYTES);
+        if bytes > self.limits.max_value_bytes {
+            return Err(crate::value::value_too_large(bytes, self.limits.max_value_bytes).at(span));
+        }
+        Ok(())
+    }
+
+    /// An incremental builder of a vector or list whose size is checked at
+    /// every element, so a runaway `map` stops at the limit rather than
+    /// after building everything.
+    pub(crate) fn builder(&self, span: Span) -> SeqBuilder<'_, 'h> {
+        SeqBuilder {
+            ev: self,
+            items: Vec::new(),
+            bytes: crate::value::SLOT_BYTES,
+            depth: 0,
+            span,
+        }
+    }
+
+    /// Charges `steps` evaluation steps at once (work done by a built-in),
+    /// polling the host when the charge crosses a poll boundary.
+    #[inline]
+    pub(crate) fn charge(&self, steps: u64, span: Span) -> Result<()> {
+        if steps == 0 {
+            return Ok(());
+        }
+        let before = self.steps.fetch_add(steps, Ordering::Relaxed);
+        let after = before.saturating_add(steps);
+        if after > self.limits.max_steps || before / POLL_INTERVAL != after / POLL_INTERVAL {
+            return self.charge_checks(after, span);
+        }
+        Ok(())
+    }
+
+    /// The checks of [`Evaluator::charge`] once it passed the step limit
+    /// or a poll boundary.
+    #[inline(never)]
+    fn charge_checks(&self, after: u64, span: Span) -> Result<()> {
+        if after > self.limits.max_steps {
+            return Err(self.step_limit_error(span));
+        }
+        self.poll(span)
+    }
+
+    /// Charges the work of copying, scanning or comparing `bytes` bytes.
+    #[inline]
+    pub(crate) fn charge_bytes(&self, bytes: u64, span: Span) -> Result<()> {
+        self.charge(bytes / BYTES_PER_STEP, span)
+    }
+
+    /// Charges building (or copying) `n` value slots.
+    #[inline]
+    pub(crate) fn charge_elements(&self, n: usize, span: Span) -> Result<()> {
+        self.charge_bytes(
+            (n as u64).saturating_mul(std::mem::size_of::<Value>() as u64),
+            span,
+        )
+    }
+
+    /// Charges ordering (sorting, deduplicating, inserting into a map) `n`
+    /// values of `bytes` logical bytes in all: each may be compared about
+    /// log2(n) times, each comparison bounded by the smaller value's size.
+    #[inline]
+    pub(crate) fn charge_ordering(&self, bytes: u64, n: usize, span: Span) -> Result<()> {
+        let rounds = u64::from(usize::BITS - n.leading_zeros()).max(1);
+        self.charge_bytes(bytes.saturating_mul(rounds), span)
+    }
+
+    /// Asks the host whether to go on; its error ends the evaluation and
+    /// cannot be caught (a catchable kind is turned into a limit).
+    pub(crate) fn poll(&self, span: Span) -> Result<()> {
+        self.host.poll().map_err(|mut e| {
+            if e.kind.is_catchable() {
+                e.kind = ErrorKind::Limit;
+            }
+            e.at(span)
+        })
+    }
+
+    #[cold]
+    fn step_limit_error(&self, span: Span) -> RtfsError {
+        RtfsError::new(
+            ErrorKind::Limit,
+            format!("evaluation step limit of {} exceeded", self.limits.max_steps),
+        )
+        .at(span)
+        .with_help("the program may loop forever or do too much work; raise the limit only if it is expected to do this much")
+    }
+
     /// Checks a collection size against the limit.
+    #[inline]
     pub(crate) fn check_size(&self, n: usize, span: Span) -> Result<()> {
         if n > self.limits.max_collection_size {
             return Err(RtfsError::new(
@@ -316,16 +580,27 @@ impl<'h> Evaluator<'h> {
         Ok(())
     }
 
+    /// Counts one evaluation step; the checks it may fail are out of line.
     #[inline]
     fn tick(&self, span: Span, cx: Cx<'_>) -> Result<()> {
         let n = self.steps.fetch_add(1, Ordering::Relaxed) + 1;
+        if n > self.limits.max_steps
+            || n.is_multiple_of(POLL_INTERVAL)
+            || cx.depth > self.limits.max_depth
+        {
+            return self.tick_checks(n, span, cx);
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn tick_checks(&self, n: u64, span: Span, cx: Cx<'_>) -> Result<()> {
         if n > self.limits.max_steps {
-            return Err(RtfsError::new(
-                ErrorKind::Limit,
-                format!("evaluation step limit of {} exceeded", self.limits.max_steps),
-            )
-            .at(span)
-            .with_help("the program may loop forever; raise the limit only if it is expected to do this much work"));
+            return Err(self.step_limit_error(span));
+        }
+        if n.is_multiple_of(POLL_INTERVAL) {
+            self.poll(span)?;
         }
         if cx.depth > self.limits.max_depth {
             return Err(RtfsError::new(
@@ -362,20 +637,38 @@ impl<'h> Evaluator<'h> {
                 for i in items {
                     out.push(self.eval(i, env, cx)?);
                 }
-                Ok(Value::vector(out))
+                self.vector(out, e.span)
             }
             ExprKind::Map(entries) => {
                 let mut keyed = Vec::with_capacity(entries.len());
                 for (k, v) in entries {
                     keyed.push((self.eval(k, env, cx)?, v));
                 }
+                // Sorting and inserting compare computed keys: charged.
+                let key_bytes = keyed
+                    .iter()
+                    .fold(0u64, |acc, (k, _)| acc.saturating_add(k.logical_size()));
+                self.charge_ordering(key_bytes.saturating_mul(2), keyed.len(), e.span)?;
                 keyed.sort_by(|a, b| a.0.cmp(&b.0));
+                let n = keyed.len();
+                // Measured as it is built (the entries are at hand).
+                let mut bytes = crate::value::SLOT_BYTES;
+                let mut depth = 0u32;
                 let mut m = Map::new();
                 for (k, v) in keyed {
                     let val = self.eval(v, env, cx)?;
+                    bytes = bytes
+                        .saturating_add(k.logical_size())
+                        .saturating_add(val.logical_size());
+                    depth = depth.max(k.depth()).max(val.depth());
                     m.insert(k, val);
                 }
-                Ok(Value::Map(Arc::new(m)))
+                if m.len() == n {
+                    self.map_measured(m, bytes, depth.saturating_add(1), e.span)
+                } else {
+                    // A key came twice: measure what was kept.
+                    self.map(m, e.span)
+                }
             }
             ExprKind::List(items) => {
                 let Some(head) = items.first() else {
@@ -452,15 +745,11 @@ impl<'h> Evaluator<'h> {
                     .at(span));
                 }
                 let default = args.get(1).cloned().unwrap_or(Value::Nil);
-                Ok(builtins::get(&coll, &key).unwrap_or(default))
+                Ok(builtins::get_charged(self, &coll, &key, span)?.unwrap_or(default))
             }
             other => Err(RtfsError::new(
                 ErrorKind::Type,
-                format!(
-                    "{} is not a function ({})",
-                    truncate(&other.to_string()),
-                    other.type_name()
-                ),
+                format!("{} is not a function ({})", brief(other), other.type_name()),
             )
             .at(span)),
         }
@@ -506,7 +795,7 @@ impl<'h> Evaluator<'h> {
             .at(span));
         };
         if let Some(t) = &arity.types {
-            check_arguments(c, arity, t, &args, span)?;
+            check_arguments(self, c, arity, t, &args, span)?;
         }
         let mut env = c.env.clone();
         if let Some(group) = &c.rec {
@@ -518,12 +807,13 @@ impl<'h> Evaluator<'h> {
             env = self.bind_pattern(p, v, env)?;
         }
         if let Some(rest) = &arity.rest {
-            let remaining: Vec<Value> = args.collect();
-            env = self.bind_pattern(rest, Value::list(remaining), env)?;
+            let remaining = self.list(args.collect(), span)?;
+            env = self.bind_pattern(rest, remaining, env)?;
         }
         let result = self.eval_body(&arity.body, &env, cx.deeper())?;
         if let Some(ret) = arity.types.as_ref().and_then(|t| t.ret.as_ref()) {
             check_annotation(
+                self,
                 ret,
                 &result,
                 || format!("return value of `{}`", c.name.as_deref().unwrap_or("fn")),
@@ -553,7 +843,9 @@ impl<'h> Evaluator<'h> {
         match name {
             "quote" => {
                 expect_args(name, args, 1, Some(1), span)?;
-                Ok(args[0].to_value())
+                let v = args[0].to_value();
+                self.check_value(&v, span)?;
+                Ok(v)
             }
             "do" => self.eval_body(args, env, cx),
             "let" => {
@@ -692,7 +984,7 @@ impl<'h> Evaluator<'h> {
                 let v = self.eval(value_expr, env, cx)?;
                 if annotated {
                     let a = parse_annotation(&args[1])?;
-                    check_annotation(&a, &v, || format!("def `{dname}`"), value_expr.span)?;
+                    check_annotation(self, &a, &v, || format!("def `{dname}`"), value_expr.span)?;
                 }
                 self.globals_write().insert(Arc::from(dname), v.clone());
                 Ok(v)
@@ -716,7 +1008,7 @@ impl<'h> Evaluator<'h> {
                 }
                 Err(RtfsError::new(
                     ErrorKind::NoMatch,
-                    format!("no match clause matched {}", truncate(&v.to_string())),
+                    format!("no match clause matched {}", brief(&v)),
                 )
                 .at(span)
                 .with_help("add a final `_` clause to handle every other value"))
@@ -730,8 +1022,8 @@ impl<'h> Evaluator<'h> {
                     Value::Map(m) => m
                         .get(&Value::keyword("message"))
                         .and_then(|m| m.as_str().map(str::to_string))
-                        .unwrap_or_else(|| format!("thrown: {}", truncate(&v.to_string()))),
-                    other => format!("thrown: {}", truncate(&other.to_string())),
+                        .unwrap_or_else(|| format!("thrown: {}", brief(&v))),
+                    other => format!("thrown: {}", brief(other)),
                 };
                 let mut err = RtfsError::new(ErrorKind::Thrown, message).at(span);
                 err.thrown = Some(v);
@@ -739,6 +1031,17 @@ impl<'h> Evaluator<'h> {
             }
             "->" | "->>" => {
                 expect_args(name, args, 1, None, span)?;
+                if args.len() > MAX_THREADED_FORMS + 1 {
+                    return Err(RtfsError::new(
+                        ErrorKind::Limit,
+                        format!(
+                            "{name} threads {} forms, more than the limit of {MAX_THREADED_FORMS}",
+                            args.len() - 1
+                        ),
+                    )
+                    .at(span)
+                    .with_help("split the pipeline with let"));
+                }
                 let threaded = thread_forms(name == "->>", args);
                 self.eval(&threaded, env, cx)
             }
@@ -794,6 +1097,8 @@ impl<'h> Evaluator<'h> {
             phase,
             span,
         };
+        // Every step and loop iteration starts with the host's leave to go on.
+        self.poll(span)?;
         self.host.step_event(&event(StepPhase::Started));
         let result = body(Cx { depth, scope });
         match &result {
@@ -840,7 +1145,7 @@ impl<'h> Evaluator<'h> {
             for r in results {
                 out.push(r?);
             }
-            Ok(Value::vector(out))
+            self.vector(out, span)
         })
     }
 
@@ -866,7 +1171,7 @@ impl<'h> Evaluator<'h> {
             .at(span)
         };
         self.run_step(&loop_name, StepKind::Loop, span, cx, |cx| {
-            let mut results = Vec::new();
+            let mut results = self.builder(span);
             match &head.kind {
                 // [x coll] or, annotated, [x type coll]
                 ExprKind::Vector(binding)
@@ -879,14 +1184,14 @@ impl<'h> Evaluator<'h> {
                         _ => None,
                     };
                     let coll = self.eval(coll_expr, env, cx)?;
-                    let items: Vec<Value> = match &coll {
-                        Value::Nil => vec![],
-                        Value::List(v) | Value::Vector(v) => v.to_vec(),
-                        Value::Map(m) => m
-                            .iter()
-                            .map(|(k, v)| Value::vector(vec![k.clone(), v.clone()]))
-                            .collect(),
-                        Value::Str(s) => s.chars().map(|c| Value::string(&c.to_string())).collect(),
+                    let count = match &coll {
+                        Value::Nil => 0,
+                        Value::List(v) | Value::Vector(v) => v.len(),
+                        Value::Map(m) => m.len(),
+                        Value::Str(s) => {
+                            self.charge_bytes(s.len() as u64, coll_expr.span)?;
+                            s.chars().count()
+                        }
                         other => {
                             return Err(RtfsError::new(
                                 ErrorKind::Type,
@@ -898,12 +1203,15 @@ impl<'h> Evaluator<'h> {
                             .at(coll_expr.span));
                         }
                     };
-                    if items.len() > max {
+                    // Counted before anything is copied.
+                    if count > max {
                         return Err(over_limit());
                     }
-                    for (i, item) in items.into_iter().enumerate() {
+                    let items = builtins::seq(self, "step-loop", &coll, coll_expr.span)?;
+                    for (i, item) in items.iter().cloned().enumerate() {
                         if let Some(a) = &item_type {
                             check_annotation(
+                                self,
                                 a,
                                 &item,
                                 || {
@@ -923,7 +1231,7 @@ impl<'h> Evaluator<'h> {
                             cx,
                             |cx| self.eval_body(body, &env, cx),
                         )?;
-                        results.push(v);
+                        results.push(v)?;
                     }
                 }
                 _ => {
@@ -939,12 +1247,12 @@ impl<'h> Evaluator<'h> {
                             cx,
                             |cx| self.eval_body(body, env, cx),
                         )?;
-                        results.push(v);
+                        results.push(v)?;
                         i += 1;
                     }
                 }
             }
-            Ok(Value::vector(results))
+            results.vector()
         })
     }
 
@@ -979,7 +1287,9 @@ impl<'h> Evaluator<'h> {
         for a in &args[1..] {
             values.push(self.eval(a, env, cx)?);
         }
-        self.host
+        self.poll(span)?;
+        let result = self
+            .host
             .call(CallRequest {
                 capability: &id,
                 args: values,
@@ -987,7 +1297,16 @@ impl<'h> Evaluator<'h> {
                 step_path: &cx.scope.path,
                 step_name: cx.scope.name.as_deref(),
             })
-            .map_err(|e| e.at(span))
+            .map_err(|e| e.at(span))?;
+        // Whatever the host built, it enters the program within the limits.
+        self.limits.check_value(&result).map_err(|e| {
+            RtfsError::new(
+                ErrorKind::Limit,
+                format!("the result of {id} is too large: {}", e.message),
+            )
+            .at(span)
+        })?;
+        Ok(result)
     }
 
     /// `(try body... (catch ...)... (finally ...)?)`: the first catch
@@ -1085,11 +1404,18 @@ impl<'h> Evaluator<'h> {
             }
             _ => None,
         };
+        let depth = env.depth().saturating_add(1);
+        if depth as usize > self.limits.max_value_depth {
+            return Err(
+                crate::value::value_too_deep(depth as usize, self.limits.max_value_depth).at(span),
+            );
+        }
         Ok(Value::Function(Function::Closure(Arc::new(Closure {
             name,
             arities,
             env: env.clone(),
             rec,
+            depth,
         }))))
     }
 
@@ -1120,6 +1446,7 @@ impl<'h> Evaluator<'h> {
             if let Some(ty) = b.ty {
                 let a = parse_annotation(ty)?;
                 check_annotation(
+                    self,
                     &a,
                     &v,
                     || format!("let binding `{}`", crate::printer::print_expr(b.pattern)),
@@ -1174,7 +1501,13 @@ impl<'h> Evaluator<'h> {
             let Some(f) = group.member(i) else { continue };
             if let Some(ty) = b.ty {
                 let a = parse_annotation(ty)?;
-                check_annotation(&a, &f, || format!("let binding `{let_name}`"), b.value.span)?;
+                check_annotation(
+                    self,
+                    &a,
+                    &f,
+                    || format!("let binding `{let_name}`"),
+                    b.value.span,
+                )?;
             }
             out = out.bind(let_name.clone(), f);
         }
@@ -1211,7 +1544,8 @@ impl<'h> Evaluator<'h> {
                             return Err(bad_form("destructuring", "a pattern after `&`", p.span));
                         };
                         let rest = seq.get(idx..).map(<[Value]>::to_vec).unwrap_or_default();
-                        env = self.bind_pattern(rest_pat, Value::list(rest), env)?;
+                        let rest = self.list(rest, p.span)?;
+                        env = self.bind_pattern(rest_pat, rest, env)?;
                         i += 2;
                         continue;
                     }
@@ -1336,7 +1670,7 @@ impl<'h> Evaluator<'h> {
                     let Some(rest_pat) = items.get(r + 1) else {
                         return Err(bad_form("match", "a pattern after `&`", items[r].span));
                     };
-                    let rest = Value::list(seq[fixed.len()..].to_vec());
+                    let rest = self.list(seq[fixed.len()..].to_vec(), rest_pat.span)?;
                     return self.match_pattern(rest_pat, &rest, env);
                 }
                 Ok(Some(env))
@@ -1551,12 +1885,17 @@ fn parse_annotation(e: &Expr) -> Result<Annotation> {
 /// Checks `v` against the annotation `a`; `what` names the checked thing
 /// (`parameter `x` of `add``) and `span` is where the error points.
 fn check_annotation(
+    ev: &Evaluator<'_>,
     a: &Annotation,
     v: &Value,
     what: impl FnOnce() -> String,
     span: Span,
 ) -> Result<()> {
-    a.ty.check(v).map_err(|m| {
+    let mut work = 0u64;
+    let checked = a.ty.check_counting(v, &mut work);
+    // A check visiting a large value is charged like any traversal.
+    ev.charge_bytes(work.saturating_mul(crate::value::SLOT_BYTES), span)?;
+    checked.map_err(|m| {
         RtfsError::new(ErrorKind::Type, format!("{}: {m}", what()))
             .at(span)
             .with_related(a.span, "type declared here")
@@ -1565,6 +1904,7 @@ fn check_annotation(
 
 /// Checks a call's arguments against the annotated parameters of `arity`.
 fn check_arguments(
+    ev: &Evaluator<'_>,
     c: &Closure,
     arity: &Arity,
     types: &ArityTypes,
@@ -1575,6 +1915,7 @@ fn check_arguments(
     for ((p, a), v) in arity.params.iter().zip(&types.params).zip(args) {
         if let Some(a) = a {
             check_annotation(
+                ev,
                 a,
                 v,
                 || format!("parameter `{}` of `{fname}`", crate::printer::print_expr(p)),
@@ -1585,6 +1926,7 @@ fn check_arguments(
     if let (Some(a), Some(rest)) = (&types.rest, &arity.rest) {
         for (i, v) in args.iter().enumerate().skip(arity.params.len()) {
             check_annotation(
+                ev,
                 a,
                 v,
                 || {
@@ -1697,9 +2039,21 @@ fn bad_form(form: &str, expected: &str, span: Span) -> RtfsError {
     RtfsError::new(ErrorKind::BadForm, format!("{form} expects {expected}")).at(span)
 }
 
+/// A value for messages: its printed form, shortened (printing stops early,
+/// so a huge value costs no more than a small one).
+pub(crate) fn brief(v: &Value) -> String {
+    truncate(&crate::printer::print_value_prefix(
+        v,
+        (TRUNCATE_CHARS + 1) * 4,
+    ))
+}
+
+/// How many characters of a printed value a message shows.
+const TRUNCATE_CHARS: usize = 80;
+
 /// Shortens a printed value for messages.
 pub(crate) fn truncate(s: &str) -> String {
-    const MAX: usize = 80;
+    const MAX: usize = TRUNCATE_CHARS;
     if s.chars().count() <= MAX {
         s.to_string()
     } else {

@@ -10,7 +10,11 @@
 //!   independent closures and decides how to run them. The default runs them
 //!   one after another; an orchestrator runs them on separate threads so
 //!   their calls proceed concurrently. Branches share nothing mutable but
-//!   the global definitions (behind a lock) and the step counter (atomic).
+//!   the global definitions (behind a lock) and the step counter (atomic);
+//! * [`Host::poll`] is asked regularly whether evaluation may go on: the
+//!   evaluator reads no clock, so a deadline, an interrupt or a budget of
+//!   the run lives in the host, which ends the run by answering with an
+//!   error.
 //!
 //! Step paths make events deterministic even when branches run
 //! concurrently: every step gets a dotted path (`"2"`, `"2.1"`, `"2.1.3"`)
@@ -107,6 +111,58 @@ pub trait Host: Sync {
     /// them concurrently.
     fn run_parallel<'a>(&self, branches: Vec<Branch<'a>>) -> Vec<Result<Value>> {
         branches.into_iter().map(|b| b()).collect()
+    }
+
+    /// Whether evaluation may go on. The evaluator calls it at the start
+    /// of every `step`, `step-parallel` group and branch and `step-loop`
+    /// iteration, before every `call`, and each time its step counter
+    /// passes a multiple of [`crate::eval::POLL_INTERVAL`] — so also
+    /// during pure computation that never calls anything. (A built-in
+    /// charged many steps for its work polls once, before doing it; the
+    /// work of one built-in is bounded by the value limits.) The default
+    /// always says yes.
+    ///
+    /// An error ends the evaluation: it is returned from the evaluation as
+    /// it is, and a `try` never catches it — an error of a catchable kind
+    /// is turned into [`ErrorKind::Limit`]. Return [`ErrorKind::Limit`]
+    /// for a deadline or an exhausted budget and [`ErrorKind::Denied`] for
+    /// a refusal (a cancelled run); say in the message which bound was
+    /// hit. Polls are frequent (about every 1,000 evaluation steps, tens
+    /// of microseconds): keep it cheap, e.g. compare `Instant::now()` with
+    /// a deadline or load an atomic flag.
+    ///
+    /// With `step-parallel` branches on several threads, it may be called
+    /// from any of them.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicU64, Ordering};
+    /// use rtfs::{CallRequest, ErrorKind, Evaluator, Host, Result, RtfsError, Value};
+    ///
+    /// /// A host that allows a fixed number of polls (a real one compares
+    /// /// `Instant::now()` with the run's deadline).
+    /// struct Budget(AtomicU64);
+    ///
+    /// impl Host for Budget {
+    ///     fn call(&self, req: CallRequest<'_>) -> Result<Value> {
+    ///         Err(RtfsError::new(ErrorKind::Host, format!("no {}", req.capability)))
+    ///     }
+    ///     fn poll(&self) -> Result<()> {
+    ///         match self.0.fetch_sub(1, Ordering::Relaxed) {
+    ///             0 => Err(RtfsError::new(ErrorKind::Limit, "run deadline exceeded")),
+    ///             _ => Ok(()),
+    ///         }
+    ///     }
+    /// }
+    ///
+    /// let host = Budget(AtomicU64::new(3));
+    /// let err = Evaluator::new(&host)
+    ///     .eval_str("(try (reduce + (range 100000)) (catch e :caught))")
+    ///     .unwrap_err();
+    /// assert_eq!(err.kind, ErrorKind::Limit);
+    /// assert_eq!(err.message, "run deadline exceeded");
+    /// ```
+    fn poll(&self) -> Result<()> {
+        Ok(())
     }
 }
 

@@ -19,9 +19,37 @@ use crate::syntax::Expr;
 use crate::value::{Function, Value};
 
 /// The canonical one-line form of `v`.
+///
+/// The work is proportional to the value's logical size
+/// ([`Value::logical_size`]); values the evaluator builds are bounded by
+/// [`crate::Limits::max_value_bytes`]. To print within a budget, use
+/// [`print_value_within`] or [`print_value_prefix`].
 pub fn print_value(v: &Value) -> String {
     let mut out = String::new();
-    write_value(&mut out, v);
+    write_value(&mut out, v, usize::MAX);
+    out
+}
+
+/// The canonical one-line form of `v` if it is at most `max_bytes` long;
+/// `None` otherwise. Printing stops as soon as the output passes
+/// `max_bytes`, so the work is bounded by the budget, not by the value.
+pub fn print_value_within(v: &Value, max_bytes: usize) -> Option<String> {
+    let mut out = String::new();
+    write_value(&mut out, v, max_bytes).then_some(out)
+}
+
+/// The first bytes of the canonical form of `v`: all of it when it is at
+/// most `max_bytes` long, otherwise a prefix of at most `max_bytes` bytes
+/// (cut at a character boundary). For messages about values of any size.
+pub fn print_value_prefix(v: &Value, max_bytes: usize) -> String {
+    let mut out = String::new();
+    if !write_value(&mut out, v, max_bytes) {
+        let mut cut = max_bytes.min(out.len());
+        while !out.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        out.truncate(cut);
+    }
     out
 }
 
@@ -53,8 +81,20 @@ pub fn format_float(f: f64) -> String {
 
 /// Writes `s` as an RTFS string literal.
 pub fn write_string_literal(out: &mut String, s: &str) {
+    write_string_literal_within(out, s, usize::MAX);
+}
+
+/// [`write_string_literal`], stopping once `out` is longer than `limit`
+/// (then false).
+fn write_string_literal_within(out: &mut String, s: &str, limit: usize) -> bool {
+    // Escaping at most doubles a byte, except control characters (6 bytes
+    // for 1): check as it goes only when the end might pass the limit.
+    let check = out.len().saturating_add(s.len().saturating_mul(6) + 2) > limit;
     out.push('"');
     for c in s.chars() {
+        if check && out.len() > limit {
+            return false;
+        }
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
@@ -68,56 +108,72 @@ pub fn write_string_literal(out: &mut String, s: &str) {
         }
     }
     out.push('"');
+    out.len() <= limit
 }
 
-fn write_value(out: &mut String, v: &Value) {
-    stacker::maybe_grow(64 * 1024, 1024 * 1024, || match v {
-        Value::Nil => out.push_str("nil"),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Int(i) => {
-            let _ = write!(out, "{i}");
-        }
-        Value::Float(f) => out.push_str(&format_float(*f)),
-        Value::Str(s) => write_string_literal(out, s),
-        Value::Keyword(k) => {
-            out.push(':');
-            out.push_str(k);
-        }
-        Value::Symbol(s) => out.push_str(s),
-        Value::List(items) => write_seq(out, '(', ')', items),
-        Value::Vector(items) => write_seq(out, '[', ']', items),
-        Value::Map(m) => {
-            out.push('{');
-            for (i, (k, v)) in m.iter().enumerate() {
-                if i > 0 {
-                    out.push(' ');
-                }
-                write_value(out, k);
-                out.push(' ');
-                write_value(out, v);
+/// Writes the canonical form of `v`; false (with `out` holding a prefix of
+/// the form longer than `limit`) as soon as the output passes `limit`.
+fn write_value(out: &mut String, v: &Value, limit: usize) -> bool {
+    if out.len() > limit {
+        return false;
+    }
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
+        match v {
+            Value::Nil => out.push_str("nil"),
+            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Value::Int(i) => {
+                let _ = write!(out, "{i}");
             }
-            out.push('}');
+            Value::Float(f) => out.push_str(&format_float(*f)),
+            Value::Str(s) => return write_string_literal_within(out, s, limit),
+            Value::Keyword(k) => {
+                out.push(':');
+                out.push_str(k);
+            }
+            Value::Symbol(s) => out.push_str(s),
+            Value::List(items) => return write_seq(out, '(', ')', items, limit),
+            Value::Vector(items) => return write_seq(out, '[', ']', items, limit),
+            Value::Map(m) => {
+                out.push('{');
+                for (i, (k, v)) in m.iter().enumerate() {
+                    if i > 0 {
+                        out.push(' ');
+                    }
+                    if !write_value(out, k, limit) {
+                        return false;
+                    }
+                    out.push(' ');
+                    if !write_value(out, v, limit) {
+                        return false;
+                    }
+                }
+                out.push('}');
+            }
+            Value::Function(f) => {
+                out.push_str("#<fn ");
+                out.push_str(&match f {
+                    Function::Builtin(b) => b.name().to_string(),
+                    Function::Closure(c) => c.name.as_deref().unwrap_or("anonymous").to_string(),
+                });
+                out.push('>');
+            }
         }
-        Value::Function(f) => {
-            out.push_str("#<fn ");
-            out.push_str(&match f {
-                Function::Builtin(b) => b.name().to_string(),
-                Function::Closure(c) => c.name.as_deref().unwrap_or("anonymous").to_string(),
-            });
-            out.push('>');
-        }
+        out.len() <= limit
     })
 }
 
-fn write_seq(out: &mut String, open: char, close: char, items: &[Value]) {
+fn write_seq(out: &mut String, open: char, close: char, items: &[Value], limit: usize) -> bool {
     out.push(open);
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
             out.push(' ');
         }
-        write_value(out, item);
+        if !write_value(out, item, limit) {
+            return false;
+        }
     }
     out.push(close);
+    out.len() <= limit
 }
 
 /// The canonical multi-line layout of `v` for a line width of `width`.

@@ -298,22 +298,30 @@ impl TypeExpr {
     /// the mismatch is and what was expected:
     /// `at [:user :age]: expected :int, got string "x"`.
     pub fn check(&self, v: &Value) -> Result<(), String> {
+        self.check_counting(v, &mut 0)
+    }
+
+    /// [`TypeExpr::check`], adding to `work` the number of value nodes
+    /// visited (and a string's bytes / 8 where a predicate scans one), so
+    /// the evaluator can charge a check of a large value to its budget.
+    pub fn check_counting(&self, v: &Value, work: &mut u64) -> Result<(), String> {
         let mut path = Vec::new();
-        self.check_at(v, &mut path).map_err(|m| {
+        self.check_at(v, &mut path, work).map_err(|m| {
             if path.is_empty() {
                 m
             } else {
-                let shown: Vec<String> = path.iter().map(Value::to_string).collect();
+                let shown: Vec<String> = path.iter().map(crate::eval::brief).collect();
                 format!("at [{}]: {m}", shown.join(" "))
             }
         })
     }
 
-    fn check_at(&self, v: &Value, path: &mut Vec<Value>) -> Result<(), String> {
-        stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.check_inner(v, path))
+    fn check_at(&self, v: &Value, path: &mut Vec<Value>, work: &mut u64) -> Result<(), String> {
+        *work = work.saturating_add(1);
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.check_inner(v, path, work))
     }
 
-    fn check_inner(&self, v: &Value, path: &mut Vec<Value>) -> Result<(), String> {
+    fn check_inner(&self, v: &Value, path: &mut Vec<Value>, work: &mut u64) -> Result<(), String> {
         let mismatch = || Err(format!("expected {self}, got {}", describe(v)));
         match self {
             TypeExpr::Any | TypeExpr::Named(_) => Ok(()),
@@ -339,7 +347,7 @@ impl TypeExpr {
                 if let Some(elem) = elem {
                     for (i, x) in items.iter().enumerate() {
                         path.push(Value::Int(i as i64));
-                        elem.check_at(x, path)?;
+                        elem.check_at(x, path, work)?;
                         path.pop();
                     }
                 }
@@ -358,7 +366,7 @@ impl TypeExpr {
                 }
                 for (i, (t, x)) in types.iter().zip(items.iter()).enumerate() {
                     path.push(Value::Int(i as i64));
-                    t.check_at(x, path)?;
+                    t.check_at(x, path, work)?;
                     path.pop();
                 }
                 Ok(())
@@ -373,7 +381,7 @@ impl TypeExpr {
                         None => return Err(format!("missing required key {}", f.key)),
                         Some(x) => {
                             path.push(f.key.clone());
-                            f.ty.check_at(x, path)?;
+                            f.ty.check_at(x, path, work)?;
                             path.pop();
                         }
                     }
@@ -384,7 +392,7 @@ impl TypeExpr {
                             continue;
                         }
                         path.push(k.clone());
-                        rest.check_at(x, path)?;
+                        rest.check_at(x, path, work)?;
                         path.pop();
                     }
                 }
@@ -395,11 +403,11 @@ impl TypeExpr {
                     return mismatch();
                 };
                 for (k, x) in m.iter() {
-                    if let Err(e) = kt.check(k) {
+                    if let Err(e) = kt.check_counting(k, work) {
                         return Err(format!("key {k}: {e}"));
                     }
                     path.push(k.clone());
-                    vt.check_at(x, path)?;
+                    vt.check_at(x, path, work)?;
                     path.pop();
                 }
                 Ok(())
@@ -412,7 +420,7 @@ impl TypeExpr {
                 }
             }
             TypeExpr::Union(types) => {
-                if types.iter().any(|t| t.accepts(v)) {
+                if types.iter().any(|t| t.check_counting(v, work).is_ok()) {
                     Ok(())
                 } else {
                     mismatch()
@@ -420,16 +428,15 @@ impl TypeExpr {
             }
             TypeExpr::And(types) => {
                 for t in types {
-                    t.check_at(v, path)?;
+                    t.check_at(v, path, work)?;
                 }
                 Ok(())
             }
             TypeExpr::Pred(p) => {
-                if p.holds(v) {
-                    Ok(())
-                } else {
-                    mismatch()
+                if let Value::Str(s) = v {
+                    *work = work.saturating_add(s.len() as u64 / crate::value::SLOT_BYTES);
                 }
+                if p.holds(v) { Ok(()) } else { mismatch() }
             }
             TypeExpr::Enum(options) => {
                 if options.contains(v) {
@@ -449,7 +456,7 @@ impl TypeExpr {
                 if matches!(v, Value::Nil) {
                     Ok(())
                 } else {
-                    t.check_at(v, path)
+                    t.check_at(v, path, work)
                 }
             }
         }
@@ -708,11 +715,7 @@ fn key_name(k: &Value) -> String {
 fn describe(v: &Value) -> String {
     match v {
         Value::Nil => "nil".into(),
-        other => format!(
-            "{} {}",
-            other.type_name(),
-            crate::eval::truncate(&other.to_string())
-        ),
+        other => format!("{} {}", other.type_name(), crate::eval::brief(other)),
     }
 }
 
@@ -808,14 +811,14 @@ fn parse_at(v: &Value, depth: usize) -> Result<TypeExpr, String> {
                 }
                 _ => Err(format!(
                     "not a type expression: {} (a list type is (or T ...) or (and T ...))",
-                    crate::eval::truncate(&v.to_string())
+                    crate::eval::brief(v)
                 )),
             }
         }
         Value::Vector(items) => parse_vector(v, items, depth),
         other => Err(format!(
             "not a type expression: {}",
-            crate::eval::truncate(&other.to_string())
+            crate::eval::brief(other)
         )),
     }
 }
@@ -828,7 +831,7 @@ fn parse_vector(whole: &Value, items: &[Value], depth: usize) -> Result<TypeExpr
         _ => None,
     };
     let args = items.get(1..).unwrap_or_default();
-    let shown = || crate::eval::truncate(&whole.to_string());
+    let shown = || crate::eval::brief(whole);
     let want = |what: &str| Err(format!("{} needs {what}", shown()));
     match head {
         Some("vector" | "list" | "seq" | "sequential" | "array") => {

@@ -4,6 +4,28 @@
 //! `Send + Sync`, so a host may evaluate `step-parallel` branches on several
 //! threads. Maps are `BTreeMap`s ordered by [`Value`]'s total order, so map
 //! iteration, printing and hashing of results are deterministic.
+//!
+//! # Logical size and depth
+//!
+//! Because collections are shared, a value can be tiny in memory and huge
+//! once traversed: `(reduce (fn [acc _] [acc acc]) 1 (range 60))` is 61
+//! allocations but 2^60 elements to print, compare or hash. Every
+//! collection therefore carries, next to its elements ([`Coll`]), the
+//! *logical size* of the value it makes ([`Value::logical_size`]: bytes as
+//! if nothing were shared) and its *depth* ([`Value::depth`]), both computed
+//! in O(1) per element from the children's when it is built. The evaluator
+//! refuses to build a value beyond [`Limits::max_value_bytes`] or
+//! [`Limits::max_value_depth`], so every traversal of a value it produces —
+//! printing, JSON, equality, ordering, hashing, dropping — is bounded.
+//!
+//! The infallible constructors ([`Value::vector`], [`Value::map`], ...) are
+//! for values of known, modest size. A host building a value from outside
+//! data uses a bounded one ([`Value::try_vector`], [`Value::try_map`],
+//! [`crate::json::from_json_bounded`]); whatever it builds, the evaluator
+//! checks every value a host hands it against the limits in O(1).
+//!
+//! [`Limits::max_value_bytes`]: crate::Limits::max_value_bytes
+//! [`Limits::max_value_depth`]: crate::Limits::max_value_depth
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -11,10 +33,163 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::builtins::Builtin;
+use crate::error::{ErrorKind, Result, RtfsError};
+use crate::eval::Limits;
 use crate::syntax::Expr;
 
 /// An RTFS map: keys in [`Value`]'s total order.
 pub type Map = BTreeMap<Value, Value>;
+
+/// The logical size, in bytes, of a scalar (`nil`, a boolean, a number, a
+/// function) and the overhead counted for every string, keyword, symbol
+/// and collection on top of its content: roughly what one element takes
+/// when printed, and a lower bound of what it takes in memory.
+pub const SLOT_BYTES: u64 = 8;
+
+/// A shared, immutable collection: the elements of a list or vector
+/// (`Coll<Vec<Value>>`) or the entries of a map (`Coll<Map>`), with the
+/// logical size and depth of the value they make, computed once when the
+/// collection is built (see the [module docs](self)).
+///
+/// It dereferences to its content, so `items.len()`, `items.iter()`,
+/// `&items[..]` and `map.get(k)` read it as they would an
+/// `Arc<Vec<Value>>` or an `Arc<Map>`; clones share the content.
+pub struct Coll<T>(Arc<Node<T>>);
+
+/// A collection's content and its cached measures.
+struct Node<T> {
+    bytes: u64,
+    depth: u32,
+    items: T,
+}
+
+impl<T> Coll<T> {
+    /// The logical size in bytes of the value this collection makes
+    /// (shared parts counted each time they appear; saturating).
+    #[inline]
+    pub fn logical_size(&self) -> u64 {
+        self.0.bytes
+    }
+
+    /// The nesting depth of the value this collection makes: 1 for a
+    /// collection of scalars, one more than its deepest element otherwise.
+    #[inline]
+    pub fn depth(&self) -> u32 {
+        self.0.depth
+    }
+
+    /// True when both share the same content (so they are equal).
+    #[inline]
+    pub fn ptr_eq(a: &Self, b: &Self) -> bool {
+        Arc::ptr_eq(&a.0, &b.0)
+    }
+
+    /// The content, without copying it when this is its only owner.
+    pub fn into_inner(self) -> T
+    where
+        T: Clone,
+    {
+        match Arc::try_unwrap(self.0) {
+            Ok(node) => node.items,
+            Err(shared) => shared.items.clone(),
+        }
+    }
+
+    /// Whether this is the only owner of the content (so
+    /// [`Coll::into_inner`] does not copy it).
+    pub fn is_unique(&self) -> bool {
+        Arc::strong_count(&self.0) == 1 && Arc::weak_count(&self.0) == 0
+    }
+
+    /// A collection with measures already known (the caller computed them
+    /// from exactly these items).
+    pub(crate) fn with_measures(items: T, bytes: u64, depth: u32) -> Self {
+        Coll(Arc::new(Node {
+            bytes,
+            depth,
+            items,
+        }))
+    }
+}
+
+impl Coll<Vec<Value>> {
+    /// The elements of a list or vector, measured (O(1) per element).
+    pub fn new(items: Vec<Value>) -> Self {
+        let (bytes, depth) = measure_seq(&items);
+        Coll::with_measures(items, bytes, depth)
+    }
+}
+
+impl Coll<Map> {
+    /// The entries of a map, measured (O(1) per entry).
+    pub fn new(map: Map) -> Self {
+        let (bytes, depth) = measure_map(&map);
+        Coll::with_measures(map, bytes, depth)
+    }
+}
+
+/// Logical size and depth of a sequence of `items`.
+fn measure_seq(items: &[Value]) -> (u64, u32) {
+    let mut bytes = SLOT_BYTES;
+    let mut depth = 0u32;
+    for v in items {
+        bytes = bytes.saturating_add(v.logical_size());
+        depth = depth.max(v.depth());
+    }
+    (bytes, depth.saturating_add(1))
+}
+
+/// Logical size and depth of a map.
+pub(crate) fn measure_map(map: &Map) -> (u64, u32) {
+    let mut bytes = SLOT_BYTES;
+    let mut depth = 0u32;
+    for (k, v) in map {
+        bytes = bytes
+            .saturating_add(k.logical_size())
+            .saturating_add(v.logical_size());
+        depth = depth.max(k.depth()).max(v.depth());
+    }
+    (bytes, depth.saturating_add(1))
+}
+
+impl<T> Clone for Coll<T> {
+    #[inline]
+    fn clone(&self) -> Self {
+        Coll(self.0.clone())
+    }
+}
+
+impl<T> std::ops::Deref for Coll<T> {
+    type Target = T;
+    #[inline]
+    fn deref(&self) -> &T {
+        &self.0.items
+    }
+}
+
+impl<T> AsRef<T> for Coll<T> {
+    fn as_ref(&self) -> &T {
+        &self.0.items
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Coll<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.items.fmt(f)
+    }
+}
+
+impl From<Vec<Value>> for Coll<Vec<Value>> {
+    fn from(items: Vec<Value>) -> Self {
+        Coll::<Vec<Value>>::new(items)
+    }
+}
+
+impl From<Map> for Coll<Map> {
+    fn from(map: Map) -> Self {
+        Coll::<Map>::new(map)
+    }
+}
 
 /// A value of the language.
 #[derive(Clone)]
@@ -34,11 +209,11 @@ pub enum Value {
     /// A symbol as data (from `quote`); stored as written.
     Symbol(Arc<str>),
     /// `(a b c)`
-    List(Arc<Vec<Value>>),
+    List(Coll<Vec<Value>>),
     /// `[a b c]`
-    Vector(Arc<Vec<Value>>),
+    Vector(Coll<Vec<Value>>),
     /// `{k v ...}`
-    Map(Arc<Map>),
+    Map(Coll<Map>),
     /// A function: a built-in or a closure.
     Function(Function),
 }
@@ -64,6 +239,9 @@ pub struct Closure {
     /// For a named `(fn name ...)` or `let`-bound functions that call
     /// themselves or each other: the names to bind on each call (letrec).
     pub(crate) rec: Option<Arc<crate::eval::RecGroup>>,
+    /// One more than the deepest value the environment holds, so a chain
+    /// of closures over closures is bounded like nested collections.
+    pub(crate) depth: u32,
 }
 
 /// One arity of a closure: parameters (possibly with `& rest`) and body.
@@ -100,19 +278,78 @@ impl Value {
         Value::Str(Arc::from(s))
     }
 
-    /// A vector value.
+    /// A vector value. For values of modest, known size; build values
+    /// from outside data with [`Value::try_vector`].
     pub fn vector(items: Vec<Value>) -> Value {
-        Value::Vector(Arc::new(items))
+        Value::Vector(Coll::<Vec<Value>>::new(items))
     }
 
-    /// A list value.
+    /// A list value. For values of modest, known size; build values from
+    /// outside data with [`Value::try_list`].
     pub fn list(items: Vec<Value>) -> Value {
-        Value::List(Arc::new(items))
+        Value::List(Coll::<Vec<Value>>::new(items))
     }
 
-    /// A map value from key/value pairs (later duplicates win).
+    /// A map value from key/value pairs (later duplicates win). For values
+    /// of modest, known size; build values from outside data with
+    /// [`Value::try_map`].
     pub fn map<I: IntoIterator<Item = (Value, Value)>>(entries: I) -> Value {
-        Value::Map(Arc::new(entries.into_iter().collect()))
+        Value::Map(Coll::<Map>::new(entries.into_iter().collect()))
+    }
+
+    /// A vector value, or a [`ErrorKind::Limit`] error when it would exceed
+    /// `limits.max_value_bytes` or `limits.max_value_depth`.
+    pub fn try_vector(items: Vec<Value>, limits: &Limits) -> Result<Value> {
+        let v = Value::vector(items);
+        limits.check_value(&v)?;
+        Ok(v)
+    }
+
+    /// A list value, or a [`ErrorKind::Limit`] error when it would exceed
+    /// the value limits (see [`Value::try_vector`]).
+    pub fn try_list(items: Vec<Value>, limits: &Limits) -> Result<Value> {
+        let v = Value::list(items);
+        limits.check_value(&v)?;
+        Ok(v)
+    }
+
+    /// A map value, or a [`ErrorKind::Limit`] error when it would exceed
+    /// the value limits (see [`Value::try_vector`]).
+    pub fn try_map(map: Map, limits: &Limits) -> Result<Value> {
+        let v = Value::Map(Coll::<Map>::new(map));
+        limits.check_value(&v)?;
+        Ok(v)
+    }
+
+    /// The logical size of the value in bytes: [`SLOT_BYTES`] per scalar,
+    /// per collection and per string, keyword or symbol, plus the UTF-8
+    /// bytes of strings, keywords and symbols; shared parts count each
+    /// time they appear. About the length of the printed form, and what
+    /// bounds the work of printing, comparing or hashing the value. O(1).
+    #[inline]
+    pub fn logical_size(&self) -> u64 {
+        match self {
+            Value::Str(s) | Value::Keyword(s) | Value::Symbol(s) => {
+                SLOT_BYTES.saturating_add(s.len() as u64)
+            }
+            Value::List(c) | Value::Vector(c) => c.logical_size(),
+            Value::Map(c) => c.logical_size(),
+            _ => SLOT_BYTES,
+        }
+    }
+
+    /// The nesting depth of the value: 0 for a scalar or a built-in
+    /// function, 1 for a collection of scalars, one more than the deepest
+    /// element otherwise; a closure is one deeper than the deepest value
+    /// it closes over. O(1).
+    #[inline]
+    pub fn depth(&self) -> u32 {
+        match self {
+            Value::List(c) | Value::Vector(c) => c.depth(),
+            Value::Map(c) => c.depth(),
+            Value::Function(Function::Closure(c)) => c.depth,
+            _ => 0,
+        }
     }
 
     /// The name of this value's type as used in error messages (`int`, `map`, ...).
@@ -232,9 +469,22 @@ impl Ord for Value {
             (Str(a), Str(b)) => a.cmp(b),
             (Keyword(a), Keyword(b)) => a.cmp(b),
             (Symbol(a), Symbol(b)) => a.cmp(b),
-            (List(a), List(b)) => a.cmp(b),
-            (Vector(a), Vector(b)) => a.cmp(b),
-            (Map(a), Map(b)) => a.iter().cmp(b.iter()),
+            // Shared content is equal without a traversal: values built by
+            // doubling compare in time proportional to their depth.
+            (List(a), List(b)) | (Vector(a), Vector(b)) => {
+                if Coll::ptr_eq(a, b) {
+                    Ordering::Equal
+                } else {
+                    a.as_slice().cmp(b.as_slice())
+                }
+            }
+            (Map(a), Map(b)) => {
+                if Coll::ptr_eq(a, b) {
+                    Ordering::Equal
+                } else {
+                    a.iter().cmp(b.iter())
+                }
+            }
             (Function(a), Function(b)) => a.identity().cmp(&b.identity()),
             _ => self.rank().cmp(&other.rank()),
         }
@@ -251,7 +501,7 @@ impl std::hash::Hash for Value {
             Value::Int(i) => i.hash(state),
             Value::Float(f) => f.to_bits().hash(state),
             Value::Str(s) | Value::Keyword(s) | Value::Symbol(s) => s.hash(state),
-            Value::List(v) | Value::Vector(v) => v.hash(state),
+            Value::List(v) | Value::Vector(v) => v.as_slice().hash(state),
             Value::Map(m) => {
                 for (k, v) in m.iter() {
                     k.hash(state);
@@ -304,6 +554,47 @@ impl From<String> for Value {
     fn from(s: String) -> Self {
         Value::Str(Arc::from(s))
     }
+}
+
+impl Limits {
+    /// Checks `v` against [`Limits::max_value_bytes`] and
+    /// [`Limits::max_value_depth`] in O(1) (the measures are cached): a
+    /// [`ErrorKind::Limit`] error naming the bound when it exceeds one.
+    #[inline]
+    pub fn check_value(&self, v: &Value) -> Result<()> {
+        let (bytes, depth) = (v.logical_size(), v.depth() as usize);
+        if bytes > self.max_value_bytes || depth > self.max_value_depth {
+            return Err(self.value_error(bytes, depth));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn value_error(&self, bytes: u64, depth: usize) -> RtfsError {
+        if bytes > self.max_value_bytes {
+            value_too_large(bytes, self.max_value_bytes)
+        } else {
+            value_too_deep(depth, self.max_value_depth)
+        }
+    }
+}
+
+/// The error for a value over `max_value_bytes`.
+pub(crate) fn value_too_large(bytes: u64, max: u64) -> RtfsError {
+    RtfsError::new(
+        ErrorKind::Limit,
+        format!("value size limit exceeded: {bytes} bytes > max_value_bytes {max}"),
+    )
+    .with_help("a value's size counts shared parts each time they appear (as printing would); build smaller values")
+}
+
+/// The error for a value over `max_value_depth`.
+pub(crate) fn value_too_deep(depth: usize, max: usize) -> RtfsError {
+    RtfsError::new(
+        ErrorKind::Limit,
+        format!("value depth limit exceeded: nesting {depth} > max_value_depth {max}"),
+    )
+    .with_help("values (and functions closing over values) nest at most this deep")
 }
 
 #[cfg(test)]
