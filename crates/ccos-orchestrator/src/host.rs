@@ -103,6 +103,9 @@ pub(crate) struct HostParts {
     pub runtime: tokio::runtime::Handle,
     /// Limits of the run, also applied to each RTFS-defined capability body.
     pub limits: rtfs::Limits,
+    /// When the run must end (its start plus the policy's
+    /// `run_timeout_ms`): polled by the evaluator, and no call waits past it.
+    pub deadline: Instant,
 }
 
 /// How many RTFS-defined capability bodies (agents, stubs) may be under
@@ -408,7 +411,27 @@ impl Host for GovernedHost {
         }
 
         let started = Instant::now();
-        let timeout = Duration::from_millis(policy.call_timeout_ms.max(1));
+        // A call waits at most its own timeout, and never past the run's
+        // deadline.
+        let left = self
+            .parts
+            .deadline
+            .saturating_duration_since(Instant::now())
+            .max(Duration::from_millis(1));
+        let call_timeout = Duration::from_millis(policy.call_timeout_ms.max(1));
+        let timeout = call_timeout.min(left);
+        let timed_out = if timeout < call_timeout {
+            format!(
+                "{} stopped: run deadline of {} ms reached (policy [limits] run_timeout_ms)",
+                req.capability, policy.run_timeout_ms
+            )
+        } else {
+            format!(
+                "{} timed out after {} ms",
+                req.capability,
+                timeout.as_millis()
+            )
+        };
         let mp = self.parts.marketplace.clone();
         let interrupt = self.parts.interrupt.clone();
         let id = req.capability.to_string();
@@ -428,7 +451,7 @@ impl Host for GovernedHost {
                                 Err((true, e.to_string()))
                             }
                             Ok(Err(e)) => Err((false, e.to_string())),
-                            Err(_) => Err((false, format!("{id} timed out after {} ms", timeout.as_millis()))),
+                            Err(_) => Err((false, timed_out)),
                         },
                         _ = interrupt.wait() => Err((false, format!("{id} cancelled: run interrupted"))),
                     }
@@ -480,6 +503,25 @@ impl Host for GovernedHost {
             .at(req.span));
         }
         outcome.map_err(|m| RtfsError::new(ErrorKind::Host, m).at(req.span))
+    }
+
+    /// Ends the run, uncatchably, when it is interrupted or past its
+    /// deadline (the evaluator polls every 1,024 steps and at every step,
+    /// loop iteration and call).
+    fn poll(&self) -> rtfs::Result<()> {
+        if self.parts.interrupt.is_triggered() {
+            return Err(RtfsError::new(ErrorKind::Denied, "run interrupted"));
+        }
+        if Instant::now() >= self.parts.deadline {
+            return Err(RtfsError::new(
+                ErrorKind::Limit,
+                format!(
+                    "run deadline of {} ms exceeded (policy [limits] run_timeout_ms)",
+                    self.parts.policy.run_timeout_ms
+                ),
+            ));
+        }
+        Ok(())
     }
 
     fn step_event(&self, e: &StepEvent<'_>) {

@@ -330,6 +330,8 @@ impl Orchestrator {
                 interrupt: self.interrupt.clone(),
                 runtime: tokio::runtime::Handle::current(),
                 limits: options.limits,
+                deadline: Instant::now()
+                    + std::time::Duration::from_millis(self.policy.run_timeout_ms),
             },
             host::RunIds {
                 run: run_id.clone(),

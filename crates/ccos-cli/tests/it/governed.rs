@@ -505,3 +505,43 @@ fn imported_tmdb_operations_run_against_a_loopback_server() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn a_run_ends_at_its_deadline_even_inside_a_call_or_a_pure_loop() {
+    let home = home();
+    let policy = write(
+        home.path(),
+        "deadline.toml",
+        "[limits]\nrun_timeout_ms = 300\n[effects]\nallow = [\"pure\", \"read\"]\n",
+    );
+    // A call waits no longer than the run has left.
+    let plan = write(
+        home.path(),
+        "sleep.rtfs",
+        "(do (call :ccos.time.sleep {:ms 20000}) :done)",
+    );
+    let out = ccos(home.path(), &["run", "--plan", &plan, "--policy", &policy]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("run deadline of 300 ms reached"),
+        "{}",
+        text(&out.stderr)
+    );
+    // A pure loop is stopped by the evaluator's poll, and `try` cannot
+    // catch it.
+    let policy = write(
+        home.path(),
+        "deadline1.toml",
+        "[limits]\nrun_timeout_ms = 1\n[effects]\nallow = [\"pure\", \"read\"]\n",
+    );
+    let plan = write(
+        home.path(),
+        "loop.rtfs",
+        "(try (reduce (fn [a x] (+ a (reduce + (range 1000)))) 0 (range 100000)) (catch e :caught))",
+    );
+    let out = ccos(home.path(), &["run", "--plan", &plan, "--policy", &policy]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("run deadline of 1 ms exceeded"), "{err}");
+    assert!(!text(&out.stdout).contains("caught"));
+}
