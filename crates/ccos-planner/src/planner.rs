@@ -802,128 +802,6 @@ pub async fn record(
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use ccos_marketplace::builtins::{BuiltinConfig, install};
-
-    pub(crate) fn builtins() -> Arc<Marketplace> {
-        let mp = Marketplace::new().unwrap();
-        install(&mp, BuiltinConfig::default()).unwrap();
-        Arc::new(mp)
-    }
-
-    fn planner(policy: Policy) -> Planner {
-        Planner::new(builtins(), policy, PatternDecomposition::builtin().unwrap())
-    }
-
-    #[test]
-    fn standard_goals_give_clean_deterministic_plans() {
-        let p = planner(Policy::default());
-        for g in [
-            "count the words in README.md",
-            "add 2 and 3, then multiply by 4",
-            "read notes.txt and count lines",
-            "convert 'hello world' to upper case",
-            "subtract 3 from 10 then divide by 2",
-            "ask me for the page size",
-        ] {
-            let a = p.plan(g).unwrap();
-            assert!(a.requires_agent.is_none(), "{g}: {:?}", a.requires_agent);
-            assert!(a.rtfs.is_some(), "{g}");
-            assert_eq!(a.generation_mode(), "pattern");
-            // identical inputs, byte-identical plans (fresh planner too).
-            let b = planner(Policy::default()).plan(g).unwrap();
-            assert_eq!(a.rtfs, b.rtfs);
-            assert_eq!(a, b);
-        }
-    }
-
-    #[test]
-    fn unknown_goal_requires_an_agent_and_never_invents() {
-        let r = planner(Policy::default())
-            .plan("book me a flight to Paris")
-            .unwrap();
-        assert_eq!(r.rtfs, None);
-        assert_eq!(r.generation_mode(), "fallback");
-        let ra = r.requires_agent.unwrap();
-        assert_eq!(ra.missing.len(), 1);
-        assert_eq!(ra.missing[0].description, "book me a flight to Paris");
-        assert_eq!(ra.missing[0].reason, "no capability fits");
-        assert_eq!(r.trace.intents[0].chosen, None);
-    }
-
-    #[test]
-    fn a_denied_best_candidate_is_skipped_and_traced() {
-        let policy =
-            Policy::from_toml_str("[capabilities]\ndeny = [\"ccos.file.read\"]\n").unwrap();
-        let r = planner(policy).plan("read notes.txt").unwrap();
-        let t = &r.trace.intents[0];
-        assert_eq!(t.filtered.len(), 1);
-        assert_eq!(t.filtered[0].capability_id, "ccos.file.read");
-        assert!(!t.filtered[0].reasons.is_empty());
-        let chosen = t.chosen.clone().unwrap();
-        assert_ne!(chosen, "ccos.file.read");
-        assert!(!r.rtfs.unwrap().contains(":ccos.file.read"));
-        // denied with no other fitting candidate: requires an agent, and
-        // the reason names the policy.
-        let policy =
-            Policy::from_toml_str("[capabilities]\ndeny = [\"ccos.text.count_words\"]\n").unwrap();
-        let r = planner(policy).plan("count the words in 'a b'").unwrap();
-        let ra = r.requires_agent.unwrap();
-        assert!(
-            ra.missing[0].reason.contains("denied by the policy"),
-            "{ra:?}"
-        );
-        assert_eq!(
-            r.trace.intents[0].filtered[0].capability_id, "ccos.text.count_words",
-            "{:?}",
-            r.trace
-        );
-    }
-
-    #[test]
-    fn plan_result_serialises() {
-        let r = planner(Policy::default())
-            .plan("add 2 and 3, then multiply by 4")
-            .unwrap();
-        let j = serde_json::to_value(&r).unwrap();
-        assert_eq!(j["trace"]["intents"][1]["chosen"], "ccos.math.mul");
-        assert_eq!(j["sub_intents"][1]["depends_on"][0], "s1");
-        let back: PlanResult = serde_json::from_value(j).unwrap();
-        assert_eq!(back, r);
-    }
-
-    #[test]
-    fn record_stores_graph_plan_and_decision() {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async {
-            let dir = tempfile::tempdir().unwrap();
-            let url = format!("sqlite://{}", dir.path().join("ccos.db").display());
-            let store = Store::open(&url).await.unwrap();
-            let r = planner(Policy::default())
-                .plan("count the words in README.md")
-                .unwrap();
-            let rec = record(&store, &r, true, &Redactor::default())
-                .await
-                .unwrap();
-            let kids = store.children(&rec.intent_id).await.unwrap();
-            assert_eq!(kids.len(), 2);
-            let deps = store.dependencies(&rec.sub_intent_ids[1]).await.unwrap();
-            assert_eq!(deps.len(), 1);
-            assert_eq!(deps[0].id, rec.sub_intent_ids[0]);
-            assert!(rec.plan_id.is_some());
-            let chain = store.chain_by_intent(&rec.intent_id).await.unwrap();
-            let d = chain.iter().find(|e| e.kind == "planner_decision").unwrap();
-            assert_eq!(d.payload["intents"][1]["chosen"], "ccos.text.count_words");
-            assert!(store.verify_chain().await.unwrap().ok);
-        });
-    }
-}
-
 /// Why `m` cannot answer the question `text` asks, when it asks for a
 /// number ("how many ...") and `m` does not return one: returning the
 /// whole list would print a confident non-answer.
@@ -1062,4 +940,126 @@ fn question_that_changes(text: &str, m: &CapabilityManifest) -> Option<String> {
             ops.iter().copied().collect::<Vec<_>>().join(", ")
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ccos_marketplace::builtins::{BuiltinConfig, install};
+
+    pub(crate) fn builtins() -> Arc<Marketplace> {
+        let mp = Marketplace::new().unwrap();
+        install(&mp, BuiltinConfig::default()).unwrap();
+        Arc::new(mp)
+    }
+
+    fn planner(policy: Policy) -> Planner {
+        Planner::new(builtins(), policy, PatternDecomposition::builtin().unwrap())
+    }
+
+    #[test]
+    fn standard_goals_give_clean_deterministic_plans() {
+        let p = planner(Policy::default());
+        for g in [
+            "count the words in README.md",
+            "add 2 and 3, then multiply by 4",
+            "read notes.txt and count lines",
+            "convert 'hello world' to upper case",
+            "subtract 3 from 10 then divide by 2",
+            "ask me for the page size",
+        ] {
+            let a = p.plan(g).unwrap();
+            assert!(a.requires_agent.is_none(), "{g}: {:?}", a.requires_agent);
+            assert!(a.rtfs.is_some(), "{g}");
+            assert_eq!(a.generation_mode(), "pattern");
+            // identical inputs, byte-identical plans (fresh planner too).
+            let b = planner(Policy::default()).plan(g).unwrap();
+            assert_eq!(a.rtfs, b.rtfs);
+            assert_eq!(a, b);
+        }
+    }
+
+    #[test]
+    fn unknown_goal_requires_an_agent_and_never_invents() {
+        let r = planner(Policy::default())
+            .plan("book me a flight to Paris")
+            .unwrap();
+        assert_eq!(r.rtfs, None);
+        assert_eq!(r.generation_mode(), "fallback");
+        let ra = r.requires_agent.unwrap();
+        assert_eq!(ra.missing.len(), 1);
+        assert_eq!(ra.missing[0].description, "book me a flight to Paris");
+        assert_eq!(ra.missing[0].reason, "no capability fits");
+        assert_eq!(r.trace.intents[0].chosen, None);
+    }
+
+    #[test]
+    fn a_denied_best_candidate_is_skipped_and_traced() {
+        let policy =
+            Policy::from_toml_str("[capabilities]\ndeny = [\"ccos.file.read\"]\n").unwrap();
+        let r = planner(policy).plan("read notes.txt").unwrap();
+        let t = &r.trace.intents[0];
+        assert_eq!(t.filtered.len(), 1);
+        assert_eq!(t.filtered[0].capability_id, "ccos.file.read");
+        assert!(!t.filtered[0].reasons.is_empty());
+        let chosen = t.chosen.clone().unwrap();
+        assert_ne!(chosen, "ccos.file.read");
+        assert!(!r.rtfs.unwrap().contains(":ccos.file.read"));
+        // denied with no other fitting candidate: requires an agent, and
+        // the reason names the policy.
+        let policy =
+            Policy::from_toml_str("[capabilities]\ndeny = [\"ccos.text.count_words\"]\n").unwrap();
+        let r = planner(policy).plan("count the words in 'a b'").unwrap();
+        let ra = r.requires_agent.unwrap();
+        assert!(
+            ra.missing[0].reason.contains("denied by the policy"),
+            "{ra:?}"
+        );
+        assert_eq!(
+            r.trace.intents[0].filtered[0].capability_id, "ccos.text.count_words",
+            "{:?}",
+            r.trace
+        );
+    }
+
+    #[test]
+    fn plan_result_serialises() {
+        let r = planner(Policy::default())
+            .plan("add 2 and 3, then multiply by 4")
+            .unwrap();
+        let j = serde_json::to_value(&r).unwrap();
+        assert_eq!(j["trace"]["intents"][1]["chosen"], "ccos.math.mul");
+        assert_eq!(j["sub_intents"][1]["depends_on"][0], "s1");
+        let back: PlanResult = serde_json::from_value(j).unwrap();
+        assert_eq!(back, r);
+    }
+
+    #[test]
+    fn record_stores_graph_plan_and_decision() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let dir = tempfile::tempdir().unwrap();
+            let url = format!("sqlite://{}", dir.path().join("ccos.db").display());
+            let store = Store::open(&url).await.unwrap();
+            let r = planner(Policy::default())
+                .plan("count the words in README.md")
+                .unwrap();
+            let rec = record(&store, &r, true, &Redactor::default())
+                .await
+                .unwrap();
+            let kids = store.children(&rec.intent_id).await.unwrap();
+            assert_eq!(kids.len(), 2);
+            let deps = store.dependencies(&rec.sub_intent_ids[1]).await.unwrap();
+            assert_eq!(deps.len(), 1);
+            assert_eq!(deps[0].id, rec.sub_intent_ids[0]);
+            assert!(rec.plan_id.is_some());
+            let chain = store.chain_by_intent(&rec.intent_id).await.unwrap();
+            let d = chain.iter().find(|e| e.kind == "planner_decision").unwrap();
+            assert_eq!(d.payload["intents"][1]["chosen"], "ccos.text.count_words");
+            assert!(store.verify_chain().await.unwrap().ok);
+        });
+    }
 }
