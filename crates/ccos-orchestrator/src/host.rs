@@ -133,6 +133,8 @@ pub struct GovernedHost {
     parts: HostParts,
     ids: RunIds,
     calls: AtomicU64,
+    /// Chain entries this run has written (bounded by `max_entries`).
+    entries: AtomicU64,
     step_starts: Mutex<BTreeMap<String, Instant>>,
     record_error: Mutex<Option<StoreError>>,
     denial: Mutex<Option<String>>,
@@ -146,6 +148,7 @@ impl GovernedHost {
             parts,
             ids,
             calls: AtomicU64::new(0),
+            entries: AtomicU64::new(0),
             step_starts: Mutex::new(BTreeMap::new()),
             record_error: Mutex::new(None),
             denial: Mutex::new(None),
@@ -176,6 +179,7 @@ impl GovernedHost {
     /// Appends to the causal chain, blocking this (non-async) thread.
     /// Every string of the payload is redacted first.
     fn record<P: Payload>(&self, payload: &P) -> Result<(), StoreError> {
+        self.entries.fetch_add(1, Ordering::SeqCst);
         let mut entry = NewEntry::of(payload);
         entry.payload = self.parts.redactor.redact_json(&entry.payload);
         let entry = entry
@@ -511,6 +515,16 @@ impl Host for GovernedHost {
     fn poll(&self) -> rtfs::Result<()> {
         if self.parts.interrupt.is_triggered() {
             return Err(RtfsError::new(ErrorKind::Denied, "run interrupted"));
+        }
+        let written = self.entries.load(Ordering::SeqCst);
+        if written >= self.parts.policy.max_entries {
+            return Err(RtfsError::new(
+                ErrorKind::Limit,
+                format!(
+                    "the run wrote {written} chain entries, the policy's maximum ([limits] max_entries = {})",
+                    self.parts.policy.max_entries
+                ),
+            ));
         }
         if Instant::now() >= self.parts.deadline {
             return Err(RtfsError::new(

@@ -181,3 +181,38 @@ impl Host for PureHost {
         .with_help("pure evaluation has no capabilities; run the plan with `ccos run --plan`"))
     }
 }
+
+/// [`PureHost`] with a deadline: every `call` fails, and the run ends with
+/// an uncatchable [`ErrorKind::Limit`] once `timeout` has passed (polled by
+/// the evaluator). What `ccos rtfs eval` runs programs with.
+#[derive(Debug, Clone, Copy)]
+pub struct DeadlineHost {
+    at: std::time::Instant,
+    timeout: std::time::Duration,
+}
+
+impl DeadlineHost {
+    /// A host whose runs end `timeout` from now.
+    pub fn new(timeout: std::time::Duration) -> Self {
+        DeadlineHost {
+            at: std::time::Instant::now() + timeout,
+            timeout,
+        }
+    }
+}
+
+impl Host for DeadlineHost {
+    fn call(&self, req: CallRequest<'_>) -> Result<Value> {
+        PureHost.call(req)
+    }
+
+    fn poll(&self) -> Result<()> {
+        if std::time::Instant::now() >= self.at {
+            return Err(RtfsError::new(
+                ErrorKind::Limit,
+                format!("deadline of {} ms exceeded", self.timeout.as_millis()),
+            ));
+        }
+        Ok(())
+    }
+}

@@ -46,7 +46,7 @@ mod tests;
 
 pub use error::{ErrorKind, LineIndex, Result, RtfsError, Span, line_col};
 pub use eval::{Evaluator, Limits, eval_str, is_special_form};
-pub use host::{Branch, CallRequest, Host, PureHost, StepEvent, StepKind, StepPhase};
+pub use host::{Branch, CallRequest, DeadlineHost, Host, PureHost, StepEvent, StepKind, StepPhase};
 pub use json::{from_json, parse_json_str, to_json};
 pub use parser::{parse, parse_one};
 pub use printer::{pretty, print_expr, print_value};

@@ -17,6 +17,9 @@ pub enum RtfsCommand {
         /// Print the value as JSON.
         #[arg(long)]
         json: bool,
+        /// Stop the evaluation after this many milliseconds.
+        #[arg(long, default_value_t = 60_000, value_name = "MS")]
+        timeout_ms: u64,
     },
     /// Print a file's forms in the canonical layout.
     Fmt {
@@ -39,9 +42,15 @@ pub enum RtfsCommand {
 /// Runs an rtfs subcommand.
 pub fn run(cmd: RtfsCommand) -> Result<(), CliError> {
     match cmd {
-        RtfsCommand::Eval { file, json } => {
+        RtfsCommand::Eval {
+            file,
+            json,
+            timeout_ms,
+        } => {
             let (name, src) = read_source(&file)?;
-            let value = rtfs::eval_str(&src)
+            let host = rtfs::DeadlineHost::new(std::time::Duration::from_millis(timeout_ms));
+            let value = rtfs::Evaluator::new(&host)
+                .eval_str(&src)
                 .map_err(|e| CliError::diagnostic(e.with_source(&name, src.clone())))?;
             if json {
                 let j = rtfs::to_json(&value)

@@ -545,3 +545,47 @@ fn a_run_ends_at_its_deadline_even_inside_a_call_or_a_pure_loop() {
     assert!(err.contains("run deadline of 1 ms exceeded"), "{err}");
     assert!(!text(&out.stdout).contains("caught"));
 }
+
+#[test]
+fn a_run_writes_at_most_max_entries_to_the_chain() {
+    let home = home();
+    let policy = write(
+        home.path(),
+        "entries.toml",
+        "[limits]\nmax_entries = 40\n[effects]\nallow = [\"pure\", \"read\"]\n",
+    );
+    // Steps write entries without calling anything.
+    let plan = write(
+        home.path(),
+        "steps.rtfs",
+        "(try (step-loop [x (range 1000)] (step \"s\" x)) (catch e :caught))",
+    );
+    let out = ccos(home.path(), &["run", "--plan", &plan, "--policy", &policy]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("chain entries, the policy"),
+        "{}",
+        text(&out.stderr)
+    );
+    let entries: Vec<serde_json::Value> = serde_json::from_str(&chain(home.path())).unwrap();
+    let of_run = entries.iter().filter(|e| !e["run_id"].is_null()).count();
+    assert!(of_run < 60, "{of_run} entries of the run");
+}
+
+#[test]
+fn rtfs_eval_has_a_deadline() {
+    let home = home();
+    let file = write(
+        home.path(),
+        "long.rtfs",
+        "(try (reduce (fn [a x] (+ a (reduce + (range 1000)))) 0 (range 100000)) (catch e :caught))",
+    );
+    let out = ccos(home.path(), &["rtfs", "eval", &file, "--timeout-ms", "1"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("deadline of 1 ms exceeded"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!text(&out.stdout).contains("caught"));
+}
