@@ -1,5 +1,5 @@
-//! `ccos mcp add|list|remove|discover|tools|call`: MCP servers as
-//! capabilities. Servers live in `$CCOS_HOME/mcp.json` (the `mcpServers`
+//! `ccos mcp add|list|remove|discover|tools|call|serve`: MCP servers as
+//! capabilities, and ccos as an MCP server (`serve`, see [`super::mcp_serve`]). Servers live in `$CCOS_HOME/mcp.json` (the `mcpServers`
 //! format of Claude Desktop, Cursor and VS Code); discovered tools are
 //! cached in `$CCOS_HOME/mcp-cache/` and registered in the catalog.
 //! `ccos mcp call` goes through the governed door like a plan's call:
@@ -56,13 +56,20 @@ pub enum McpCommand {
         name: String,
     },
     /// List the tools of one or all servers and register them in the
-    /// catalog (from the cache unless --refresh).
+    /// catalog (from the cache unless --refresh). A tool whose name,
+    /// description, schema or annotations changed since it was accepted,
+    /// or that appeared since, is held (not served) until --accept.
     Discover {
         /// Only this server.
         name: Option<String>,
         /// Connect and list again even when cached.
         #[arg(long)]
         refresh: bool,
+        /// List again and accept the tools as they are now (after reviewing
+        /// them: `ccos mcp tools NAME --json`); the change is recorded in
+        /// the causal chain.
+        #[arg(long)]
+        accept: bool,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -75,6 +82,10 @@ pub enum McpCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Serve ccos itself over MCP (stdio, or --http ADDR): plans, checks,
+    /// governed runs and the causal chain as tools; --gateway also serves
+    /// the catalog's capabilities.
+    Serve(crate::cmd::mcp_serve::ServeArgs),
     /// Call a tool: `ccos mcp call NAME TOOL '{"k": "v"}'`.
     Call {
         /// Server name.
@@ -228,6 +239,7 @@ pub fn run(cmd: McpCommand, home: &Path) -> Result<(), CliError> {
         McpCommand::Discover {
             name,
             refresh,
+            accept,
             json,
         } => {
             let world = read_world(home, None)?;
@@ -238,7 +250,7 @@ pub fn run(cmd: McpCommand, home: &Path) -> Result<(), CliError> {
                 ));
                 return Ok(());
             }
-            let reports = world.discover(name.as_deref(), refresh)?;
+            let reports = world.discover(name.as_deref(), refresh, accept)?;
             let mut rows = vec![];
             let mut failures = 0;
             for r in &reports {
@@ -249,9 +261,20 @@ pub fn run(cmd: McpCommand, home: &Path) -> Result<(), CliError> {
                                 "server": r.server, "ok": true, "tools": d.ids.len(),
                                 "fetched": d.fetched, "fetched_at": d.fetched_at,
                                 "millis": r.millis, "ids": d.ids, "removed": d.removed,
-                                "skipped": d.skipped,
+                                "skipped": d.skipped, "changes": d.changes,
+                                "accepted": d.accepted, "held": d.held,
                             }));
                         } else {
+                            if !d.held.is_empty() {
+                                note(format!(
+                                    "warning: {}: tools changed since they were accepted ({}); not served until you review them and run `ccos mcp discover {} --accept`",
+                                    r.server,
+                                    d.changes.describe(),
+                                    r.server
+                                ));
+                            } else if d.accepted && !d.changes.is_empty() && d.fetched {
+                                note(format!("{}: accepted: {}", r.server, d.changes.describe()));
+                            }
                             for sk in &d.skipped {
                                 note(format!(
                                     "warning: {}: tool {:?} skipped: {}",
@@ -319,6 +342,7 @@ pub fn run(cmd: McpCommand, home: &Path) -> Result<(), CliError> {
             }
             Ok(())
         }
+        McpCommand::Serve(args) => crate::cmd::mcp_serve::run(args, home),
         McpCommand::Call {
             name,
             tool,
@@ -343,7 +367,7 @@ pub fn run(cmd: McpCommand, home: &Path) -> Result<(), CliError> {
             if !world.marketplace()?.contains(&id) {
                 // Tools become capabilities at discovery (from the cache when
                 // there is one).
-                world.discover(Some(&name), false)?;
+                world.discover(Some(&name), false, false)?;
             }
             crate::cmd::run::install_signal_handlers(&world)?;
             let outcome = world.call_capability(&id, args, "<mcp call>", "cli");
