@@ -45,7 +45,26 @@ pub fn prepare(world: &World) -> Result<Vec<String>, WorldError> {
                 d.changes.describe(),
                 r.server
             )),
-            Ok(d) => lines.push(format!("{}: {} tools served", r.server, d.ids.len())),
+            Ok(d) => {
+                let mp = world.marketplace()?;
+                let denied = d
+                    .ids
+                    .iter()
+                    .filter(|id| {
+                        mp.get(id)
+                            .is_some_and(|m| world.policy().decide_call(&m).is_denied())
+                    })
+                    .count();
+                lines.push(if denied == 0 {
+                    format!("{}: {} tools served", r.server, d.ids.len())
+                } else {
+                    format!(
+                        "{}: {} tools served ({denied} more denied by the policy)",
+                        r.server,
+                        d.ids.len() - denied
+                    )
+                });
+            }
             Err(e) => lines.push(format!("warning: {}: {e}", r.server)),
         }
     }

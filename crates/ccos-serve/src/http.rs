@@ -25,7 +25,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use sha2::{Digest, Sha256};
 
-use crate::server::{CcosServer, ServeError, ServeOptions, Stop, finish};
+use crate::server::{Busy, CcosServer, ServeError, ServeOptions, Stop, finish};
 
 /// The path of the MCP endpoint.
 pub const ENDPOINT: &str = "/mcp";
@@ -115,8 +115,16 @@ impl HttpServer {
             config.disable_allowed_hosts()
         };
         let factory_world = world.clone();
+        let busy = Busy::default();
+        let factory_busy = busy.clone();
         let service = StreamableHttpService::new(
-            move || Ok(CcosServer::new(factory_world.clone(), options.clone())),
+            move || {
+                Ok(CcosServer::with_busy(
+                    factory_world.clone(),
+                    options.clone(),
+                    factory_busy.clone(),
+                ))
+            },
             Arc::new(LocalSessionManager::default()),
             config,
         );
@@ -157,7 +165,7 @@ impl HttpServer {
             }
             Ok(())
         });
-        finish(&world, drain);
+        finish(&world, &busy, drain);
         result
     }
 }

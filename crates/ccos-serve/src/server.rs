@@ -5,6 +5,7 @@
 
 use std::borrow::Cow;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use ccos_orchestrator::Interrupt;
@@ -99,13 +100,49 @@ pub struct CcosServer {
 struct Inner {
     world: Arc<World>,
     options: ServeOptions,
+    busy: Busy,
+}
+
+/// Counts the operations running on the world's blocking threads, so a
+/// stopping server waits for them (and only for them).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Busy(Arc<AtomicUsize>);
+
+/// One running operation; done when dropped.
+pub(crate) struct BusyGuard(Arc<AtomicUsize>);
+
+impl Busy {
+    fn enter(&self) -> BusyGuard {
+        self.0.fetch_add(1, Ordering::SeqCst);
+        BusyGuard(self.0.clone())
+    }
+
+    fn running(&self) -> usize {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+impl Drop for BusyGuard {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl CcosServer {
     /// A server over `world`.
     pub fn new(world: Arc<World>, options: ServeOptions) -> CcosServer {
+        CcosServer::with_busy(world, options, Busy::default())
+    }
+
+    /// A server whose operations are counted in `busy` (shared by the
+    /// sessions of one transport).
+    pub(crate) fn with_busy(world: Arc<World>, options: ServeOptions, busy: Busy) -> CcosServer {
         CcosServer {
-            inner: Arc::new(Inner { world, options }),
+            inner: Arc::new(Inner {
+                world,
+                options,
+                busy,
+            }),
         }
     }
 
@@ -120,9 +157,13 @@ impl CcosServer {
         f: impl FnOnce(&World) -> T + Send + 'static,
     ) -> Result<T, ErrorData> {
         let world = self.inner.world.clone();
-        tokio::task::spawn_blocking(move || f(&world))
-            .await
-            .map_err(|e| ErrorData::internal_error(format!("the operation failed: {e}"), None))
+        let guard = self.inner.busy.enter();
+        tokio::task::spawn_blocking(move || {
+            let _running = guard;
+            f(&world)
+        })
+        .await
+        .map_err(|e| ErrorData::internal_error(format!("the operation failed: {e}"), None))
     }
 
     /// The approver for runs this client submits.
@@ -363,7 +404,8 @@ pub fn serve_stdio(
     stop: Stop,
     drain: Duration,
 ) -> Result<(), ServeError> {
-    let server = CcosServer::new(world.clone(), options);
+    let busy = Busy::default();
+    let server = CcosServer::with_busy(world.clone(), options, busy.clone());
     let token = stop.token();
     let result = world.block_on(async move {
         let transport = rmcp::transport::stdio_pipes();
@@ -377,18 +419,18 @@ pub fn serve_stdio(
             .map(|_| ())
             .map_err(|e| ServeError::Failed(format!("serving on stdio failed: {e}")))
     });
-    finish(&world, drain);
+    finish(&world, &busy, drain);
     result
 }
 
 /// After serving: interrupts running plans and waits (up to `drain`) for
-/// the operations still holding the world to end.
-pub(crate) fn finish(world: &Arc<World>, drain: Duration) {
+/// the operations still running to end.
+pub(crate) fn finish(world: &World, busy: &Busy, drain: Duration) {
     if let Ok(o) = world.orchestrator() {
         o.interrupt().trigger();
     }
     let start = Instant::now();
-    while Arc::strong_count(world) > 1 && start.elapsed() < drain {
+    while busy.running() > 0 && start.elapsed() < drain {
         std::thread::sleep(Duration::from_millis(20));
     }
 }

@@ -71,8 +71,10 @@ const FINDINGS_SCHEMA: &str = r#"{
       "message": {"type": "string"},
       "hint": {"type": "string"},
       "capability": {"type": "string"},
-      "line": {"type": "integer"},
-      "column": {"type": "integer"}
+      "line": {"type": "integer", "description": "1-based"},
+      "column": {"type": "integer", "description": "1-based"},
+      "start": {"type": "integer", "description": "first byte of the offending form"},
+      "end": {"type": "integer", "description": "one past its last byte"}
     },
     "required": ["severity", "code", "message", "line", "column"]
   }
@@ -485,6 +487,7 @@ fn parse_finding(src: &str, e: &rtfs::RtfsError) -> Json {
     compact(json!({
         "severity": "error", "code": e.kind.code(), "message": e.message,
         "hint": e.help, "line": line, "column": column,
+        "start": e.span.map(|s| s.start), "end": e.span.map(|s| s.end),
     }))
 }
 
@@ -498,6 +501,7 @@ fn findings(report: &PreflightReport) -> Json {
                     "severity": match f.severity { Severity::Error => "error", Severity::Warning => "warning" },
                     "code": f.code, "message": f.message, "hint": f.hint,
                     "capability": f.capability, "line": f.line, "column": f.column,
+                    "start": f.start, "end": f.end,
                 }))
             })
             .collect(),
