@@ -22,11 +22,13 @@ use crate::result;
 use crate::session::McpSession;
 
 /// A live session and, when the server's tools are pinned, the
-/// fingerprints it listed when it started.
+/// fingerprints it listed (when it started, or when the pins last
+/// changed) and the pins they were listed for.
 #[derive(Clone)]
 struct Live {
     session: Arc<McpSession>,
     listed: Option<Arc<BTreeMap<String, String>>>,
+    listed_for: Option<Arc<BTreeMap<String, String>>>,
 }
 
 type Slot = Arc<Mutex<Option<Live>>>;
@@ -55,8 +57,13 @@ impl McpExecutor {
     /// listed with another fingerprint (or no longer listed) is refused as
     /// a policy denial — a server that changed its tools since discovery
     /// is not served until they are accepted again.
+    /// A live session lists the tools again at its next call when the pins
+    /// changed (pinning the same fingerprints again changes nothing).
     pub fn pin(&self, server: &str, accepted: BTreeMap<String, String>) {
         let mut pins = self.pins.write().unwrap_or_else(|p| p.into_inner());
+        if pins.get(server).is_some_and(|p| **p == accepted) {
+            return;
+        }
         pins.insert(server.to_string(), Arc::new(accepted));
     }
 
@@ -91,25 +98,36 @@ impl McpExecutor {
         let cfg = self.config.server(server)?;
         let slot = self.slot(server);
         let mut guard = slot.lock().await;
-        let pinned = self.pins_of(server).is_some();
+        let pins = self.pins_of(server);
         if let Some(l) = guard.as_mut()
             && !l.session.is_closed()
         {
-            if pinned && l.listed.is_none() {
-                // Pinned after this session started: list its tools now.
+            let stale = match (&pins, &l.listed_for) {
+                (Some(p), Some(f)) => !Arc::ptr_eq(p, f),
+                (Some(_), None) => true,
+                (None, _) => false,
+            };
+            if stale {
+                // Pinned (again) since this session listed its tools:
+                // list them now.
                 let tools = l.session.list_tools().await?;
                 l.listed = Some(Arc::new(crate::fingerprint::fingerprints(&tools)));
+                l.listed_for = pins;
             }
             return Ok(l.clone());
         }
         let session = Arc::new(McpSession::connect(cfg).await?);
-        let listed = if pinned {
+        let listed = if pins.is_some() {
             let tools = session.list_tools().await?;
             Some(Arc::new(crate::fingerprint::fingerprints(&tools)))
         } else {
             None
         };
-        let live = Live { session, listed };
+        let live = Live {
+            session,
+            listed,
+            listed_for: pins,
+        };
         *guard = Some(live.clone());
         Ok(live)
     }

@@ -25,7 +25,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use sha2::{Digest, Sha256};
 
-use crate::server::{Busy, CcosServer, ServeError, ServeOptions, Stop, finish};
+use crate::server::{CcosServer, ServeError, ServeOptions, Shared, Stop, finish};
 
 /// The path of the MCP endpoint.
 pub const ENDPOINT: &str = "/mcp";
@@ -115,14 +115,14 @@ impl HttpServer {
             config.disable_allowed_hosts()
         };
         let factory_world = world.clone();
-        let busy = Busy::default();
-        let factory_busy = busy.clone();
+        let shared = Shared::default();
+        let factory_shared = shared.clone();
         let service = StreamableHttpService::new(
             move || {
-                Ok(CcosServer::with_busy(
+                Ok(CcosServer::with_shared(
                     factory_world.clone(),
                     options.clone(),
-                    factory_busy.clone(),
+                    factory_shared.clone(),
                 ))
             },
             Arc::new(LocalSessionManager::default()),
@@ -165,7 +165,7 @@ impl HttpServer {
             }
             Ok(())
         });
-        finish(&world, &busy, drain);
+        finish(&world, &shared, drain);
         result
     }
 }

@@ -4,17 +4,19 @@
 //! world's orchestrator, so through `GovernedHost`, like `ccos run`.
 
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
 use std::time::{Duration, Instant};
 
 use ccos_orchestrator::Interrupt;
 use ccos_world::World;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
-    GetPromptResult, Implementation, ListPromptsResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, Prompt, PromptArgument, PromptMessage, ProtocolVersion,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    CallToolRequestParams, CallToolResponse, CallToolResult, GetPromptRequestParams,
+    GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, Prompt, PromptArgument, PromptMessage,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
     ResourceContents, Role, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer};
@@ -100,25 +102,59 @@ pub struct CcosServer {
 struct Inner {
     world: Arc<World>,
     options: ServeOptions,
-    busy: Busy,
+    shared: Shared,
 }
 
-/// Counts the operations running on the world's blocking threads, so a
-/// stopping server waits for them (and only for them).
+/// What the sessions of one transport share: the count of operations
+/// running on the world's blocking threads (a stopping server waits for
+/// them, and only for them), and when each MCP server's discovery cache
+/// was last read.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Busy(Arc<AtomicUsize>);
+pub(crate) struct Shared {
+    running: Arc<AtomicUsize>,
+    synced: Arc<Mutex<BTreeMap<String, Option<SystemTime>>>>,
+}
 
 /// One running operation; done when dropped.
 pub(crate) struct BusyGuard(Arc<AtomicUsize>);
 
-impl Busy {
+impl Shared {
     fn enter(&self) -> BusyGuard {
-        self.0.fetch_add(1, Ordering::SeqCst);
-        BusyGuard(self.0.clone())
+        self.running.fetch_add(1, Ordering::SeqCst);
+        BusyGuard(self.running.clone())
     }
 
     fn running(&self) -> usize {
-        self.0.load(Ordering::SeqCst)
+        self.running.load(Ordering::SeqCst)
+    }
+
+    /// Picks up discoveries made since the last request — above all
+    /// `ccos mcp discover NAME --accept` run in another process while this
+    /// server runs: a server whose discovery cache changed is registered
+    /// again from it, and its tools pinned to the fingerprints it accepts.
+    /// A server never discovered is left alone (no implicit discovery).
+    fn sync_discovered(&self, world: &World) {
+        let Ok(cfg) = world.mcp_config() else {
+            return;
+        };
+        if cfg.servers.is_empty() {
+            return;
+        }
+        let cache = world.mcp_cache();
+        let mut synced = self.synced.lock().unwrap_or_else(|p| p.into_inner());
+        for name in cfg.servers.keys() {
+            let stamp = std::fs::metadata(cache.path(name))
+                .and_then(|m| m.modified())
+                .ok();
+            if synced.get(name) == Some(&stamp) {
+                continue;
+            }
+            synced.insert(name.clone(), stamp);
+            if stamp.is_some() {
+                // A failure leaves the catalog and the pins as they were.
+                let _ = world.discover(Some(name), false, false);
+            }
+        }
     }
 }
 
@@ -131,17 +167,20 @@ impl Drop for BusyGuard {
 impl CcosServer {
     /// A server over `world`.
     pub fn new(world: Arc<World>, options: ServeOptions) -> CcosServer {
-        CcosServer::with_busy(world, options, Busy::default())
+        CcosServer::with_shared(world, options, Shared::default())
     }
 
-    /// A server whose operations are counted in `busy` (shared by the
-    /// sessions of one transport).
-    pub(crate) fn with_busy(world: Arc<World>, options: ServeOptions, busy: Busy) -> CcosServer {
+    /// A server sharing `shared` with the other sessions of its transport.
+    pub(crate) fn with_shared(
+        world: Arc<World>,
+        options: ServeOptions,
+        shared: Shared,
+    ) -> CcosServer {
         CcosServer {
             inner: Arc::new(Inner {
                 world,
                 options,
-                busy,
+                shared,
             }),
         }
     }
@@ -157,13 +196,38 @@ impl CcosServer {
         f: impl FnOnce(&World) -> T + Send + 'static,
     ) -> Result<T, ErrorData> {
         let world = self.inner.world.clone();
-        let guard = self.inner.busy.enter();
+        let shared = self.inner.shared.clone();
+        let guard = shared.enter();
         tokio::task::spawn_blocking(move || {
             let _running = guard;
+            shared.sync_discovered(&world);
             f(&world)
         })
         .await
         .map_err(|e| ErrorData::internal_error(format!("the operation failed: {e}"), None))
+    }
+
+    /// `result` with the declared secrets redacted, once more: values and
+    /// messages are redacted where they are made, and nothing a client
+    /// receives escapes this last pass.
+    fn redacted(&self, result: CallToolResult) -> CallToolResult {
+        let secrets = self.inner.world.secrets();
+        match serde_json::to_value(&result) {
+            Ok(j) => {
+                let clean = secrets.redact_json(&j);
+                if clean == j {
+                    return result;
+                }
+                serde_json::from_value(clean).unwrap_or_else(|_| {
+                    CallToolResult::error(vec![rmcp::model::ContentBlock::text(
+                        "the result could not be redacted, so it is withheld",
+                    )])
+                })
+            }
+            Err(_) => CallToolResult::error(vec![rmcp::model::ContentBlock::text(
+                "the result could not be encoded, so it is withheld",
+            )]),
+        }
     }
 
     /// The approver for runs this client submits.
@@ -257,17 +321,14 @@ impl ServerHandler for CcosServer {
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
         let arguments = request.arguments.unwrap_or_default();
-        if tools::is_ccos_tool(&name) {
-            return tools::call(self, &name, arguments, &context)
-                .await
-                .map(CallToolResponse::from);
-        }
-        if self.inner.options.gateway {
-            return gateway::call(self, &name, arguments, &context)
-                .await
-                .map(CallToolResponse::from);
-        }
-        Err(unknown_tool(&name))
+        let result = if tools::is_ccos_tool(&name) {
+            tools::call(self, &name, arguments, &context).await?
+        } else if self.inner.options.gateway {
+            gateway::call(self, &name, arguments, &context).await?
+        } else {
+            return Err(unknown_tool(&name));
+        };
+        Ok(CallToolResponse::from(self.redacted(result)))
     }
 
     async fn list_prompts(
@@ -404,8 +465,8 @@ pub fn serve_stdio(
     stop: Stop,
     drain: Duration,
 ) -> Result<(), ServeError> {
-    let busy = Busy::default();
-    let server = CcosServer::with_busy(world.clone(), options, busy.clone());
+    let shared = Shared::default();
+    let server = CcosServer::with_shared(world.clone(), options, shared.clone());
     let token = stop.token();
     let result = world.block_on(async move {
         let transport = rmcp::transport::stdio_pipes();
@@ -419,18 +480,18 @@ pub fn serve_stdio(
             .map(|_| ())
             .map_err(|e| ServeError::Failed(format!("serving on stdio failed: {e}")))
     });
-    finish(&world, &busy, drain);
+    finish(&world, &shared, drain);
     result
 }
 
 /// After serving: interrupts running plans and waits (up to `drain`) for
 /// the operations still running to end.
-pub(crate) fn finish(world: &World, busy: &Busy, drain: Duration) {
+pub(crate) fn finish(world: &World, shared: &Shared, drain: Duration) {
     if let Ok(o) = world.orchestrator() {
         o.interrupt().trigger();
     }
     let start = Instant::now();
-    while busy.running() > 0 && start.elapsed() < drain {
+    while shared.running() > 0 && start.elapsed() < drain {
         std::thread::sleep(Duration::from_millis(20));
     }
 }

@@ -374,9 +374,15 @@ fn a_changed_tool_is_refused_until_accepted() {
         "{changed:?}"
     );
 
-    // Reviewed and accepted: served again, the acceptance recorded.
-    let r = world.discover(Some("changing"), true, true).unwrap();
-    assert!(r[0].result.is_ok(), "{:?}", r[0].result);
+    // Reviewed and accepted in another process (`ccos mcp discover
+    // changing --accept` while the gateway runs): served again without a
+    // restart, the acceptance recorded.
+    {
+        let other = home.world(&[]);
+        let r = other.discover(Some("changing"), true, true).unwrap();
+        assert!(r[0].result.is_ok(), "{:?}", r[0].result);
+        other.shutdown();
+    }
     rt.block_on(async {
         let c = connect_http(&served.url, None, TestClient::new(Elicit::Approve))
             .await
@@ -395,6 +401,25 @@ fn a_changed_tool_is_refused_until_accepted() {
         assert!(is_error(&r), "{r:?}");
         let t = text_of(&r);
         assert!(t.contains("not served") && t.contains("--accept"), "{t}");
+        c.cancel().await.unwrap();
+    });
+    // Accepted once more (elsewhere): the live session lists the tools
+    // again and the call goes through.
+    {
+        let other = home.world(&[]);
+        let r = other.discover(Some("changing"), true, true).unwrap();
+        assert!(r[0].result.is_ok(), "{:?}", r[0].result);
+        other.shutdown();
+    }
+    rt.block_on(async {
+        let c = connect_http(&served.url, None, TestClient::new(Elicit::Approve))
+            .await
+            .unwrap();
+        let r = call(&c, "mcp.changing.greet", json!({"name": "x"}))
+            .await
+            .unwrap();
+        assert!(!is_error(&r), "{r:?}");
+        assert_eq!(text_of(&r), "hello x");
         c.cancel().await.unwrap();
     });
     drop(served);
