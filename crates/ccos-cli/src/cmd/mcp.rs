@@ -66,7 +66,8 @@ pub enum McpCommand {
         #[arg(long)]
         refresh: bool,
         /// List again and accept the tools as they are now (after reviewing
-        /// them: `ccos mcp tools NAME --json`); the change is recorded in
+        /// them: `ccos mcp tools NAME` shows held tools as listed now); the
+        /// change is recorded in
         /// the causal chain.
         #[arg(long)]
         accept: bool,
@@ -291,8 +292,17 @@ pub fn run(cmd: McpCommand, home: &Path) -> Result<(), CliError> {
                                 r.server,
                                 d.ids.len()
                             ));
+                            let held: Vec<String> = d
+                                .held
+                                .iter()
+                                .map(|h| ccos_mcp::capability_id(&r.server, &h.tool))
+                                .collect();
                             for id in &d.removed {
-                                out(format!("  removed {id} (no longer listed)"));
+                                if held.contains(id) {
+                                    out(format!("  held {id} (changed since it was accepted)"));
+                                } else {
+                                    out(format!("  removed {id} (no longer listed)"));
+                                }
                             }
                         }
                     }
@@ -340,6 +350,27 @@ pub fn run(cmd: McpCommand, home: &Path) -> Result<(), CliError> {
                     effects.join(",")
                 ));
             }
+            // Held tools, as the server lists them now, for review.
+            if let Some(found) = world.mcp_cache().load(&name).ok().flatten() {
+                for h in &found.held {
+                    let listed = found
+                        .tools
+                        .iter()
+                        .find(|t| ccos_mcp::fingerprint::tool_name(t) == h.tool);
+                    out(format!(
+                        "HELD {}\t{} since accepted; not served until `ccos mcp discover {name} --accept`",
+                        ccos_mcp::capability_id(&name, &h.tool),
+                        h.change
+                    ));
+                    if let Some(t) = listed {
+                        let pretty =
+                            serde_json::to_string_pretty(t).unwrap_or_else(|_| t.to_string());
+                        for line in pretty.lines() {
+                            out(format!("    {line}"));
+                        }
+                    }
+                }
+            }
             Ok(())
         }
         McpCommand::Serve(args) => crate::cmd::mcp_serve::run(args, home),
@@ -368,6 +399,21 @@ pub fn run(cmd: McpCommand, home: &Path) -> Result<(), CliError> {
                 // Tools become capabilities at discovery (from the cache when
                 // there is one).
                 world.discover(Some(&name), false, false)?;
+                let held = world
+                    .mcp_cache()
+                    .load(&name)
+                    .ok()
+                    .flatten()
+                    .and_then(|found| found.held.into_iter().find(|h| h.tool == tool));
+                if let Some(h) = held {
+                    return Err(CliError::with_code(
+                        Exit::Denied,
+                        format!(
+                            "{id} is not served: the tool was {} since the server's tools were accepted; review it (`ccos mcp tools {name}`) and run `ccos mcp discover {name} --accept`",
+                            h.change
+                        ),
+                    ));
+                }
             }
             crate::cmd::run::install_signal_handlers(&world)?;
             let outcome = world.call_capability(&id, args, "<mcp call>", "cli");
