@@ -175,8 +175,13 @@ fn value_result(m: &CapabilityManifest, value: &rtfs::Value) -> CallToolResult {
     CallToolResult::success(vec![ContentBlock::text(text)])
 }
 
+/// The longest error message passed back, in characters (a downstream
+/// error may echo a huge argument).
+const MAX_ERROR_CHARS: usize = 16 * 1024;
+
 fn error_text(message: impl Into<String>) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(message.into())])
+    let message = crate::server::cut(&message.into(), MAX_ERROR_CHARS);
+    CallToolResult::error(vec![ContentBlock::text(message)])
 }
 
 /// Calls capability `name` through the governed door.

@@ -285,7 +285,15 @@ pub fn definitions() -> Vec<Tool> {
 
 /// An `isError` result with a message (and the same as structured status).
 fn refusal(status: &str, message: impl Into<String>) -> CallToolResult {
-    CallToolResult::structured_error(json!({"status": status, "error": message.into()}))
+    CallToolResult::structured_error(json!({"status": status, "error": bounded(message.into())}))
+}
+
+/// The longest message passed back, in characters (an error may echo a
+/// huge argument).
+const MAX_MESSAGE_CHARS: usize = 16 * 1024;
+
+fn bounded(message: String) -> String {
+    crate::server::cut(&message, MAX_MESSAGE_CHARS)
 }
 
 /// The arguments as `T`, or the message saying what does not fit.
@@ -642,7 +650,7 @@ fn run_result(
             })))
         }
         Err(e) => {
-            let message = e.to_string();
+            let message = bounded(e.to_string());
             let mut out = json!({"status": "error", "error": message, "plan": plan});
             let run_id = match &e {
                 RunError::StepFailed { run_id, .. } | RunError::Interrupted { run_id } => {
