@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the real MCP servers the ccos-mcp tests and benches run against,
 # into the project-local directory tools/mcp/:
-#   - npm: @modelcontextprotocol/server-{filesystem,memory,everything}
+#   - npm: @modelcontextprotocol/server-{filesystem,memory,everything} and
+#     the MCP Inspector (@modelcontextprotocol/inspector, whose CLI mode the
+#     `ccos mcp serve` tests drive)
 #     (versions pinned by tools/mcp/package.json + package-lock.json)
 #     -> tools/mcp/node_modules/
 #   - PyPI: mcp-server-time, mcp-server-git (pinned by tools/mcp/requirements.txt)
@@ -36,7 +38,7 @@ else
     npm ci --no-audit --no-fund --ignore-scripts --loglevel=error >/dev/null
     echo "$lock_sum" >"$stamp_npm"
 fi
-for bin in mcp-server-filesystem mcp-server-memory mcp-server-everything; do
+for bin in mcp-server-filesystem mcp-server-memory mcp-server-everything mcp-inspector; do
     [[ -x "node_modules/.bin/$bin" ]] || { log "node_modules/.bin/$bin missing after install"; exit 1; }
 done
 

@@ -19,6 +19,8 @@ mod plan;
 mod plan_llm;
 #[path = "it/run.rs"]
 mod run;
+#[path = "it/serve.rs"]
+mod serve;
 #[path = "it/store.rs"]
 mod store;
 #[path = "it/support.rs"]

@@ -114,6 +114,17 @@ impl CallError {
     }
 }
 
+/// A call's value and, when the provider has one, the result as the
+/// provider sent it (an MCP `CallToolResult` as JSON).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallOutput {
+    /// The result as an RTFS value (what a plan sees).
+    pub value: rtfs::Value,
+    /// The result as the provider sent it, for front ends that pass it on
+    /// unchanged (the MCP gateway); `None` for providers without one.
+    pub wire: Option<serde_json::Value>,
+}
+
 /// Executes capabilities of one provider kind.
 pub trait CapabilityExecutor: Send + Sync {
     /// The provider label this executor serves (`builtin`, `mcp`, `openapi`, `rtfs`).
@@ -125,4 +136,19 @@ pub trait CapabilityExecutor: Send + Sync {
         manifest: &'a CapabilityManifest,
         args: Vec<rtfs::Value>,
     ) -> BoxFuture<'a, Result<rtfs::Value, CallError>>;
+
+    /// Like [`CapabilityExecutor::call`], also returning the result as the
+    /// provider sent it when there is such a form (MCP tools override this;
+    /// the default has none).
+    fn call_with_wire<'a>(
+        &'a self,
+        manifest: &'a CapabilityManifest,
+        args: Vec<rtfs::Value>,
+    ) -> BoxFuture<'a, Result<CallOutput, CallError>> {
+        Box::pin(async move {
+            self.call(manifest, args)
+                .await
+                .map(|value| CallOutput { value, wire: None })
+        })
+    }
 }

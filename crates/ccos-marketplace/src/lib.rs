@@ -20,6 +20,6 @@ pub mod schema;
 pub mod search;
 
 pub use ccos_core::{AgentCard, CapabilityCard};
-pub use executor::{BoxFuture, CallError, CapabilityExecutor};
+pub use executor::{BoxFuture, CallError, CallOutput, CapabilityExecutor};
 pub use manifest::{CapabilityManifest, Effect, ProviderSpec, TrustTier};
 pub use marketplace::{Marketplace, MarketplaceError};

@@ -34,7 +34,7 @@ use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuar
 
 use serde::{Deserialize, Serialize};
 
-use crate::executor::{CallError, CapabilityExecutor};
+use crate::executor::{CallError, CallOutput, CapabilityExecutor};
 use crate::ids::validate_id;
 use crate::manifest::{CapabilityManifest, ProviderSpec};
 use crate::search::{SearchError, SearchIndex};
@@ -313,6 +313,26 @@ impl Marketplace {
     /// executor of its provider. An unknown id or a provider without
     /// executor is [`CallError::NoExecutor`] (naming the closest ids).
     pub async fn call(&self, id: &str, args: Vec<rtfs::Value>) -> Result<rtfs::Value, CallError> {
+        let (manifest, exec) = self.dispatch(id)?;
+        exec.call(&manifest, args).await
+    }
+
+    /// Like [`Marketplace::call`], also returning the result as the
+    /// provider sent it when it has such a form (an MCP `CallToolResult`).
+    pub async fn call_with_wire(
+        &self,
+        id: &str,
+        args: Vec<rtfs::Value>,
+    ) -> Result<CallOutput, CallError> {
+        let (manifest, exec) = self.dispatch(id)?;
+        exec.call_with_wire(&manifest, args).await
+    }
+
+    /// The manifest of `id` and the executor of its provider.
+    fn dispatch(
+        &self,
+        id: &str,
+    ) -> Result<(CapabilityManifest, Arc<dyn CapabilityExecutor>), CallError> {
         let Some(manifest) = self.get(id) else {
             let near = self.closest_ids(id, 3);
             let message = if near.is_empty() {
@@ -332,7 +352,7 @@ impl Marketplace {
                 message: format!("no executor registered for provider {label}"),
             });
         };
-        exec.call(&manifest, args).await
+        Ok((manifest, exec))
     }
 
     /// Planner snapshot (spec 026): one card per capability, sorted by id.

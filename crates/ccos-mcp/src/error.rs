@@ -101,6 +101,20 @@ pub enum McpError {
         /// The server's message.
         message: String,
     },
+    /// The tool changed since its fingerprint was accepted (or was never
+    /// accepted): it is not served until discovery is re-run with
+    /// `--accept`.
+    #[error(
+        "MCP server \"{server}\", tool \"{tool}\" is not served: {message}; review it and run `ccos mcp discover {server} --accept`"
+    )]
+    Changed {
+        /// Server name.
+        server: String,
+        /// Tool name.
+        tool: String,
+        /// What differs.
+        message: String,
+    },
     /// Reading or writing local state (the discovery cache) failed.
     #[error("{}: {message}", path.display())]
     Io {

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use ccos_marketplace::{
-    BoxFuture, CallError, CapabilityExecutor, CapabilityManifest, ProviderSpec,
+    BoxFuture, CallError, CallOutput, CapabilityExecutor, CapabilityManifest, ProviderSpec,
 };
 use rmcp::model::JsonObject;
 use tokio::sync::Mutex;
@@ -21,12 +21,24 @@ use crate::error::McpError;
 use crate::result;
 use crate::session::McpSession;
 
-type Slot = Arc<Mutex<Option<Arc<McpSession>>>>;
+/// A live session and, when the server's tools are pinned, the
+/// fingerprints it listed (when it started, or when the pins last
+/// changed) and the pins they were listed for.
+#[derive(Clone)]
+struct Live {
+    session: Arc<McpSession>,
+    listed: Option<Arc<BTreeMap<String, String>>>,
+    listed_for: Option<Arc<BTreeMap<String, String>>>,
+}
+
+type Slot = Arc<Mutex<Option<Live>>>;
 
 /// Executes capabilities whose provider is `ProviderSpec::Mcp`.
 pub struct McpExecutor {
     config: McpConfig,
     sessions: std::sync::Mutex<BTreeMap<String, Slot>>,
+    /// Server → tool → accepted fingerprint (see [`McpExecutor::pin`]).
+    pins: std::sync::RwLock<BTreeMap<String, Arc<BTreeMap<String, String>>>>,
 }
 
 impl McpExecutor {
@@ -35,7 +47,32 @@ impl McpExecutor {
         McpExecutor {
             config,
             sessions: std::sync::Mutex::new(BTreeMap::new()),
+            pins: std::sync::RwLock::new(BTreeMap::new()),
         }
+    }
+
+    /// Pins `server`'s tools to their accepted fingerprints (tool name →
+    /// fingerprint, see [`crate::fingerprint`]): every session with the
+    /// server then lists its tools when it starts, and a call to a tool
+    /// listed with another fingerprint (or no longer listed) is refused as
+    /// a policy denial — a server that changed its tools since discovery
+    /// is not served until they are accepted again.
+    /// A live session lists the tools again at its next call when the pins
+    /// changed (pinning the same fingerprints again changes nothing).
+    pub fn pin(&self, server: &str, accepted: BTreeMap<String, String>) {
+        let mut pins = self.pins.write().unwrap_or_else(|p| p.into_inner());
+        if pins.get(server).is_some_and(|p| **p == accepted) {
+            return;
+        }
+        pins.insert(server.to_string(), Arc::new(accepted));
+    }
+
+    fn pins_of(&self, server: &str) -> Option<Arc<BTreeMap<String, String>>> {
+        self.pins
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(server)
+            .cloned()
     }
 
     /// The configuration it serves.
@@ -54,17 +91,66 @@ impl McpExecutor {
     /// The live session with `server`, started if needed (or restarted when
     /// the previous one ended).
     pub async fn session(&self, server: &str) -> Result<Arc<McpSession>, McpError> {
+        Ok(self.live(server).await?.session)
+    }
+
+    async fn live(&self, server: &str) -> Result<Live, McpError> {
         let cfg = self.config.server(server)?;
         let slot = self.slot(server);
         let mut guard = slot.lock().await;
-        if let Some(s) = guard.as_ref()
-            && !s.is_closed()
+        let pins = self.pins_of(server);
+        if let Some(l) = guard.as_mut()
+            && !l.session.is_closed()
         {
-            return Ok(s.clone());
+            let stale = match (&pins, &l.listed_for) {
+                (Some(p), Some(f)) => !Arc::ptr_eq(p, f),
+                (Some(_), None) => true,
+                (None, _) => false,
+            };
+            if stale {
+                // Pinned (again) since this session listed its tools:
+                // list them now.
+                let tools = l.session.list_tools().await?;
+                l.listed = Some(Arc::new(crate::fingerprint::fingerprints(&tools)));
+                l.listed_for = pins;
+            }
+            return Ok(l.clone());
         }
         let session = Arc::new(McpSession::connect(cfg).await?);
-        *guard = Some(session.clone());
-        Ok(session)
+        let listed = if pins.is_some() {
+            let tools = session.list_tools().await?;
+            Some(Arc::new(crate::fingerprint::fingerprints(&tools)))
+        } else {
+            None
+        };
+        let live = Live {
+            session,
+            listed,
+            listed_for: pins,
+        };
+        *guard = Some(live.clone());
+        Ok(live)
+    }
+
+    /// Refuses a call to a pinned tool the session listed with another
+    /// fingerprint (or did not list).
+    fn check_pin(&self, server: &str, tool: &str, live: &Live) -> Result<(), McpError> {
+        let (Some(pins), Some(listed)) = (self.pins_of(server), live.listed.as_ref()) else {
+            return Ok(());
+        };
+        let reason = match (pins.get(tool), listed.get(tool)) {
+            (Some(a), Some(l)) if a == l => return Ok(()),
+            (None, _) => "it was never accepted",
+            (Some(_), None) => "the server no longer lists it",
+            (Some(_), Some(_)) => {
+                "its name, description, schema or annotations changed since it was accepted"
+            }
+        };
+        Err(McpError::Changed {
+            server: server.into(),
+            tool: tool.into(),
+            message: reason.into(),
+        })
     }
 
     /// Calls `tool` on `server` with JSON arguments; `isError` results are
@@ -75,7 +161,22 @@ impl McpExecutor {
         tool: &str,
         arguments: JsonObject,
     ) -> Result<rtfs::Value, McpError> {
-        let session = self.session(server).await?;
+        self.call_json_wire(server, tool, arguments)
+            .await
+            .map(|(value, _)| value)
+    }
+
+    /// Like [`McpExecutor::call_json`], also returning the raw
+    /// `CallToolResult` as the server sent it.
+    pub async fn call_json_wire(
+        &self,
+        server: &str,
+        tool: &str,
+        arguments: JsonObject,
+    ) -> Result<(rtfs::Value, serde_json::Value), McpError> {
+        let live = self.live(server).await?;
+        self.check_pin(server, tool, &live)?;
+        let session = live.session;
         let raw = match session.call_tool(tool, arguments).await {
             Ok(raw) => raw,
             Err(e) => {
@@ -83,18 +184,22 @@ impl McpExecutor {
                     // Forget the dead session so the next call starts afresh.
                     let slot = self.slot(server);
                     let mut guard = slot.lock().await;
-                    if guard.as_ref().is_some_and(|s| Arc::ptr_eq(s, &session)) {
+                    if guard
+                        .as_ref()
+                        .is_some_and(|l| Arc::ptr_eq(&l.session, &session))
+                    {
                         *guard = None;
                     }
                 }
                 return Err(e);
             }
         };
-        result::to_rtfs(&raw).map_err(|message| McpError::Tool {
+        let value = result::to_rtfs(&raw).map_err(|message| McpError::Tool {
             server: server.into(),
             tool: tool.into(),
             message,
-        })
+        })?;
+        Ok((value, raw))
     }
 
     /// Ends every session (closing connections and child processes).
@@ -106,7 +211,7 @@ impl McpExecutor {
                 .collect(),
         };
         for slot in slots {
-            let session = slot.lock().await.take();
+            let session = slot.lock().await.take().map(|l| l.session);
             if let Some(s) = session {
                 match Arc::try_unwrap(s) {
                     Ok(s) => s.shutdown().await,
@@ -148,6 +253,10 @@ fn call_error(id: &str, e: McpError) -> CallError {
             capability: id.into(),
             message,
         },
+        McpError::Changed { .. } => CallError::Denied {
+            capability: id.into(),
+            message,
+        },
         _ => CallError::unavailable(id, message),
     }
 }
@@ -172,6 +281,29 @@ impl CapabilityExecutor for McpExecutor {
             let arguments = arguments(manifest, &args)?;
             self.call_json(server, tool, arguments)
                 .await
+                .map_err(|e| call_error(&manifest.id, e))
+        })
+    }
+
+    fn call_with_wire<'a>(
+        &'a self,
+        manifest: &'a CapabilityManifest,
+        args: Vec<rtfs::Value>,
+    ) -> BoxFuture<'a, Result<CallOutput, CallError>> {
+        Box::pin(async move {
+            let ProviderSpec::Mcp { server, tool } = &manifest.provider else {
+                return Err(CallError::NoExecutor {
+                    capability: manifest.id.clone(),
+                    message: format!("provider is {}, not mcp", manifest.provider.label()),
+                });
+            };
+            let arguments = arguments(manifest, &args)?;
+            self.call_json_wire(server, tool, arguments)
+                .await
+                .map(|(value, wire)| CallOutput {
+                    value,
+                    wire: Some(wire),
+                })
                 .map_err(|e| call_error(&manifest.id, e))
         })
     }

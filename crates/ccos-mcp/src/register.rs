@@ -69,6 +69,8 @@ mod tests {
             tools: vec![],
             manifests: vec![m("a"), m("b")],
             skipped: vec![],
+            fingerprints: Default::default(),
+            held: vec![],
         };
         assert_eq!(register_discovered(&mp, &found).unwrap(), (2, vec![]));
         found.manifests = vec![m("b"), m("c")];

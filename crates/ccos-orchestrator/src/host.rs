@@ -17,6 +17,7 @@ use ccos_store::{OutcomeKind, Store, StoreError};
 use rtfs::{Branch, CallRequest, ErrorKind, Host, RtfsError, StepEvent, StepPhase, Value};
 use tokio::sync::Notify;
 
+use crate::WireResult;
 use crate::approval::{Approval, ApprovalRequest, Approver};
 
 /// Stops a run: running calls are cancelled and no further call starts.
@@ -38,7 +39,8 @@ impl Interrupt {
         self.triggered.load(Ordering::SeqCst)
     }
 
-    async fn wait(&self) {
+    /// Waits until triggered.
+    pub async fn wait(&self) {
         loop {
             let notified = self.notify.notified();
             if self.is_triggered() {
@@ -100,6 +102,11 @@ pub(crate) struct HostParts {
     pub progress: Option<Arc<dyn ProgressSink>>,
     pub redactor: Arc<Redactor>,
     pub interrupt: Arc<Interrupt>,
+    /// This run's own interrupt (e.g. a cancelled MCP request), besides
+    /// the orchestrator's.
+    pub run_interrupt: Option<Arc<Interrupt>>,
+    /// Keep each call's result as its provider sent it.
+    pub wire_results: bool,
     pub runtime: tokio::runtime::Handle,
     /// Limits of the run, also applied to each RTFS-defined capability body.
     pub limits: rtfs::Limits,
@@ -140,6 +147,7 @@ pub struct GovernedHost {
     denial: Mutex<Option<String>>,
     failed_step: Mutex<Option<(String, String)>>,
     nested: AtomicUsize,
+    wire: Mutex<Vec<WireResult>>,
 }
 
 impl GovernedHost {
@@ -154,7 +162,24 @@ impl GovernedHost {
             denial: Mutex::new(None),
             failed_step: Mutex::new(None),
             nested: AtomicUsize::new(0),
+            wire: Mutex::new(vec![]),
         }
+    }
+
+    /// True once the orchestrator's interrupt or this run's own fired.
+    pub fn is_interrupted(&self) -> bool {
+        self.parts.interrupt.is_triggered()
+            || self
+                .parts
+                .run_interrupt
+                .as_ref()
+                .is_some_and(|i| i.is_triggered())
+    }
+
+    /// The calls' results as their providers sent them (when the run asked
+    /// for them), in call order, secrets redacted.
+    pub(crate) fn take_wire_results(&self) -> Vec<WireResult> {
+        std::mem::take(&mut *lock(&self.wire))
     }
 
     /// Calls performed so far (denied and refused ones included).
@@ -317,7 +342,7 @@ fn args_to_json(args: &[Value]) -> serde_json::Value {
 impl Host for GovernedHost {
     fn call(&self, req: CallRequest<'_>) -> rtfs::Result<Value> {
         let args_json = args_to_json(&req.args);
-        if self.parts.interrupt.is_triggered() {
+        if self.is_interrupted() {
             return Err(RtfsError::new(ErrorKind::Host, "run interrupted").at(req.span));
         }
         let n = self.calls.fetch_add(1, Ordering::SeqCst) + 1;
@@ -438,6 +463,8 @@ impl Host for GovernedHost {
         };
         let mp = self.parts.marketplace.clone();
         let interrupt = self.parts.interrupt.clone();
+        let run_interrupt = self.parts.run_interrupt.clone();
+        let wire_results = self.parts.wire_results;
         let id = req.capability.to_string();
         let args = req.args.clone();
         // `Err((denied, message))`: `denied` when the provider refused at a
@@ -447,19 +474,35 @@ impl Host for GovernedHost {
         {
             self.eval_rtfs(&id, body, &args).map_err(|m| (false, m))
         } else {
-            self.parts.runtime.block_on(async move {
-                    tokio::select! {
-                        r = tokio::time::timeout(timeout, mp.call(&id, args)) => match r {
-                            Ok(Ok(v)) => Ok(v),
-                            Ok(Err(e @ ccos_marketplace::CallError::Denied { .. })) => {
-                                Err((true, e.to_string()))
-                            }
-                            Ok(Err(e)) => Err((false, e.to_string())),
-                            Err(_) => Err((false, timed_out)),
-                        },
-                        _ = interrupt.wait() => Err((false, format!("{id} cancelled: run interrupted"))),
+            let output = self.parts.runtime.block_on(async move {
+                let run_stopped = async {
+                    match &run_interrupt {
+                        Some(i) => i.wait().await,
+                        None => std::future::pending().await,
                     }
-                })
+                };
+                tokio::select! {
+                    r = tokio::time::timeout(timeout, mp.call_with_wire(&id, args)) => match r {
+                        Ok(Ok(out)) => Ok(out),
+                        Ok(Err(e @ ccos_marketplace::CallError::Denied { .. })) => {
+                            Err((true, e.to_string()))
+                        }
+                        Ok(Err(e)) => Err((false, e.to_string())),
+                        Err(_) => Err((false, timed_out)),
+                    },
+                    _ = interrupt.wait() => Err((false, format!("{id} cancelled: run interrupted"))),
+                    _ = run_stopped => Err((false, format!("{id} cancelled: run interrupted"))),
+                }
+            });
+            output.map(|out| {
+                if wire_results && let Some(wire) = out.wire {
+                    lock(&self.wire).push(WireResult {
+                        capability: req.capability.to_string(),
+                        result: self.parts.redactor.redact_json(&wire),
+                    });
+                }
+                out.value
+            })
         };
         let duration = started.elapsed();
         if let Err((true, why)) = &outcome {
@@ -513,7 +556,7 @@ impl Host for GovernedHost {
     /// deadline (the evaluator polls every 1,024 steps and at every step,
     /// loop iteration and call).
     fn poll(&self) -> rtfs::Result<()> {
-        if self.parts.interrupt.is_triggered() {
+        if self.is_interrupted() {
             return Err(RtfsError::new(ErrorKind::Denied, "run interrupted"));
         }
         let written = self.entries.load(Ordering::SeqCst);

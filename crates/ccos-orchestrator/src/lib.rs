@@ -70,6 +70,18 @@ pub struct RunOptions {
     pub bindings: Vec<(String, rtfs::Value)>,
     /// Evaluation limits.
     pub limits: rtfs::Limits,
+    /// Who approves this run's calls that need approval, instead of the
+    /// orchestrator's approver (e.g. the MCP client that submitted the
+    /// plan, asked through elicitation). Same host, same recording.
+    pub approver: Option<Arc<dyn Approver>>,
+    /// What stops this run, instead of the orchestrator's interrupt (e.g.
+    /// the cancellation of the MCP request that started it). The
+    /// orchestrator's own interrupt stops it too.
+    pub interrupt: Option<Arc<Interrupt>>,
+    /// Keep each call's result as its provider sent it (an MCP
+    /// `CallToolResult`), secrets redacted, in [`RunOutcome::wire_results`]:
+    /// for a front end that passes results through unchanged (the gateway).
+    pub wire_results: bool,
 }
 
 impl Default for RunOptions {
@@ -81,6 +93,9 @@ impl Default for RunOptions {
             origin: "cli".into(),
             bindings: vec![],
             limits: rtfs::Limits::default(),
+            approver: None,
+            interrupt: None,
+            wire_results: false,
         }
     }
 }
@@ -100,6 +115,19 @@ pub struct RunOutcome {
     pub calls: u64,
     /// Preflight findings (warnings only, since the run went ahead).
     pub preflight: PreflightReport,
+    /// The calls' results as their providers sent them, in call order, when
+    /// [`RunOptions::wire_results`] asked for them (providers that have
+    /// such a form only: MCP tools), secrets redacted.
+    pub wire_results: Vec<WireResult>,
+}
+
+/// One call's result as its provider sent it (see [`RunOptions::wire_results`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct WireResult {
+    /// The capability called.
+    pub capability: String,
+    /// The result, e.g. an MCP `CallToolResult` as JSON, secrets redacted.
+    pub result: serde_json::Value,
 }
 
 /// Why a run did not succeed.
@@ -324,10 +352,15 @@ impl Orchestrator {
                 marketplace: self.marketplace.clone(),
                 policy: self.policy.clone(),
                 store: self.store.clone(),
-                approver: self.approver.clone(),
+                approver: options
+                    .approver
+                    .clone()
+                    .unwrap_or_else(|| self.approver.clone()),
                 progress: self.progress.clone(),
                 redactor: self.redactor.clone(),
                 interrupt: self.interrupt.clone(),
+                run_interrupt: options.interrupt.clone(),
+                wire_results: options.wire_results,
                 runtime: tokio::runtime::Handle::current(),
                 limits: options.limits,
                 deadline: Instant::now()
@@ -390,11 +423,12 @@ impl Orchestrator {
                     value,
                     calls,
                     preflight: report,
+                    wire_results: host.take_wire_results(),
                 })
             }
             Err(error) => {
                 let error = rtfs::redact::redact_error(&self.redactor, error);
-                let status = if self.interrupt.is_triggered() {
+                let status = if host.is_interrupted() {
                     RunStatus::Interrupted
                 } else if host.denial().is_some() {
                     RunStatus::Denied

@@ -107,3 +107,67 @@ impl World {
         Ok(removed)
     }
 }
+
+/// A capability found by [`World::search_capabilities`], with the policy's
+/// verdict on calling it.
+#[derive(Debug, Clone)]
+pub struct CapabilityHit {
+    /// The capability.
+    pub manifest: ccos_marketplace::CapabilityManifest,
+    /// Relevance to the query (BM25; 0 when listing without a query).
+    pub score: f32,
+    /// What the policy says about a call to it.
+    pub decision: ccos_governance::CallDecision,
+}
+
+impl World {
+    /// The `k` capabilities most relevant to `query` (every capability,
+    /// by id, when the query is blank), each with the policy's verdict —
+    /// denied ones included, so a client can see why a plan would fail.
+    pub fn search_capabilities(
+        &self,
+        query: &str,
+        k: usize,
+    ) -> Result<Vec<CapabilityHit>, WorldError> {
+        let mp = self.marketplace()?;
+        let policy = self.policy();
+        let hits: Vec<(String, f32)> = if query.trim().is_empty() {
+            mp.ids().into_iter().take(k).map(|id| (id, 0.0)).collect()
+        } else {
+            mp.search(query, k).map_err(WorldError::failed)?
+        };
+        Ok(hits
+            .into_iter()
+            .filter_map(|(id, score)| {
+                let manifest = mp.get(&id)?;
+                let decision = policy.decide_call(&manifest);
+                Some(CapabilityHit {
+                    manifest,
+                    score,
+                    decision,
+                })
+            })
+            .collect())
+    }
+
+    /// Parses and preflights a plan against the catalog and the policy in
+    /// force, without running anything (`ccos check`, `ccos_check`).
+    pub fn check_plan(&self, src: &str) -> Result<PlanCheck, WorldError> {
+        let forms = match rtfs::parse(src) {
+            Ok(f) => f,
+            Err(e) => return Ok(PlanCheck::Unparsable(Box::new(e))),
+        };
+        let catalog = self.marketplace()?;
+        let report = ccos_governance::preflight(&forms, &*catalog, self.policy()).with_source(src);
+        Ok(PlanCheck::Checked(Box::new(report)))
+    }
+}
+
+/// What checking a plan found.
+#[derive(Debug)]
+pub enum PlanCheck {
+    /// The plan does not parse (the error carries its span).
+    Unparsable(Box<rtfs::RtfsError>),
+    /// The preflight and governance findings.
+    Checked(Box<ccos_governance::PreflightReport>),
+}

@@ -365,7 +365,22 @@ impl World {
         }
         let cfg =
             McpConfig::load(&McpConfig::path_in(self.home.root())).map_err(WorldError::failed)?;
+        // Every discovered server's tools are pinned to the fingerprints
+        // accepted at discovery: a tool changed since is not called.
+        let cache = ccos_mcp::Cache::in_home(self.home.root());
+        let mut pins = vec![];
+        for name in cfg.servers.keys() {
+            match cache.load(name) {
+                Ok(Some(found)) => pins.push((name.clone(), found.fingerprints)),
+                Ok(None) => {}
+                // Unreadable: nothing counts as accepted (fail closed).
+                Err(_) => pins.push((name.clone(), Default::default())),
+            }
+        }
         let exec = Arc::new(McpExecutor::new(cfg));
+        for (name, fps) in pins {
+            exec.pin(&name, fps);
+        }
         Ok(self.mcp.get_or_init(|| exec).clone())
     }
 

@@ -52,6 +52,18 @@ impl World {
     /// Plans `goal` (the deterministic planner, or the model in `mode`),
     /// records the plan under the goal's intent and runs it.
     pub fn run_goal(&self, goal: &str, mode: Option<Mode>) -> Result<GoalRun, WorldError> {
+        self.run_goal_with(goal, mode, RunOptions::default())
+    }
+
+    /// [`World::run_goal`] with the run's options (origin, approver,
+    /// interrupt); the source name, intent and generation mode are the
+    /// goal's.
+    pub fn run_goal_with(
+        &self,
+        goal: &str,
+        mode: Option<Mode>,
+        options: RunOptions,
+    ) -> Result<GoalRun, WorldError> {
         let (rtfs, intent_id, generation_mode, warnings) = match mode {
             None => {
                 let planned = self.plan_goal_recorded(goal, false)?;
@@ -91,7 +103,7 @@ impl World {
                 source_name: "<goal>".into(),
                 intent_id: Some(intent_id.clone()),
                 generation_mode: generation_mode.clone(),
-                ..RunOptions::default()
+                ..options
             },
         );
         Ok(GoalRun::Ran {

@@ -269,8 +269,16 @@ impl World {
     /// The story of run `run_id` (a unique prefix is enough).
     pub fn run_story(&self, run_id: &str) -> Result<RunStory, WorldError> {
         let store = self.store()?;
-        let run_id = self.resolve_run_id(run_id)?;
-        let entries = self.block_on(store.chain_by_run(&run_id))?;
+        // A whole id is one indexed read; only a prefix lists the runs.
+        let mut entries = self.block_on(store.chain_by_run(run_id))?;
+        if entries.is_empty() {
+            let whole = self.resolve_run_id(run_id)?;
+            entries = self.block_on(store.chain_by_run(&whole))?;
+        }
+        let run_id = entries
+            .first()
+            .and_then(|e| e.run_id.clone())
+            .unwrap_or_else(|| run_id.to_string());
         let Some(started) = entries
             .iter()
             .find(|e| e.entry_kind() == Some(EntryKind::RunStarted))

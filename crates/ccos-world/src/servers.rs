@@ -5,8 +5,10 @@
 
 use std::time::Instant;
 
+use ccos_core::audit::NewEntry;
+use ccos_core::audit::payload::ToolsChanged;
 use ccos_marketplace::CapabilityManifest;
-use ccos_mcp::{Cache, McpConfig, ServerConfig};
+use ccos_mcp::{Cache, HeldTool, McpConfig, ServerConfig, ToolChanges};
 use ccos_orchestrator::{RunError, RunOptions, RunOutcome};
 
 use crate::{World, WorldError};
@@ -25,9 +27,10 @@ pub struct DiscoverReport {
 /// A successful discovery.
 #[derive(Debug, Clone)]
 pub struct Discovered {
-    /// Capability ids registered (one per tool).
+    /// Capability ids registered (one per tool served).
     pub ids: Vec<String>,
-    /// Ids removed because the server no longer lists them.
+    /// Ids removed from the catalog: tools the server no longer lists, and
+    /// tools held because they changed.
     pub removed: Vec<String>,
     /// Tools the server lists that were not registered, and why.
     pub skipped: Vec<ccos_mcp::SkippedTool>,
@@ -35,6 +38,14 @@ pub struct Discovered {
     pub fetched: bool,
     /// When the tools were listed.
     pub fetched_at: String,
+    /// How this listing differs from the accepted fingerprints (empty when
+    /// read from the cache or unchanged; every tool on a first discovery).
+    pub changes: ToolChanges,
+    /// True when `changes` were accepted (first discovery, `--accept`,
+    /// tools that only disappeared), false when they are held.
+    pub accepted: bool,
+    /// Tools not served until accepted (`ccos mcp discover NAME --accept`).
+    pub held: Vec<HeldTool>,
 }
 
 impl World {
@@ -74,12 +85,16 @@ impl World {
 
     /// Discovers the tools of one server (or all) and registers them as
     /// capabilities; `refresh` asks the servers again instead of using the
-    /// cache. Also drops from the catalog the tools of servers no longer in
-    /// `mcp.json`.
+    /// cache. Each listing is compared with the fingerprints accepted
+    /// before: changed and new tools are held (not served) unless `accept`
+    /// (which implies `refresh`), and every change is recorded in the
+    /// causal chain (`tools_changed`). Also drops from the catalog the
+    /// tools of servers no longer in `mcp.json`.
     pub fn discover(
         &self,
         name: Option<&str>,
         refresh: bool,
+        accept: bool,
     ) -> Result<Vec<DiscoverReport>, WorldError> {
         let cfg = self.mcp_config()?;
         let servers: Vec<&ServerConfig> = match name {
@@ -88,19 +103,29 @@ impl World {
         };
         let cache = self.mcp_cache();
         let mp = self.marketplace()?;
+        let mcp = self.mcp()?;
         let mut out = vec![];
         for s in servers {
             let start = Instant::now();
-            let result = match self.block_on(cache.get_or_discover(s, refresh)) {
-                Ok((found, fetched)) => ccos_mcp::register_discovered(&mp, &found)
-                    .map(|(_, removed)| Discovered {
-                        ids: found.manifests.iter().map(|m| m.id.clone()).collect(),
-                        removed,
-                        skipped: found.skipped.clone(),
-                        fetched,
-                        fetched_at: found.fetched_at.clone(),
-                    })
-                    .map_err(|e| e.to_string()),
+            let result = match self.block_on(cache.discover_reconciled(s, refresh, accept)) {
+                Ok(r) => {
+                    mcp.pin(&s.name, r.found.fingerprints.clone());
+                    if r.is_new {
+                        self.record_tools_changed(&s.name, &r.changes, r.accepted)?;
+                    }
+                    ccos_mcp::register_discovered(&mp, &r.found)
+                        .map(|(_, removed)| Discovered {
+                            ids: r.found.manifests.iter().map(|m| m.id.clone()).collect(),
+                            removed,
+                            skipped: r.found.skipped.clone(),
+                            fetched: r.fetched,
+                            fetched_at: r.found.fetched_at.clone(),
+                            changes: r.changes.clone(),
+                            accepted: r.accepted,
+                            held: r.found.held.clone(),
+                        })
+                        .map_err(|e| e.to_string())
+                }
                 Err(e) => Err(e.to_string()),
             };
             out.push(DiscoverReport {
@@ -110,6 +135,25 @@ impl World {
             });
         }
         Ok(out)
+    }
+
+    /// Appends a `tools_changed` entry for `server`.
+    fn record_tools_changed(
+        &self,
+        server: &str,
+        changes: &ToolChanges,
+        accepted: bool,
+    ) -> Result<(), WorldError> {
+        let mut entry = NewEntry::of(&ToolsChanged {
+            server: server.to_string(),
+            changed: changes.changed.clone(),
+            added: changes.added.clone(),
+            removed: changes.removed.clone(),
+            accepted,
+        });
+        entry.payload = self.secrets().redact_json(&entry.payload);
+        self.block_on(self.store()?.append(entry))?;
+        Ok(())
     }
 
     /// Removes from the catalog (and the discovery cache) the tools of MCP
@@ -135,13 +179,19 @@ impl World {
         Ok(removed)
     }
 
-    /// The tools of one server, as manifests (from the cache, else asked).
+    /// The tools of one server that are served, as manifests (from the
+    /// cache, else discovered: registered and recorded like
+    /// [`World::discover`]).
     pub fn server_tools(&self, name: &str) -> Result<Vec<CapabilityManifest>, WorldError> {
-        let cfg = self.mcp_config()?;
-        let s = cfg.server(name).map_err(WorldError::failed)?;
-        let (found, _) = self
-            .block_on(self.mcp_cache().get_or_discover(s, false))
-            .map_err(WorldError::failed)?;
+        let report = self.discover(Some(name), false, false)?;
+        if let Some(Err(e)) = report.into_iter().next().map(|r| r.result) {
+            return Err(WorldError::failed(e));
+        }
+        let found = self
+            .mcp_cache()
+            .load(name)
+            .map_err(WorldError::failed)?
+            .ok_or_else(|| WorldError::failed(format!("no tools cached for {name}")))?;
         Ok(found.manifests)
     }
 
@@ -157,15 +207,27 @@ impl World {
         source: &str,
         origin: &str,
     ) -> Result<RunOutcome, RunError> {
-        let plan = one_call_plan(capability, &args);
-        self.run_plan(
-            &plan,
+        self.call_capability_with(
+            capability,
+            args,
             RunOptions {
                 source_name: source.to_string(),
                 origin: origin.to_string(),
                 ..RunOptions::default()
             },
         )
+    }
+
+    /// [`World::call_capability`] with the run's options (its approver,
+    /// interrupt, whether to keep the provider's result as sent).
+    pub fn call_capability_with(
+        &self,
+        capability: &str,
+        args: serde_json::Value,
+        options: RunOptions,
+    ) -> Result<RunOutcome, RunError> {
+        let plan = one_call_plan(capability, &args);
+        self.run_plan(&plan, options)
     }
 }
 

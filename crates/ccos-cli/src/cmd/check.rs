@@ -14,6 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use ccos_governance::{PreflightReport, Severity};
+use ccos_world::catalog::PlanCheck;
 use clap::Args;
 
 use crate::exit::{CliError, Exit};
@@ -37,9 +38,9 @@ pub struct CheckArgs {
 pub fn run(args: CheckArgs, home: &Path) -> Result<(), CliError> {
     let (name, src) = read_source(&args.file)?;
     let world = read_world(home, args.policy.as_ref())?;
-    let forms = match rtfs::parse(&src) {
-        Ok(f) => f,
-        Err(e) if args.json => {
+    let report = match world.check_plan(&src)? {
+        PlanCheck::Checked(report) => *report,
+        PlanCheck::Unparsable(e) if args.json => {
             let (line, column) = e
                 .span
                 .map(|s| rtfs::line_col(&src, s.start))
@@ -58,10 +59,10 @@ pub fn run(args: CheckArgs, home: &Path) -> Result<(), CliError> {
             }))?;
             return Err(CliError::silent(Exit::Error));
         }
-        Err(e) => return Err(CliError::diagnostic(e.with_source(&name, src))),
+        PlanCheck::Unparsable(e) => {
+            return Err(CliError::diagnostic((*e).with_source(&name, src)));
+        }
     };
-    let catalog = world.marketplace()?;
-    let report = ccos_governance::preflight(&forms, &*catalog, world.policy()).with_source(&src);
     if args.json {
         print_json(&serde_json::json!({
             "file": name,

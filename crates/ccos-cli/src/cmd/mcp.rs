@@ -1,5 +1,5 @@
-//! `ccos mcp add|list|remove|discover|tools|call`: MCP servers as
-//! capabilities. Servers live in `$CCOS_HOME/mcp.json` (the `mcpServers`
+//! `ccos mcp add|list|remove|discover|tools|call|serve`: MCP servers as
+//! capabilities, and ccos as an MCP server (`serve`, see [`super::mcp_serve`]). Servers live in `$CCOS_HOME/mcp.json` (the `mcpServers`
 //! format of Claude Desktop, Cursor and VS Code); discovered tools are
 //! cached in `$CCOS_HOME/mcp-cache/` and registered in the catalog.
 //! `ccos mcp call` goes through the governed door like a plan's call:
@@ -56,13 +56,21 @@ pub enum McpCommand {
         name: String,
     },
     /// List the tools of one or all servers and register them in the
-    /// catalog (from the cache unless --refresh).
+    /// catalog (from the cache unless --refresh). A tool whose name,
+    /// description, schema or annotations changed since it was accepted,
+    /// or that appeared since, is held (not served) until --accept.
     Discover {
         /// Only this server.
         name: Option<String>,
         /// Connect and list again even when cached.
         #[arg(long)]
         refresh: bool,
+        /// List again and accept the tools as they are now (after reviewing
+        /// them: `ccos mcp tools NAME` shows held tools as listed now); the
+        /// change is recorded in
+        /// the causal chain.
+        #[arg(long)]
+        accept: bool,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -75,6 +83,10 @@ pub enum McpCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Serve ccos itself over MCP (stdio, or --http ADDR): plans, checks,
+    /// governed runs and the causal chain as tools; --gateway also serves
+    /// the catalog's capabilities.
+    Serve(crate::cmd::mcp_serve::ServeArgs),
     /// Call a tool: `ccos mcp call NAME TOOL '{"k": "v"}'`.
     Call {
         /// Server name.
@@ -228,6 +240,7 @@ pub fn run(cmd: McpCommand, home: &Path) -> Result<(), CliError> {
         McpCommand::Discover {
             name,
             refresh,
+            accept,
             json,
         } => {
             let world = read_world(home, None)?;
@@ -238,7 +251,7 @@ pub fn run(cmd: McpCommand, home: &Path) -> Result<(), CliError> {
                 ));
                 return Ok(());
             }
-            let reports = world.discover(name.as_deref(), refresh)?;
+            let reports = world.discover(name.as_deref(), refresh, accept)?;
             let mut rows = vec![];
             let mut failures = 0;
             for r in &reports {
@@ -249,9 +262,20 @@ pub fn run(cmd: McpCommand, home: &Path) -> Result<(), CliError> {
                                 "server": r.server, "ok": true, "tools": d.ids.len(),
                                 "fetched": d.fetched, "fetched_at": d.fetched_at,
                                 "millis": r.millis, "ids": d.ids, "removed": d.removed,
-                                "skipped": d.skipped,
+                                "skipped": d.skipped, "changes": d.changes,
+                                "accepted": d.accepted, "held": d.held,
                             }));
                         } else {
+                            if !d.held.is_empty() {
+                                note(format!(
+                                    "warning: {}: tools changed since they were accepted ({}); not served until you review them and run `ccos mcp discover {} --accept`",
+                                    r.server,
+                                    d.changes.describe(),
+                                    r.server
+                                ));
+                            } else if d.accepted && !d.changes.is_empty() && d.fetched {
+                                note(format!("{}: accepted: {}", r.server, d.changes.describe()));
+                            }
                             for sk in &d.skipped {
                                 note(format!(
                                     "warning: {}: tool {:?} skipped: {}",
@@ -268,8 +292,17 @@ pub fn run(cmd: McpCommand, home: &Path) -> Result<(), CliError> {
                                 r.server,
                                 d.ids.len()
                             ));
+                            let held: Vec<String> = d
+                                .held
+                                .iter()
+                                .map(|h| ccos_mcp::capability_id(&r.server, &h.tool))
+                                .collect();
                             for id in &d.removed {
-                                out(format!("  removed {id} (no longer listed)"));
+                                if held.contains(id) {
+                                    out(format!("  held {id} (changed since it was accepted)"));
+                                } else {
+                                    out(format!("  removed {id} (no longer listed)"));
+                                }
                             }
                         }
                     }
@@ -317,8 +350,30 @@ pub fn run(cmd: McpCommand, home: &Path) -> Result<(), CliError> {
                     effects.join(",")
                 ));
             }
+            // Held tools, as the server lists them now, for review.
+            if let Some(found) = world.mcp_cache().load(&name).ok().flatten() {
+                for h in &found.held {
+                    let listed = found
+                        .tools
+                        .iter()
+                        .find(|t| ccos_mcp::fingerprint::tool_name(t) == h.tool);
+                    out(format!(
+                        "HELD {}\t{} since accepted; not served until `ccos mcp discover {name} --accept`",
+                        ccos_mcp::capability_id(&name, &h.tool),
+                        h.change
+                    ));
+                    if let Some(t) = listed {
+                        let pretty =
+                            serde_json::to_string_pretty(t).unwrap_or_else(|_| t.to_string());
+                        for line in pretty.lines() {
+                            out(format!("    {line}"));
+                        }
+                    }
+                }
+            }
             Ok(())
         }
+        McpCommand::Serve(args) => crate::cmd::mcp_serve::run(args, home),
         McpCommand::Call {
             name,
             tool,
@@ -343,7 +398,22 @@ pub fn run(cmd: McpCommand, home: &Path) -> Result<(), CliError> {
             if !world.marketplace()?.contains(&id) {
                 // Tools become capabilities at discovery (from the cache when
                 // there is one).
-                world.discover(Some(&name), false)?;
+                world.discover(Some(&name), false, false)?;
+                let held = world
+                    .mcp_cache()
+                    .load(&name)
+                    .ok()
+                    .flatten()
+                    .and_then(|found| found.held.into_iter().find(|h| h.tool == tool));
+                if let Some(h) = held {
+                    return Err(CliError::with_code(
+                        Exit::Denied,
+                        format!(
+                            "{id} is not served: the tool was {} since the server's tools were accepted; review it (`ccos mcp tools {name}`) and run `ccos mcp discover {name} --accept`",
+                            h.change
+                        ),
+                    ));
+                }
             }
             crate::cmd::run::install_signal_handlers(&world)?;
             let outcome = world.call_capability(&id, args, "<mcp call>", "cli");

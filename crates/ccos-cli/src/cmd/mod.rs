@@ -9,6 +9,7 @@ pub mod eval;
 pub mod graph;
 pub mod intent;
 pub mod mcp;
+pub mod mcp_serve;
 pub mod plan;
 pub mod plans;
 pub mod rtfs;
