@@ -181,6 +181,16 @@ fn ordinary_phrasings_over_the_built_ins() {
     right(h, "increase 250 by 10 percent", &[], json!(275));
     right(h, r#"split "a,b,c" on commas"#, &[], json!(["a", "b", "c"]));
     right(h, "sort the numbers 3, 1, 2", &[], json!([1, 2, 3]));
+    // "and 4 ..." has no verb: it continues the list, and the order words
+    // set :descending.
+    right(
+        h,
+        "sort 10, 2, 33 and 4 from largest to smallest",
+        &[],
+        json!([33, 10, 4, 2]),
+    );
+    // A goal typed inside quotes is the goal.
+    right(h, "'what is 12 times 7'", &[], json!(84));
     right(h, "wait 5 milliseconds", &[], json!(5));
     let (code, value, err) = run(h, r#"write "hello" to out.txt"#, &["--yes"]);
     assert_eq!(code, Some(0), "{err}");

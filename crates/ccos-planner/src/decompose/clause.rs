@@ -294,9 +294,23 @@ impl ClauseDecomposition {
                 .split_whitespace()
                 .filter(|w| w.chars().any(char::is_alphanumeric))
                 .count();
+            // A clause after a plain "and" that opens with no verb (and is
+            // not an elliptical "in New York") continues the previous one:
+            // "(33.4 N, 112.0 W) and (34.0 N, 118.2 W)", "a human and a chimp".
+            let first = c
+                .text
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .to_lowercase();
+            let verbless = verb_type(&c.text).is_none()
+                && !crate::understand::lexicon::is_action_verb(&first)
+                && !ELLIPSIS_PREPS.contains(&first.as_str());
             match out.last_mut() {
                 Some((_, last))
-                    if n_words < 2 || (c.after_comma && verb_type(&c.text).is_none()) =>
+                    if n_words < 2
+                        || (c.after_comma && verb_type(&c.text).is_none())
+                        || (c.lead == "and" && verbless) =>
                 {
                     if !c.lead.is_empty() {
                         last.push(' ');

@@ -164,7 +164,7 @@ impl HybridDecomposition {
     /// The sub-intents, the path and strategy that produced them, and the
     /// extra strategies that failed before (recorded, not fatal).
     pub fn decompose_traced(&self, goal: &str) -> Result<HybridOutcome, DecompositionError> {
-        let goal = goal.trim();
+        let goal = unquote_whole(goal.trim());
         if goal.is_empty() {
             return Err(DecompositionError::EmptyGoal);
         }
@@ -229,6 +229,18 @@ impl HybridDecomposition {
         s.from_text = true;
         Ok(done(vec![s], HybridPath::Fallback, "fallback", failures))
     }
+}
+
+/// A goal typed inside quotes is the goal, not a quoted value.
+fn unquote_whole(goal: &str) -> &str {
+    for q in ['\'', '"'] {
+        if let Some(inner) = goal.strip_prefix(q).and_then(|g| g.strip_suffix(q))
+            && !inner.contains(q)
+        {
+            return inner.trim();
+        }
+    }
+    goal
 }
 
 /// `text` without `prefix` (ASCII case-insensitive), if it starts so.

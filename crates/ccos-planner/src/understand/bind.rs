@@ -353,26 +353,35 @@ fn num(f: f64) -> Json {
 
 /// Whether `v` respects the parameter's `enum`, `minimum` and `maximum`.
 fn within(p: &Param, v: &Json) -> bool {
-    if let Some(e) = p.schema.get("enum").and_then(Json::as_array)
+    fits(&p.schema, v)
+}
+
+/// Whether `v` meets the schema's `enum`, `minimum` and `maximum`, and
+/// each item of an array its `items` schema's.
+fn fits(schema: &Json, v: &Json) -> bool {
+    if let Some(e) = schema.get("enum").and_then(Json::as_array)
         && !e.iter().any(|x| x == v)
     {
         return false;
     }
     if let Some(f) = v.as_f64() {
-        if p.schema
+        if schema
             .get("minimum")
             .and_then(Json::as_f64)
             .is_some_and(|m| f < m)
         {
             return false;
         }
-        if p.schema
+        if schema
             .get("maximum")
             .and_then(Json::as_f64)
             .is_some_and(|m| f > m)
         {
             return false;
         }
+    }
+    if let (Some(items), Some(arr)) = (schema.get("items"), v.as_array()) {
+        return arr.iter().all(|x| fits(items, x));
     }
     true
 }
@@ -615,6 +624,7 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
                     "recipient",
                     "new",
                     "output",
+                    "end",
                 ],
             ) {
                 s += 0.6;
@@ -624,7 +634,7 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
             }
         }
         Some("from") => {
-            if has(n, &["from", "source", "src", "old", "origin"]) {
+            if has(n, &["from", "source", "src", "old", "origin", "start"]) {
                 s += 0.6;
             }
             if has(n, &["to", "dest", "destination", "target"]) {
@@ -975,6 +985,43 @@ pub fn bind(
             continue;
         }
         b.missing.push(p.name.clone());
+    }
+    // An order the words ask for ("from largest to smallest") sets a
+    // boolean `descending`/`reverse` parameter.
+    let lower = clause.to_lowercase();
+    let descending = [
+        "descending",
+        "largest to smallest",
+        "biggest to smallest",
+        "highest to lowest",
+        "largest first",
+        "highest first",
+        "biggest first",
+        "reverse order",
+        "decreasing",
+    ]
+    .iter()
+    .any(|w| lower.contains(w));
+    if descending {
+        for &pi in &free {
+            let p = &params[pi];
+            if !taken_param.contains(&pi)
+                && p.ty.as_deref() == Some("boolean")
+                && has(&p.name_words, &["descending", "reverse", "desc"])
+            {
+                taken_param.insert(pi);
+                b.notes.push(format!("order words -> :{} true", p.name));
+                bound.push((
+                    pi,
+                    Bound {
+                        param: p.name.clone(),
+                        value: Json::Bool(true),
+                        source: "order words".into(),
+                        score: 1.0,
+                    },
+                ));
+            }
+        }
     }
     bound.sort_by_key(|(pi, _)| *pi);
     b.args = bound.into_iter().map(|(_, bd)| bd).collect();

@@ -604,7 +604,9 @@ fn lower(s: &str) -> String {
 /// an integer beyond 64 bits.
 fn parse_number(w: &str) -> Option<Result<Json, String>> {
     let plain: String = w.chars().filter(|c| *c != ',').collect();
-    let body = plain.strip_prefix(['-', '+']).unwrap_or(&plain);
+    // An amount of money is its number ("$5000").
+    let plain = plain.strip_prefix(['$', '€', '£']).unwrap_or(&plain);
+    let body = plain.strip_prefix(['-', '+']).unwrap_or(plain);
     if body.is_empty()
         || !body.chars().all(|c| c.is_ascii_digit() || c == '.')
         || body.matches('.').count() > 1
