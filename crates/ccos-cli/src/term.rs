@@ -133,7 +133,7 @@ impl ProgressSink for StepProgress {
                     indicatif::ProgressStyle::with_template("{spinner} {msg} {elapsed}")
                         .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
                 );
-                bar.set_message(format!("step {path} {name}"));
+                bar.set_message(crate::open::redact(&format!("step {path} {name}")));
                 bar.enable_steady_tick(std::time::Duration::from_millis(100));
                 bars.insert(path.clone(), bar);
             }
@@ -148,7 +148,10 @@ impl ProgressSink for StepProgress {
                 live,
             ) if *kind == "step" => {
                 let mark = if *ok { "ok  " } else { "FAIL" };
-                let line = format!("[{mark}] step {path} {name} ({} ms)", duration.as_millis());
+                let line = crate::open::redact(&format!(
+                    "[{mark}] step {path} {name} ({} ms)",
+                    duration.as_millis()
+                ));
                 match (bars.remove(path), live) {
                     (Some(bar), Some(_)) => {
                         if let Ok(style) = indicatif::ProgressStyle::with_template("{msg}") {

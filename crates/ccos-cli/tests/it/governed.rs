@@ -589,3 +589,34 @@ fn rtfs_eval_has_a_deadline() {
     );
     assert!(!text(&out.stdout).contains("caught"));
 }
+
+#[test]
+fn a_secret_in_a_step_name_is_redacted_on_stderr() {
+    let home = home();
+    let policy = write(
+        home.path(),
+        "secrets.toml",
+        "[secrets]\nenv = [\"CCOS_TEST_STEP_SECRET\"]\n",
+    );
+    let plan = write(
+        home.path(),
+        "leak.rtfs",
+        "(step \"leak hunter2-Zx9-topsecret\" (call :ccos.echo {:message \"x\"}))",
+    );
+    let out = ccos_env(
+        home.path(),
+        &[("CCOS_TEST_STEP_SECRET", "hunter2-Zx9-topsecret")],
+        &["run", "--plan", &plan, "--policy", &policy],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        !text(&out.stderr).contains("hunter2"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(
+        !text(&out.stdout).contains("hunter2"),
+        "{}",
+        text(&out.stdout)
+    );
+}

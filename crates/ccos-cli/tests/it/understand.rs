@@ -189,6 +189,12 @@ fn ordinary_phrasings_over_the_built_ins() {
         &[],
         json!([33, 10, 4, 2]),
     );
+    // Many "and"s: planned in linear time (cutting at each "and" once
+    // took exponential time, 9 minutes for a long goal).
+    let long = format!("add 2 and 3 {}", "and add 1 and 1 ".repeat(40));
+    let (code, value, err) = run(h, long.trim(), &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(value.as_array().map(Vec::len), Some(41), "{value}");
     // A goal typed inside quotes is the goal.
     right(h, "'what is 12 times 7'", &[], json!(84));
     right(h, "wait 5 milliseconds", &[], json!(5));

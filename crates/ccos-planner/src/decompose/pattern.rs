@@ -28,6 +28,9 @@ const TEXT: &str = r#"(?:"[^"]*"|'[^']*')"#;
 /// Regex shorthand for a repository `owner/name`.
 const REPO: &str = r"(?:[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)";
 
+/// Most " and " a segment may be cut at (see `match_segment`).
+const MAX_AND_CUTS: usize = 6;
+
 /// Strong connectors cutting a goal into segments.
 const CONNECTORS: &str =
     r"\s*;\s*|\s*,\s*(?:and\s+)?then\s+|\s*,\s*and\s+|\s+and\s+then\s+|\s+then\s+|\s*,\s*";
@@ -248,6 +251,12 @@ impl PatternDecomposition {
     fn match_segment(&self, segment: &str) -> Option<Vec<Draft>> {
         if let Some(d) = self.match_whole(segment) {
             return Some(d);
+        }
+        // Cutting tries every " and " recursively: exponential in their
+        // number. Beyond a few, the segment is not a rule's (the clause
+        // decomposition still splits it, in linear time).
+        if segment.to_ascii_lowercase().matches(" and ").count() > MAX_AND_CUTS {
+            return None;
         }
         let lower = segment.to_ascii_lowercase();
         for (i, _) in lower.match_indices(" and ") {
