@@ -116,7 +116,7 @@ fn words(s: &str) -> BTreeSet<String> {
 
 /// The argument slots of a schema: (name, schema, required), and whether
 /// the call is positional.
-fn slots(m: &CapabilityManifest) -> (Vec<(String, Json, bool)>, bool) {
+pub(crate) fn slots(m: &CapabilityManifest) -> (Vec<(String, Json, bool)>, bool) {
     let s = &m.input_schema;
     if schema_type(Some(s)) == Some("array") {
         let items = s

@@ -322,6 +322,13 @@ impl ResolutionStrategy for CatalogResolution {
             }
         }
         let evidence_terms: BTreeSet<String> = analyze(&evidence_text).into_iter().collect();
+        // Each evidence word with its synonyms' stems (itself included),
+        // computed once per request, not per candidate.
+        let evidence_syn: BTreeMap<&str, BTreeSet<String>> = evidence_terms
+            .iter()
+            .map(|q| (q.as_str(), crate::understand::lexicon::synonym_stems(q)))
+            .collect();
+        let syn = |q: &str| evidence_syn.get(q).into_iter().flatten();
         let hint_terms: BTreeSet<String> = analyze(&intent.kind_hints().join(" "))
             .into_iter()
             .collect();
@@ -401,12 +408,7 @@ impl ResolutionStrategy for CatalogResolution {
             let matched: Vec<&String> = judged
                 .iter()
                 .copied()
-                .filter(|q| {
-                    t.tf.contains_key(*q)
-                        || crate::understand::lexicon::synonym_stems(q)
-                            .iter()
-                            .any(|s| t.tf.contains_key(s))
-                })
+                .filter(|q| syn(q).any(|s| t.tf.contains_key(s)))
                 .collect();
             let judged_total: f64 = judged
                 .iter()
@@ -427,11 +429,7 @@ impl ResolutionStrategy for CatalogResolution {
             // The words of the request must meet what the capability does,
             // not only its parameter names: "count to ten" is not served
             // by a tool whose *parameter* is named `count`.
-            let meets_what = matched.iter().any(|q| {
-                crate::understand::lexicon::synonym_stems(q)
-                    .iter()
-                    .any(|s| t.what.contains(s))
-            });
+            let meets_what = matched.iter().any(|q| syn(q).any(|s| t.what.contains(s)));
             if intent.from_text && !meets_what {
                 continue;
             }
@@ -441,9 +439,7 @@ impl ResolutionStrategy for CatalogResolution {
             // "delete README.md" is not served by `ccos.text.lines`, whose
             // description merely mentions "removed".
             let named = evidence_terms.iter().any(|q| {
-                crate::understand::lexicon::synonym_stems(q)
-                    .iter()
-                    .any(|s| t.name.contains(s) || t.lead.as_deref() == Some(s.as_str()))
+                syn(q).any(|s| t.name.contains(s) || t.lead.as_deref() == Some(s.as_str()))
             }) || hint_terms.iter().any(|h| t.name.contains(h));
             if intent.from_text && !named {
                 continue;

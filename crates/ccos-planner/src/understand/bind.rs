@@ -67,63 +67,26 @@ pub struct Param {
 /// Parameters of `m`, in schema order (positional items in order, object
 /// properties sorted by name), and whether the call is positional.
 pub fn params_of(m: &CapabilityManifest) -> (Vec<Param>, bool) {
-    let s = &m.input_schema;
-    let mk = |name: String, schema: Json, required: bool| {
-        let desc = schema
-            .get("description")
-            .and_then(Json::as_str)
-            .unwrap_or("")
-            .to_string();
-        Param {
-            name_words: analyze(&name).into_iter().collect(),
-            desc_words: analyze(&desc).into_iter().collect(),
-            ty: schema_type(&schema),
-            name,
-            required,
-            schema,
-        }
-    };
-    if s.get("type").and_then(Json::as_str) == Some("array") {
-        let items = s
-            .get("prefixItems")
-            .and_then(Json::as_array)
-            .cloned()
-            .unwrap_or_default();
-        let min = s
-            .get("minItems")
-            .and_then(Json::as_u64)
-            .unwrap_or(items.len() as u64);
-        let v = items
-            .into_iter()
-            .enumerate()
-            .map(|(i, it)| {
-                let name = it
-                    .get("title")
-                    .and_then(Json::as_str)
-                    .map(str::to_string)
-                    .unwrap_or_else(|| format!("arg{}", i + 1));
-                mk(name, it, (i as u64) < min)
-            })
-            .collect();
-        return (v, true);
-    }
-    let required: BTreeSet<String> = m.required_keys().into_iter().collect();
-    let mut v: Vec<Param> = s
-        .get("properties")
-        .and_then(Json::as_object)
-        .map(|p| {
-            p.iter()
-                .map(|(k, sch)| mk(k.clone(), sch.clone(), required.contains(k)))
-                .collect()
+    let (slots, positional) = crate::plan_gen::slots(m);
+    let params = slots
+        .into_iter()
+        .map(|(name, schema, required)| {
+            let desc = schema
+                .get("description")
+                .and_then(Json::as_str)
+                .unwrap_or("")
+                .to_string();
+            Param {
+                name_words: analyze(&name).into_iter().collect(),
+                desc_words: analyze(&desc).into_iter().collect(),
+                ty: schema_type(&schema),
+                name,
+                required,
+                schema,
+            }
         })
-        .unwrap_or_default();
-    for r in &required {
-        if !v.iter().any(|p| &p.name == r) {
-            v.push(mk(r.clone(), Json::Null, true));
-        }
-    }
-    v.sort_by(|a, b| a.name.cmp(&b.name));
-    (v, false)
+        .collect();
+    (params, positional)
 }
 
 fn schema_type(s: &Json) -> Option<String> {
