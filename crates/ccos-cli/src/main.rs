@@ -15,6 +15,14 @@ use clap::{Parser, Subcommand};
 
 use crate::exit::{CliError, Exit};
 
+/// The system allocator, counted: the live heap is what a run's memory
+/// budget (policy `max_memory_mb`, `rtfs eval --max-memory-mb`) measures,
+/// through `ccos_core::heap`. No limit is set on the allocator itself: an
+/// allocation failure aborts, while a budget checked by the run's host
+/// ends the run with a clear error.
+#[global_allocator]
+static ALLOCATOR: cap::Cap<std::alloc::System> = cap::Cap::new(std::alloc::System, usize::MAX);
+
 /// Governed planner for AI agents: turns goals into auditable RTFS plans and
 /// runs them against real tools under a security policy.
 #[derive(Parser)]
@@ -79,6 +87,7 @@ fn main() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    ccos_core::heap::install_probe(|| ALLOCATOR.allocated());
     let cli = Cli::parse();
     let home = ccos_world::Home::resolve(cli.home.clone());
     let home = home.root();

@@ -13,6 +13,8 @@
 //! - [`cards`]: the vocabulary of capabilities shared by governance,
 //!   planning and synthesis: [`Effect`], [`TrustTier`], [`CapabilityCard`],
 //!   [`AgentCard`];
+//! - [`heap`]: the process's live heap as a run budget ([`heap::HeapBudget`]),
+//!   read through a probe the binary installs;
 //! - [`audit`]: the causal chain as a protocol: the [`audit::EntryKind`]s,
 //!   their versioned payload types, RFC 8785 canonical JSON and the entry
 //!   hash. `docs/chain-format.md` describes the same rules for outside
@@ -42,6 +44,7 @@
 
 pub mod audit;
 pub mod cards;
+pub mod heap;
 pub mod id;
 pub mod redact;
 pub mod text;

@@ -26,6 +26,7 @@
 //! run_timeout_ms = 600000            # per run, evaluation included
 //! max_calls = 1000                   # per plan run
 //! max_entries = 10000                # causal-chain entries per run
+//! max_memory_mb = 1024               # live heap growth per run
 //!
 //! [http]
 //! allow_hosts = ["api.github.com"]   # hosts HTTP capabilities may reach
@@ -104,7 +105,7 @@ impl Serialize for PatternList {
 /// unregistered id is always denied) up to trust tier `community`, with
 /// effects `pure read user write network`, of which `write` and `network`
 /// need approval; per-call timeout 30 s; run deadline 10 minutes; budget
-/// 1000 calls per plan; no secret variables.
+/// 1000 calls per plan; 1 GiB of heap growth per run; no secret variables.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Policy {
     /// Capability ids that may run (globs).
@@ -131,6 +132,12 @@ pub struct Policy {
     /// calls, approvals): bounds the record of a plan that loops without
     /// calling anything.
     pub max_entries: u64,
+    /// Maximum growth of the process's live heap during one run, in bytes
+    /// (`[limits] max_memory_mb`): bounds what a plan keeps alive at once,
+    /// which per-value limits alone do not (a deep recursion whose every
+    /// frame holds a large list). Enforced where the binary counts its
+    /// allocations (`ccos_core::heap`).
+    pub max_memory_bytes: u64,
     /// Names of environment variables whose values are secrets.
     pub secret_env: Vec<String>,
     /// Hosts (`host` or `host:port`) HTTP-performing capabilities (the
@@ -159,6 +166,7 @@ impl Default for Policy {
             run_timeout_ms: 600_000,
             max_calls: 1000,
             max_entries: 10_000,
+            max_memory_bytes: 1024 * 1024 * 1024,
             secret_env: vec![],
             http_allow_hosts: vec![],
         }
@@ -299,6 +307,7 @@ struct RawLimits {
     run_timeout_ms: Option<u64>,
     max_calls: Option<u64>,
     max_entries: Option<u64>,
+    max_memory_mb: Option<u64>,
 }
 
 #[derive(Deserialize, Default)]
@@ -370,6 +379,10 @@ impl Policy {
             run_timeout_ms: raw.limits.run_timeout_ms.unwrap_or(d.run_timeout_ms),
             max_calls: raw.limits.max_calls.unwrap_or(d.max_calls),
             max_entries: raw.limits.max_entries.unwrap_or(d.max_entries),
+            max_memory_bytes: raw
+                .limits
+                .max_memory_mb
+                .map_or(d.max_memory_bytes, |mb| mb.saturating_mul(1024 * 1024)),
             secret_env: raw.secrets.env.unwrap_or(d.secret_env),
             http_allow_hosts: raw.http.allow_hosts.unwrap_or(d.http_allow_hosts),
         })

@@ -113,6 +113,9 @@ pub(crate) struct HostParts {
     /// When the run must end (its start plus the policy's
     /// `run_timeout_ms`): polled by the evaluator, and no call waits past it.
     pub deadline: Instant,
+    /// The run's allowance of live heap growth (policy `max_memory_mb`),
+    /// measured from the run's start; polled with the deadline.
+    pub memory: ccos_core::heap::HeapBudget,
 }
 
 /// How many RTFS-defined capability bodies (agents, stubs) may be under
@@ -552,8 +555,8 @@ impl Host for GovernedHost {
         outcome.map_err(|m| RtfsError::new(ErrorKind::Host, m).at(req.span))
     }
 
-    /// Ends the run, uncatchably, when it is interrupted or past its
-    /// deadline (the evaluator polls every 1,024 steps and at every step,
+    /// Ends the run, uncatchably, when it is interrupted, past its
+    /// deadline, over its entries or over its memory (the evaluator polls every 1,024 steps and at every step,
     /// loop iteration and call).
     fn poll(&self) -> rtfs::Result<()> {
         if self.is_interrupted() {
@@ -576,6 +579,12 @@ impl Host for GovernedHost {
                     "run deadline of {} ms exceeded (policy [limits] run_timeout_ms)",
                     self.parts.policy.run_timeout_ms
                 ),
+            ));
+        }
+        if let Err(over) = self.parts.memory.check() {
+            return Err(RtfsError::new(
+                ErrorKind::Limit,
+                format!("the run's {over} (policy [limits] max_memory_mb)"),
             ));
         }
         Ok(())

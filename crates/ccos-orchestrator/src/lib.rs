@@ -365,6 +365,7 @@ impl Orchestrator {
                 limits: options.limits,
                 deadline: Instant::now()
                     + std::time::Duration::from_millis(self.policy.run_timeout_ms),
+                memory: ccos_core::heap::HeapBudget::starting_now(self.policy.max_memory_bytes),
             },
             host::RunIds {
                 run: run_id.clone(),

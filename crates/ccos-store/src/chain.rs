@@ -30,6 +30,10 @@ pub struct VerifyReport {
     pub first_bad_seq: Option<i64>,
     /// Why it is broken.
     pub reason: Option<String>,
+    /// When the chain verifies: the hash of its last entry, which commits to
+    /// every entry before it. Keep it somewhere else (a log, a ticket) to
+    /// detect a later consistent rewrite of the whole store.
+    pub head_hash: Option<String>,
 }
 
 /// A row as stored, payload still text.
@@ -144,6 +148,24 @@ impl RawEntry {
     }
 }
 
+/// Where the next entry goes: after the recorded head, not after whatever
+/// row is last in the table. When the two disagree (entries removed from the
+/// end, rows inserted behind the head's back) the new entry keeps the
+/// evidence instead of papering over it: it links to the head's hash and
+/// takes the seq after both, so `verify_chain` still reports the gap or the
+/// broken link. Only a store without a head record (none written yet)
+/// builds on the last row.
+fn successor(head: Option<(i64, String)>, last: Option<(i64, String)>) -> (i64, String) {
+    match (head, last) {
+        (Some((head_seq, head_hash)), last) => {
+            let last_seq = last.map_or(0, |(s, _)| s);
+            (head_seq.max(last_seq) + 1, head_hash)
+        }
+        (None, Some((last_seq, last_hash))) => (last_seq + 1, last_hash),
+        (None, None) => (1, GENESIS_HASH.to_string()),
+    }
+}
+
 impl Store {
     /// Appends an entry and returns it as stored. Atomic with respect to its
     /// predecessor: concurrent appenders (threads or processes) queue on a
@@ -157,14 +179,25 @@ impl Store {
                     .fetch_optional(&mut *$tx)
                     .await
                     .ctx(|| "reading the causal chain head".into())?;
-                let (prev_seq, prev_hash): (i64, String) = match last {
-                    Some(row) => (
-                        row.try_get("seq").ctx(|| "decoding the chain head".into())?,
-                        row.try_get("hash").ctx(|| "decoding the chain head".into())?,
-                    ),
-                    None => (0, GENESIS_HASH.to_string()),
+                let last: Option<(i64, String)> = match last {
+                    Some(row) => Some((
+                        row.try_get("seq").ctx(|| "decoding the chain's last entry".into())?,
+                        row.try_get("hash").ctx(|| "decoding the chain's last entry".into())?,
+                    )),
+                    None => None,
                 };
-                let seq = prev_seq + 1;
+                let head = sqlx::query("SELECT last_seq, last_hash FROM chain_head WHERE id = 1")
+                    .fetch_optional(&mut *$tx)
+                    .await
+                    .ctx(|| "reading the causal chain head".into())?;
+                let head: Option<(i64, String)> = match head {
+                    Some(row) => Some((
+                        row.try_get("last_seq").ctx(|| "decoding the chain head".into())?,
+                        row.try_get("last_hash").ctx(|| "decoding the chain head".into())?,
+                    )),
+                    None => None,
+                };
+                let (seq, prev_hash) = successor(head, last);
                 let ts = ccos_core::now_rfc3339();
                 let hash = entry_hash(&HashedFields {
                     format: CHAIN_FORMAT,
@@ -321,6 +354,7 @@ impl Store {
             entries_checked: checked,
             first_bad_seq: Some(seq),
             reason: Some(reason),
+            head_hash: None,
         };
         let mut after = 0i64;
         loop {
@@ -399,6 +433,7 @@ impl Store {
             entries_checked: checked,
             first_bad_seq: None,
             reason: None,
+            head_hash: (last_seq > 0).then_some(prev_hash),
         })
     }
 }

@@ -99,8 +99,25 @@ pub struct RtfsError {
     pub thrown: Option<Value>,
     /// A secondary location (e.g. the opener of an unbalanced delimiter).
     pub related: Option<Box<(Span, String)>>,
-    source_code: Option<Arc<miette::NamedSource<String>>>,
+    source_code: Option<Arc<RenderedSource>>,
 }
+
+/// The source a diagnostic renders, and where it starts in the real one: a
+/// long line is rendered as an excerpt around the error, so labels shift.
+#[derive(Debug)]
+struct RenderedSource {
+    text: miette::NamedSource<String>,
+    shift: usize,
+}
+
+/// Lines up to this many bytes are rendered whole; longer ones (a
+/// minified or generated plan on one line) as an excerpt around the error,
+/// so a diagnostic stays a few hundred bytes whatever the input.
+const MAX_RENDERED_LINE: usize = 400;
+/// Bytes of context kept before the error in an excerpt.
+const EXCERPT_BEFORE: usize = 120;
+/// Bytes of the error's own span kept in an excerpt (and context after it).
+const EXCERPT_AFTER: usize = 200;
 
 impl RtfsError {
     /// A new error of `kind` with `message` and no location.
@@ -138,9 +155,61 @@ impl RtfsError {
 
     /// Attaches the source text (and its name, e.g. a file path) so the
     /// diagnostic renders with the offending code underlined.
+    ///
+    /// A long line is rendered as an excerpt around the error, named with
+    /// the real `line:col`, so the diagnostic's size does not grow with the
+    /// input's.
     pub fn with_source(mut self, name: impl AsRef<str>, src: impl Into<String>) -> Self {
-        self.source_code = Some(Arc::new(miette::NamedSource::new(name, src.into())));
+        let src: String = src.into();
+        let name = name.as_ref();
+        if let Some(span) = self.span
+            && let Some((from, to)) = excerpt_window(&src, span)
+        {
+            let (l, c) = line_col(&src, span.start);
+            let mut text = String::with_capacity(to - from + 8);
+            let ellipsis = "\u{2026}";
+            let shown_from = if from > 0 {
+                text.push_str(ellipsis);
+                from - ellipsis.len()
+            } else {
+                from
+            };
+            text.push_str(&src[from..to]);
+            if to < src.len() {
+                text.push_str(ellipsis);
+            }
+            self.source_code = Some(Arc::new(RenderedSource {
+                text: miette::NamedSource::new(
+                    format!("{name} (excerpt of line {l} around column {c})"),
+                    text,
+                ),
+                shift: shown_from,
+            }));
+            return self;
+        }
+        self.source_code = Some(Arc::new(RenderedSource {
+            text: miette::NamedSource::new(name, src),
+            shift: 0,
+        }));
         self
+    }
+
+    /// `span` as rendered: shifted into the excerpt and cut to its end;
+    /// `None` when it falls outside what is rendered.
+    fn rendered(&self, span: Span) -> Option<miette::SourceSpan> {
+        let (len, shift) = self
+            .source_code
+            .as_ref()
+            .map_or((usize::MAX, 0), |s| (s.text.inner().len(), s.shift));
+        let start = span.start.checked_sub(shift)?;
+        if start > len {
+            return None;
+        }
+        let end = span.end.saturating_sub(shift).min(len);
+        Some(miette::SourceSpan::new(
+            start.into(),
+            end.saturating_sub(start),
+        ))
     }
 
     /// `message` prefixed with `line:col` when a location and source exist.
@@ -194,18 +263,19 @@ impl miette::Diagnostic for RtfsError {
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
         self.source_code
             .as_deref()
-            .map(|s| s as &dyn miette::SourceCode)
+            .map(|s| &s.text as &dyn miette::SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
-        let span = self.span?;
+        let span = self.rendered(self.span?)?;
         let mut labels = vec![miette::LabeledSpan::new_primary_with_span(
             Some("here".to_string()),
             span,
         )];
-        if let Some(rel) = &self.related {
-            let (s, label) = &**rel;
-            labels.push(miette::LabeledSpan::new_with_span(Some(label.clone()), *s));
+        if let Some(rel) = &self.related
+            && let Some(s) = self.rendered(rel.0)
+        {
+            labels.push(miette::LabeledSpan::new_with_span(Some(rel.1.clone()), s));
         }
         Some(Box::new(labels.into_iter()))
     }
@@ -213,6 +283,27 @@ impl miette::Diagnostic for RtfsError {
 
 /// Shorthand for results in this crate.
 pub type Result<T, E = RtfsError> = std::result::Result<T, E>;
+
+/// The byte range of `src` to render for an error at `span`, when the lines
+/// it touches are too long to render whole; `None` to render `src` as is.
+fn excerpt_window(src: &str, span: Span) -> Option<(usize, usize)> {
+    let start = span.start.min(src.len());
+    let end = span.end.min(src.len()).max(start);
+    let line_start = src[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = src[end..].find('\n').map_or(src.len(), |i| end + i);
+    if line_end - line_start <= MAX_RENDERED_LINE {
+        return None;
+    }
+    let mut from = start.saturating_sub(EXCERPT_BEFORE).max(line_start);
+    while !src.is_char_boundary(from) {
+        from -= 1;
+    }
+    let mut to = (start + EXCERPT_AFTER).min(line_end);
+    while !src.is_char_boundary(to) {
+        to += 1;
+    }
+    Some((from, to))
+}
 
 #[cfg(test)]
 mod tests {
@@ -224,5 +315,30 @@ mod tests {
             .at(Span::new(1, 2))
             .at(Span::new(0, 10));
         assert_eq!(e.span, Some(Span::new(1, 2)));
+    }
+
+    #[test]
+    fn long_lines_render_as_an_excerpt_around_the_error() {
+        let short = "(+ 1\n   x)";
+        assert_eq!(excerpt_window(short, Span::new(8, 9)), None);
+
+        let long = format!("(do {} (é-bad 1))", "(+ 1 2) ".repeat(10_000));
+        let at = long.find("é-bad").unwrap();
+        let e = RtfsError::new(ErrorKind::Unbound, "unbound")
+            .at(Span::new(at, at + "é-bad".len()))
+            .with_related(Span::new(0, 1), "opened here")
+            .with_source("p.rtfs", long.clone());
+        let shown = e.source_code.as_ref().unwrap();
+        assert!(shown.text.inner().len() < 400, "{}", shown.text.inner().len());
+        assert!(shown.text.name().contains("excerpt of line 1 around column"));
+        let labels: Vec<_> = miette::Diagnostic::labels(&e).unwrap().collect();
+        // The opener is far outside the excerpt: only the error is labelled,
+        // and its label covers exactly the symbol in the excerpt.
+        assert_eq!(labels.len(), 1);
+        let l = &labels[0];
+        assert_eq!(
+            &shown.text.inner()[l.offset()..l.offset() + l.len()],
+            "é-bad"
+        );
     }
 }

@@ -184,11 +184,12 @@ impl Host for PureHost {
 
 /// [`PureHost`] with a deadline: every `call` fails, and the run ends with
 /// an uncatchable [`ErrorKind::Limit`] once `timeout` has passed (polled by
-/// the evaluator). What `ccos rtfs eval` runs programs with.
+/// the evaluator), or the heap grew past an optional memory limit. What `ccos rtfs eval` runs programs with.
 #[derive(Debug, Clone, Copy)]
 pub struct DeadlineHost {
     at: std::time::Instant,
     timeout: std::time::Duration,
+    memory: Option<ccos_core::heap::HeapBudget>,
 }
 
 impl DeadlineHost {
@@ -197,7 +198,16 @@ impl DeadlineHost {
         DeadlineHost {
             at: std::time::Instant::now() + timeout,
             timeout,
+            memory: None,
         }
+    }
+
+    /// Also ends the run once the process's live heap grew by more than
+    /// `bytes` from now (where the binary counts its allocations: see
+    /// `ccos_core::heap`).
+    pub fn with_memory_limit(mut self, bytes: u64) -> Self {
+        self.memory = Some(ccos_core::heap::HeapBudget::starting_now(bytes));
+        self
     }
 }
 
@@ -212,6 +222,9 @@ impl Host for DeadlineHost {
                 ErrorKind::Limit,
                 format!("deadline of {} ms exceeded", self.timeout.as_millis()),
             ));
+        }
+        if let Some(Err(over)) = self.memory.as_ref().map(|m| m.check()) {
+            return Err(RtfsError::new(ErrorKind::Limit, over.to_string()));
         }
         Ok(())
     }

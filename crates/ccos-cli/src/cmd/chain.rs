@@ -32,7 +32,10 @@ pub enum ChainCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Check every hash link; exit 1 naming the first broken entry.
+    /// Check every hash link and the recorded head; exit 1 naming the
+    /// first broken or missing entry. On success prints the head hash,
+    /// which commits to the whole chain: keep it elsewhere to detect a
+    /// later rewrite of the whole store.
     Verify {
         /// Print the report as JSON.
         #[arg(long)]
@@ -118,8 +121,13 @@ pub fn run(cmd: ChainCommand, home: &Path) -> Result<(), CliError> {
             }
             if report.ok {
                 out(format!(
-                    "chain ok: {} entries verified",
-                    report.entries_checked
+                    "chain ok: {} entries verified{}",
+                    report.entries_checked,
+                    report
+                        .head_hash
+                        .as_deref()
+                        .map(|h| format!("; head {h}"))
+                        .unwrap_or_default()
                 ));
                 Ok(())
             } else {

@@ -20,6 +20,10 @@ pub enum RtfsCommand {
         /// Stop the evaluation after this many milliseconds.
         #[arg(long, default_value_t = 60_000, value_name = "MS")]
         timeout_ms: u64,
+        /// Stop the evaluation once it holds more than this many MiB of
+        /// live memory.
+        #[arg(long, default_value_t = 1024, value_name = "MIB")]
+        max_memory_mb: u64,
     },
     /// Print a file's forms in the canonical layout.
     Fmt {
@@ -46,9 +50,11 @@ pub fn run(cmd: RtfsCommand) -> Result<(), CliError> {
             file,
             json,
             timeout_ms,
+            max_memory_mb,
         } => {
             let (name, src) = read_source(&file)?;
-            let host = rtfs::DeadlineHost::new(std::time::Duration::from_millis(timeout_ms));
+            let host = rtfs::DeadlineHost::new(std::time::Duration::from_millis(timeout_ms))
+                .with_memory_limit(max_memory_mb.saturating_mul(1024 * 1024));
             let value = rtfs::Evaluator::new(&host)
                 .eval_str(&src)
                 .map_err(|e| CliError::diagnostic(e.with_source(&name, src.clone())))?;

@@ -590,6 +590,75 @@ fn rtfs_eval_has_a_deadline() {
     assert!(!text(&out.stdout).contains("caught"));
 }
 
+/// Every frame of a deep recursion holds a million-element list: each value
+/// is within the per-value limits, what they hold together is not. The run
+/// ends on the policy's live-memory allowance, uncatchably, long before the
+/// step budget (about 10 GB of such work) would stop it.
+const LIVE_MEMORY_BOMB: &str = "(try (do (defn f [n] (let [v (range 999999)] (if (= n 0) 0 (+ (count v) (f (- n 1)))))) (f 300)) (catch e :caught))";
+
+#[test]
+fn a_run_holds_at_most_max_memory_mb_live() {
+    let home = home();
+    let policy = write(
+        home.path(),
+        "memory.toml",
+        "[limits]\nmax_memory_mb = 64\n[effects]\nallow = [\"pure\"]\n",
+    );
+    let plan = write(home.path(), "bomb.rtfs", LIVE_MEMORY_BOMB);
+    let out = ccos(home.path(), &["run", "--plan", &plan, "--policy", &policy]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("max_memory_mb"), "{err}");
+    assert!(err.contains("over the allowance of 64 MiB"), "{err}");
+    assert!(!text(&out.stdout).contains("caught"));
+}
+
+#[test]
+fn rtfs_eval_holds_at_most_max_memory_mb_live() {
+    let home = home();
+    let file = write(home.path(), "bomb.rtfs", LIVE_MEMORY_BOMB);
+    let out = ccos(
+        home.path(),
+        &["rtfs", "eval", &file, "--max-memory-mb", "64"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("over the allowance of 64 MiB"), "{err}");
+    assert!(!text(&out.stdout).contains("caught"));
+}
+
+/// A generated plan on one 8 MB line with an error near its end: the
+/// diagnostic shows an excerpt around the error, named with the real line
+/// and column, not the whole line (which once made 67 MB of stderr).
+#[test]
+fn a_diagnostic_on_a_huge_line_stays_small() {
+    let home = home();
+    let src = format!("(do {} (no-such-fn 1))", "(+ 1 2) ".repeat(1_000_000));
+    let file = write(home.path(), "huge.rtfs", &src);
+    for args in [
+        vec!["rtfs", "eval", file.as_str()],
+        vec!["run", "--plan", file.as_str()],
+    ] {
+        let out = ccos(home.path(), &args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.len() < 4_000, "{args:?}: {} bytes of stderr", err.len());
+        assert!(err.contains("no-such-fn"), "{args:?}: {err}");
+        assert!(
+            err.contains("excerpt of line 1 around column 8000007"),
+            "{args:?}: {err}"
+        );
+    }
+    let unclosed = write(home.path(), "open.rtfs", &src[..src.len() - 1]);
+    let out = ccos(home.path(), &["check", &unclosed]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).len() < 4_000,
+        "{} bytes",
+        out.stderr.len()
+    );
+}
+
 #[test]
 fn a_secret_in_a_step_name_is_redacted_on_stderr() {
     let home = home();

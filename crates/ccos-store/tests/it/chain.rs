@@ -12,6 +12,7 @@ crate::engine_tests!(
     tamper_other_columns,
     tamper_delete_row,
     tamper_delete_last_row,
+    truncation_survives_later_appends,
     tamper_swap_rows,
 );
 
@@ -166,6 +167,33 @@ async fn tamper_delete_last_row(eng: Eng) {
     let r = db.store.verify_chain().await.unwrap();
     assert!(!r.ok);
     assert_eq!(r.first_bad_seq, Some(5), "{r:?}");
+    db.cleanup().await;
+}
+
+/// Cutting entries off the end and then appending (the next `ccos` start
+/// writes `run_abandoned` for the cut run) must not re-anchor the chain over
+/// the cut: the new entry follows the recorded head, so the gap stays
+/// visible to `verify_chain` however many entries come after.
+async fn truncation_survives_later_appends(eng: Eng) {
+    let Some(db) = fresh(eng).await else { return };
+    fill(&db, 6).await;
+    assert_eq!(db.exec("DELETE FROM causal_chain WHERE seq >= 4").await, 3);
+    for _ in 0..2 {
+        db.store
+            .append(NewEntry::raw(EntryKind::RunAbandoned, json!({"pid": 1})))
+            .await
+            .expect("append after the cut");
+    }
+    let r = db.store.verify_chain().await.unwrap();
+    assert!(!r.ok, "a cut followed by appends verified: {r:?}");
+    assert_eq!(r.first_bad_seq, Some(4), "{r:?}");
+    assert!(
+        r.reason.as_deref().unwrap_or("").contains("missing"),
+        "{r:?}"
+    );
+    let all = db.store.chain_all().await.unwrap();
+    let seqs: Vec<i64> = all.iter().map(|e| e.seq).collect();
+    assert_eq!(seqs, vec![1, 2, 3, 7, 8], "new entries follow the head");
     db.cleanup().await;
 }
 
