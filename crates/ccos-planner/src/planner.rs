@@ -43,7 +43,7 @@ use crate::resolution::{
     Candidate, CatalogResolution, Resolution, ResolutionError, ResolutionStrategy,
 };
 use crate::understand::bind::bind;
-use crate::understand::lexicon::contradiction;
+use crate::understand::lexicon::{self, contradiction};
 
 /// Minimum IDF-weighted share of a sub-intent's words that a capability
 /// must contain to be a candidate (catalog scores are relative to the
@@ -485,6 +485,9 @@ impl Planner {
         if !b.unused.is_empty() {
             return Fit::Refused(format!("would drop {}", b.unused.join(", ")));
         }
+        if let Some(why) = unserved_qualifier_of(s, m, &b) {
+            return Fit::Refused(why);
+        }
         let open: Vec<String> = b.missing.iter().skip(spare_refs).cloned().collect();
         let mut intent = s.clone();
         intent.mentions.clear();
@@ -800,6 +803,43 @@ pub async fn record(
         sub_intent_ids: ids,
         plan_id,
     })
+}
+
+/// Why `m`, bound as `b`, leaves a qualifier of sub-intent `s` undone
+/// ("count the *unique* lines"; see [`lexicon::unserved_qualifier`]). The
+/// values the clause states (quoted text, file names, URLs) and, for a
+/// capability that takes the user's own words, those words are not
+/// qualifiers: "echo 'sorted'" asks for nothing sorted.
+fn unserved_qualifier_of(
+    s: &SubIntent,
+    m: &CapabilityManifest,
+    b: &crate::understand::bind::Binding,
+) -> Option<String> {
+    use crate::understand::mentions::MentionKind;
+    let mut text = s.description.clone();
+    for men in &s.mentions {
+        if !matches!(men.kind, MentionKind::Name | MentionKind::Number) {
+            text = text.replacen(&men.text, " ", 1);
+        }
+    }
+    if crate::understand::bind::takes_user_text(m)
+        && let Some(p) = crate::understand::bind::payload(&text, &[])
+    {
+        text = text.replacen(&p, " ", 1);
+    }
+    let params: Vec<String> = crate::understand::bind::params_of(m)
+        .0
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
+    let bound: BTreeSet<String> = b
+        .args
+        .iter()
+        .map(|a| a.param.clone())
+        .chain(b.read_first.iter().map(|(p, _)| p.clone()))
+        .chain(s.params.keys().cloned())
+        .collect();
+    lexicon::unserved_qualifier(&text, m, &params, &bound)
 }
 
 /// Why `m` cannot answer the question `text` asks, when it asks for a

@@ -329,8 +329,17 @@ mod tests {
             .with_related(Span::new(0, 1), "opened here")
             .with_source("p.rtfs", long.clone());
         let shown = e.source_code.as_ref().unwrap();
-        assert!(shown.text.inner().len() < 400, "{}", shown.text.inner().len());
-        assert!(shown.text.name().contains("excerpt of line 1 around column"));
+        assert!(
+            shown.text.inner().len() < 400,
+            "{}",
+            shown.text.inner().len()
+        );
+        assert!(
+            shown
+                .text
+                .name()
+                .contains("excerpt of line 1 around column")
+        );
         let labels: Vec<_> = miette::Diagnostic::labels(&e).unwrap().collect();
         // The opener is far outside the excerpt: only the error is labelled,
         // and its label covers exactly the symbol in the excerpt.

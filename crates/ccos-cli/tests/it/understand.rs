@@ -290,3 +290,64 @@ fn counting_and_choosing_follow_the_question() {
         json!(3),
     );
 }
+
+/// Percentages read as a calculator reads them, and a percentage is never
+/// taken for a plain number ("add 10% to 50" once printed 60, "200 - 10%"
+/// 190).
+#[test]
+fn percentages_are_percentages() {
+    let home = home(false);
+    for (goal, want) in [
+        ("what is 200 - 10%", json!(180)),
+        ("add 10% to 50", json!(55)),
+        ("20% of 50 plus 1", json!(11)),
+        ("what is 15% of 80", json!(12)),
+    ] {
+        right(home.path(), goal, &[], want);
+    }
+}
+
+/// A word that changes what is computed (unique, sorted, ignoring, title
+/// case, pretty) must be done by the plan; otherwise the goal is refused,
+/// naming the word. Each of these once answered something else with exit 0.
+#[test]
+fn qualifiers_the_plan_does_not_do_are_refused() {
+    let home = home(false);
+    write(
+        &home.path().join("work"),
+        "story.txt",
+        "the cat and the dog\nthe end\n",
+    );
+    write(
+        &home.path().join("work"),
+        "person.json",
+        r#"{"name":"ann"}"#,
+    );
+    for (goal, names) in [
+        ("count the unique lines in lines.txt", "'unique'"),
+        ("count the distinct words in story.txt", "'distinct'"),
+        ("sort the words of story.txt", "'sort'"),
+        (
+            "count the words in story.txt ignoring the word the",
+            "'ignoring'",
+        ),
+        // The file's name is not the value to format.
+        ("format person.json as pretty JSON", "person.json"),
+    ] {
+        refused(home.path(), goal, names);
+    }
+    // What the plan does do still runs.
+    right(
+        home.path(),
+        "sort the numbers 5, 3, 9, 1 descending",
+        &[],
+        json!([9, 5, 3, 1]),
+    );
+    right(
+        home.path(),
+        "sort 10, 2, 33 and 4 from largest to smallest",
+        &[],
+        json!([33, 10, 4, 2]),
+    );
+    right(home.path(), "count the words in story.txt", &[], json!(7));
+}

@@ -20,13 +20,18 @@
 //!          | "multiply" E ("by"|"and"|"with") E ("and" E)* | ("the")? "product" "of" E ("and" E)+
 //!          | "divide" E "by" E | ("the")? "quotient" "of" E ("and"|"by") E
 //!          | ("double"|"twice") E | "triple" E | ("halve"|"half of") E | "square" E | E "squared"
-//!          | ("increase"|"decrease") E "by" NUM ("percent"|"%")
-//!          | NUM ("percent"|"%") "of" E
+//!          | ("increase"|"decrease") E "by" PCT | "add" PCT "to" E | "subtract" PCT "from" E
 //!          | E
-//! E       := term (("+"|"-"|"plus"|"minus") term)*
-//! term    := factor (("*"|"x"|"×"|"/"|"÷"|"times"|"multiplied by"|"divided by"|"over") factor)*
-//! factor  := NUM | "-" factor | "(" E ")" | "it" | "that" | "the result"
+//! E       := term (("+"|"-"|"plus"|"minus") (term | PCT))*
+//! term    := factor (("*"|"x"|"×"|"/"|"÷"|"times"|"multiplied by"|"divided by"|"over") (factor | PCT))*
+//! factor  := NUM | PCT "of" factor | "-" factor | "(" E ")" | "it" | "that" | "the result"
+//! PCT     := NUM ("percent"|"%")
 //! ```
+//!
+//! Percentages read as a calculator reads them: `200 - 10%` is 180 (10%
+//! of 200 off), `add 10% to 50` is 55, `80 * 15%` is 12, and `20% of 50
+//! plus 1` is 11. A percent sign the grammar does not place leaves the
+//! clause unparsed, so a percentage is never taken for a plain number.
 //!
 //! `it`, `that` and `the result` stand for the previous clause's result
 //! ([`PREV`]); a clause made of a single number is not arithmetic.
@@ -221,6 +226,25 @@ impl P {
             false
         }
     }
+    /// Whether the token at `i + k` is a percent sign or the word.
+    fn percent_at(&self, k: usize) -> bool {
+        matches!(self.t.get(self.i + k), Some(T::Sym('%')))
+            || matches!(self.t.get(self.i + k), Some(T::Word(w)) if w == "percent")
+    }
+
+    /// A bare percentage `NUM %` (not followed by "of") at the cursor:
+    /// consumes it and returns the number.
+    fn take_bare_percent(&mut self) -> Option<Json> {
+        let Some(T::Num(v)) = self.t.get(self.i).cloned() else {
+            return None;
+        };
+        if !self.percent_at(1) || matches!(self.t.get(self.i + 2), Some(T::Word(w)) if w == "of") {
+            return None;
+        }
+        self.i += 2;
+        Some(v)
+    }
+
     fn eat_sym(&mut self, c: char) -> bool {
         if self.t.get(self.i) == Some(&T::Sym(c)) {
             self.i += 1;
@@ -243,6 +267,12 @@ impl P {
             } else {
                 return Some(a);
             };
+            // `200 - 10%` is 10% *of 200* off, as a calculator reads it.
+            if let Some(p) = self.take_bare_percent() {
+                let part = percent_of(Expr::Num(p), a.clone());
+                a = Expr::bin(op, a, part);
+                continue;
+            }
             let b = self.term()?;
             a = Expr::bin(op, a, b);
         }
@@ -271,6 +301,12 @@ impl P {
             } else {
                 return Some(a);
             };
+            // `80 * 15%` multiplies by 0.15.
+            if let Some(p) = self.take_bare_percent() {
+                let fraction = Expr::bin(Op::Div, Expr::Num(p), Expr::Num(Json::from(100)));
+                a = Expr::bin(op, a, fraction);
+                continue;
+            }
             let b = self.factor()?;
             a = Expr::bin(op, a, b);
         }
@@ -280,6 +316,14 @@ impl P {
         match self.t.get(self.i).cloned() {
             Some(T::Num(v)) => {
                 self.i += 1;
+                // `15% of 80` binds like a factor: `20% of 50 plus 1` is 11.
+                if self.percent_at(0)
+                    && matches!(self.t.get(self.i + 1), Some(T::Word(w)) if w == "of")
+                {
+                    self.i += 2;
+                    let whole = self.factor()?;
+                    return Some(percent_of(Expr::Num(v), whole));
+                }
                 Some(Expr::Num(v))
             }
             Some(T::Sym('-')) => {
@@ -338,6 +382,14 @@ impl P {
         match w.as_deref() {
             Some("add") => {
                 self.i += 1;
+                // `add 10% to 50`: 50 and 10% of it.
+                if let Some(p) = self.take_bare_percent() {
+                    if !self.eat_word("to") {
+                        return None;
+                    }
+                    let b = self.expr()?;
+                    return Some(Expr::bin(Op::Add, b.clone(), percent_of(Expr::Num(p), b)));
+                }
                 let v = self.operands(&["and"])?;
                 if v.len() == 1 && self.eat_word("to") {
                     let b = self.expr()?;
@@ -351,6 +403,14 @@ impl P {
             }
             Some("subtract") => {
                 self.i += 1;
+                // `subtract 10% from 200`: 200 less 10% of it.
+                if let Some(p) = self.take_bare_percent() {
+                    if !self.eat_word("from") {
+                        return None;
+                    }
+                    let b = self.expr()?;
+                    return Some(Expr::bin(Op::Sub, b.clone(), percent_of(Expr::Num(p), b)));
+                }
                 let a = self.expr()?;
                 if !self.eat_word("from") {
                     return None;
@@ -417,32 +477,25 @@ impl P {
                 if !self.eat_word("by") {
                     return None;
                 }
-                let p = self.factor()?;
-                if !(self.eat_word("percent") || self.eat_sym('%')) {
-                    return None;
-                }
+                let p = self.take_bare_percent()?;
                 // a ± a * p / 100
-                let part = Expr::bin(
-                    Op::Div,
-                    Expr::bin(Op::Mul, a.clone(), p),
-                    Expr::Num(Json::from(100)),
-                );
+                let part = percent_of(Expr::Num(p), a.clone());
                 Some(Expr::bin(op, a, part))
             }
-            _ => {
-                let e = self.expr()?;
-                if (self.eat_word("percent") || self.eat_sym('%')) && self.eat_word("of") {
-                    let b = self.expr()?;
-                    return Some(Expr::bin(
-                        Op::Div,
-                        Expr::bin(Op::Mul, b, e),
-                        Expr::Num(Json::from(100)),
-                    ));
-                }
-                Some(e)
-            }
+            // A percent sign anywhere else is left unread, so the clause
+            // is not arithmetic: `10%` is never taken for 10.
+            _ => self.expr(),
         }
     }
+}
+
+/// `p` percent of `whole`: `whole * p / 100`.
+fn percent_of(p: Expr, whole: Expr) -> Expr {
+    Expr::bin(
+        Op::Div,
+        Expr::bin(Op::Mul, whole, p),
+        Expr::Num(Json::from(100)),
+    )
 }
 
 fn negate(v: &Json) -> Option<Json> {
@@ -551,6 +604,15 @@ mod tests {
             ("10 / 0", f64::INFINITY),
             ("increase 250 by 10 percent", 275.0),
             ("15% of 80", 12.0),
+            ("what is 200 - 10%", 180.0),
+            ("200 + 10 percent", 220.0),
+            ("add 10% to 50", 55.0),
+            ("subtract 10% from 200", 180.0),
+            ("20% of 50 plus 1", 11.0),
+            ("1 + 20% of 50", 11.0),
+            ("80 * 15%", 12.0),
+            ("decrease 80 by 25%", 60.0),
+            ("10% of (50 + 30)", 8.0),
             ("2 + 3 * 4", 14.0),
             ("calculate 100 divided by 8", 12.5),
             ("what is 3 squared", 9.0),
@@ -574,6 +636,10 @@ mod tests {
             "multiply the matrix [[1,2],[3,4]] by [[5,6],[7,8]]",
             "what time is it",
             "double it",
+            "10%",
+            "10% + 5",
+            "add 10% and 50",
+            "increase 250 by 10",
         ] {
             assert_eq!(parse(goal, false), None, "{goal}");
         }

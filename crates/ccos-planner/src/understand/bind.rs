@@ -288,6 +288,21 @@ const PAGING_CUES: &[&str] = &[
     "page", "first", "top", "last", "limit", "offset", "skip", "most",
 ];
 const REPO_WORDS: &[&str] = &["repo", "repository", "project", "slug"];
+/// Parameters that take a percentage: a plain number parameter does not
+/// (`10%` is not 10; "add 10% to 50" is not `add(10, 50)`).
+const PERCENT_WORDS: &[&str] = &[
+    "percent",
+    "percentage",
+    "pct",
+    "rate",
+    "ratio",
+    "discount",
+    "tax",
+    "tip",
+    "fraction",
+    "share",
+    "probability",
+];
 const OWNER_WORDS: &[&str] = &[
     "owner",
     "org",
@@ -409,7 +424,9 @@ pub fn compat(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             (sc, s(&m.value.to_string()))
         }
         (MentionKind::Number, None) => (0.6, m.value.clone()),
-        (MentionKind::Percent, Some("integer" | "number") | None) => (0.8, m.value.clone()),
+        (MentionKind::Percent, Some("integer" | "number") | None) if has(n, PERCENT_WORDS) => {
+            (0.8, m.value.clone())
+        }
         (MentionKind::Duration, Some("integer" | "number") | None) => {
             let ms = m.value.as_f64()?;
             let (per, sc) = match wanted_unit(p) {
@@ -478,7 +495,10 @@ pub fn compat(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             } else if has(n, &["name"]) {
                 (0.5, s(&text_value))
             } else {
-                (0.3, s(&text_value))
+                // A file named where a value is wanted: the file's name is
+                // not the value ("format person.json" is not the string
+                // "person.json"); a text parameter may get its content.
+                return None;
             }
         }
         (MentionKind::Path, Some("array")) if has(n, PATH_WORDS) => {
@@ -892,7 +912,7 @@ pub fn bind(
                 && let Some(pi) = free.iter().copied().find(|pi| {
                     !taken_param.contains(pi)
                         && has(&params[*pi].name_words, DATA_WORDS)
-                        && matches!(params[*pi].ty.as_deref(), Some("string") | None)
+                        && params[*pi].ty.as_deref() == Some("string")
                 })
             {
                 taken_param.insert(pi);

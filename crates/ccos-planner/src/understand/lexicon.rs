@@ -312,6 +312,171 @@ pub fn contradiction(text: &str, m: &CapabilityManifest) -> Option<String> {
     None
 }
 
+/// Words that change *what* a request computes, beyond its operation:
+/// which items (unique, first, longest), in which order (sorted,
+/// descending), without what (ignoring, except), in which form (title
+/// case, pretty). A capability that does not do them returns something
+/// else than what was asked — "count the unique lines" answered with the
+/// count of all lines — so [`unserved_qualifier`] refuses it.
+/// (concept, words); compared after stemming.
+pub const QUALIFIERS: &[(&str, &[&str])] = &[
+    (
+        "unique",
+        &[
+            "unique",
+            "distinct",
+            "deduplicate",
+            "dedupe",
+            "duplicate",
+            "duplicates",
+        ],
+    ),
+    (
+        "order",
+        &[
+            "sort",
+            "sorted",
+            "alphabetical",
+            "alphabetically",
+            "ascending",
+            "descending",
+            "reverse",
+            "reversed",
+            "backwards",
+        ],
+    ),
+    ("position", &["first", "last", "top", "bottom"]),
+    (
+        "extreme",
+        &[
+            "longest", "shortest", "largest", "smallest", "biggest", "highest", "lowest",
+            "maximum", "minimum",
+        ],
+    ),
+    ("aggregate", &["average", "mean", "median"]),
+    (
+        "exclude",
+        &[
+            "ignoring",
+            "ignore",
+            "except",
+            "excluding",
+            "exclude",
+            "without",
+            "skipping",
+            "omitting",
+        ],
+    ),
+    ("style", &["title", "camel", "snake", "kebab", "sentence"]),
+    ("layout", &["pretty", "indented", "minified"]),
+];
+
+/// `from largest to smallest` is an order, `descending` (and `from
+/// smallest to largest` `ascending`), not two extremes.
+fn order_phrases(words: Vec<String>) -> Vec<String> {
+    const HIGH: &[&str] = &["largest", "biggest", "highest", "maximum", "most"];
+    const LOW: &[&str] = &["smallest", "lowest", "minimum", "least"];
+    let mut out = Vec::with_capacity(words.len());
+    let mut i = 0;
+    while i < words.len() {
+        let at = |k: usize| words.get(i + k).map(String::as_str).unwrap_or("");
+        if at(0) == "from" && at(2) == "to" {
+            let dir = match (at(1), at(3)) {
+                (a, b) if HIGH.contains(&a) && LOW.contains(&b) => Some("descending"),
+                (a, b) if LOW.contains(&a) && HIGH.contains(&b) => Some("ascending"),
+                _ => None,
+            };
+            if let Some(d) = dir {
+                out.push(d.to_string());
+                i += 4;
+                continue;
+            }
+        }
+        out.push(words[i].clone());
+        i += 1;
+    }
+    out
+}
+
+/// Words after which a `style` word names a case ("title case").
+const STYLE_NOUNS: &[&str] = &["case", "cased", "casing"];
+
+/// The first qualifier of `text` (see [`QUALIFIERS`]) that `m` does not
+/// serve, with why; `None` when it serves them all (or there are none).
+///
+/// `text` is the clause without the values it states (quoted text, file
+/// names); `bound` the parameters the plan fills. A qualifier is served
+/// when one of its concept's words (or a synonym) is a word of the
+/// capability's name or description — unless that word names one of the
+/// capability's *parameters*, which then must be filled ("descending" is
+/// served by `ccos.data.sort` only with `:descending` set). "First" and
+/// "last" are also served by a filled paging parameter ("the first 5
+/// issues"); a clause-initial "first" is sequencing, not a qualifier.
+pub fn unserved_qualifier(
+    text: &str,
+    m: &CapabilityManifest,
+    params: &[String],
+    bound: &BTreeSet<String>,
+) -> Option<String> {
+    let words = order_phrases(
+        text.split(|c: char| !c.is_alphanumeric() && c != '-')
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect(),
+    );
+    let word_stems = |w: &str| -> BTreeSet<String> {
+        analyze(w)
+            .into_iter()
+            .flat_map(|s| synonym_stems(&s))
+            .collect()
+    };
+    let mut described: BTreeSet<String> = name_words(m);
+    described.extend(analyze(&m.description));
+    let param_stems: BTreeSet<String> = params.iter().flat_map(|p| analyze(p)).collect();
+    let bound_stems: BTreeSet<String> = bound.iter().flat_map(|p| analyze(p)).collect();
+    let paging_bound = bound.iter().any(|p| {
+        analyze(p).iter().any(|s| {
+            [
+                "limit", "per_page", "page", "count", "max", "top", "first", "take", "n", "size",
+            ]
+            .iter()
+            .any(|w| analyze(w).contains(s))
+        })
+    });
+    for (i, w) in words.iter().enumerate() {
+        let Some((concept, _)) = QUALIFIERS.iter().find(|(_, ws)| ws.contains(&w.as_str())) else {
+            continue;
+        };
+        if *concept == "position" && i == 0 {
+            continue;
+        }
+        if *concept == "style"
+            && !words
+                .get(i + 1)
+                .is_some_and(|n| STYLE_NOUNS.contains(&n.as_str()))
+        {
+            continue;
+        }
+        if *concept == "position" && paging_bound {
+            continue;
+        }
+        let stems = word_stems(w);
+        let as_param = stems.iter().any(|s| param_stems.contains(s));
+        let served = if as_param {
+            stems.iter().any(|s| bound_stems.contains(s))
+        } else {
+            stems.iter().any(|s| described.contains(s))
+        };
+        if !served {
+            return Some(format!(
+                "the goal asks for '{w}' ({concept}), which {} does not do",
+                m.id
+            ));
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -345,6 +510,70 @@ mod tests {
 
     fn cap(id: &str) -> CapabilityManifest {
         CapabilityManifest::new(id, "d", json!({"type": "object"}))
+    }
+
+    #[test]
+    fn qualifiers_must_be_served() {
+        let sort = {
+            let mut m = cap("ccos.data.sort");
+            m.description =
+                "Sort a list, by a key of its maps when :key is given, ascending unless :descending."
+                    .into();
+            m
+        };
+        let params = vec!["items".to_string(), "descending".to_string()];
+        let bound = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>();
+        let q = |text: &str, m: &CapabilityManifest, b: &[&str]| {
+            super::unserved_qualifier(text, m, &params, &bound(b))
+        };
+        assert!(
+            q(
+                "count the unique lines in",
+                &cap("ccos.text.count_lines"),
+                &[]
+            )
+            .is_some()
+        );
+        assert!(q("sort the words of", &cap("ccos.text.count_words"), &[]).is_some());
+        assert!(
+            q(
+                "count the words ignoring the word",
+                &cap("ccos.text.count_words"),
+                &[]
+            )
+            .is_some()
+        );
+        assert!(q("convert to title case", &cap("ccos.text.upper"), &[]).is_some());
+        // A parameter word is served only when the parameter is filled.
+        assert!(q("sort the numbers descending", &sort, &["items"]).is_some());
+        assert!(
+            q(
+                "sort the numbers descending",
+                &sort,
+                &["items", "descending"]
+            )
+            .is_none()
+        );
+        assert!(
+            q(
+                "sort from largest to smallest",
+                &sort,
+                &["items", "descending"]
+            )
+            .is_none()
+        );
+        assert!(q("sort from largest to smallest", &sort, &["items"]).is_some());
+        assert!(q("sort them from smallest to largest", &sort, &["items"]).is_none());
+        // Sequencing, and nouns that only look like qualifiers.
+        assert!(q("first count the words", &cap("ccos.text.count_words"), &[]).is_none());
+        assert!(
+            q(
+                "show the title of the movie",
+                &cap("tmdb.movie_details"),
+                &[]
+            )
+            .is_none()
+        );
     }
 
     #[test]
