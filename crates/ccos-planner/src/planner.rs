@@ -256,12 +256,43 @@ impl Planner {
                         let (rtrace, rchosen) = self.choose(&read)?;
                         match rchosen {
                             Some(rc) => {
-                                intent = intent.with_step_param(param.clone(), rid.clone());
                                 planned.push(rc.intent.clone());
                                 steps.push(ResolvedStep {
                                     intent: rc.intent,
                                     manifest: rc.manifest,
                                 });
+                                let mut source = rid.clone();
+                                // A list parameter takes the file's lines.
+                                if c.read_lines.contains(param) {
+                                    let lid = format!("{}-lines{}", s.id, k + 1);
+                                    let split = SubIntent::new(
+                                        &lid,
+                                        "split the text into lines",
+                                        IntentType::Transform,
+                                    )
+                                    .with_step_param("text", rid.clone());
+                                    let (ltrace, lchosen) = self.choose(&split)?;
+                                    traces.push(ltrace);
+                                    match lchosen {
+                                        Some(lc) => {
+                                            planned.push(lc.intent.clone());
+                                            steps.push(ResolvedStep {
+                                                intent: lc.intent,
+                                                manifest: lc.manifest,
+                                            });
+                                            source = lid;
+                                        }
+                                        None => missing.push(MissingCapability {
+                                            sub_intent: lid.clone(),
+                                            description: format!(
+                                                "split {path} into lines for {}",
+                                                s.description
+                                            ),
+                                            reason: "no capability splits a text into lines".into(),
+                                        }),
+                                    }
+                                }
+                                intent = intent.with_step_param(param.clone(), source);
                             }
                             None => missing.push(MissingCapability {
                                 sub_intent: rid.clone(),
@@ -457,6 +488,7 @@ impl Planner {
                 intent: s.clone(),
                 manifest: m.clone(),
                 read_first: vec![],
+                read_lines: BTreeSet::new(),
             };
             return if open.is_empty() {
                 Fit::Serves(chosen, vec![])
@@ -501,6 +533,7 @@ impl Planner {
             intent,
             manifest: m.clone(),
             read_first: b.read_first.clone(),
+            read_lines: b.read_lines.clone(),
         };
         let notes: Vec<String> = b.notes.iter().map(|n| format!("bound {n}")).collect();
         if open.is_empty() {
@@ -543,6 +576,8 @@ struct Chosen {
     intent: SubIntent,
     manifest: CapabilityManifest,
     read_first: Vec<(String, String)>,
+    /// The `read_first` parameters that take the file's lines.
+    read_lines: BTreeSet<String>,
 }
 
 /// How a candidate fits a sub-intent.

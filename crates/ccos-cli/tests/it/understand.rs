@@ -351,3 +351,30 @@ fn qualifiers_the_plan_does_not_do_are_refused() {
     );
     right(home.path(), "count the words in story.txt", &[], json!(7));
 }
+
+/// A file is read as what the goal asks of it: its lines where a list is
+/// wanted; never listed as if it were a directory ("sort the lines of
+/// words.txt" once called `ccos.file.list` on the file), and a URL is not
+/// the page ("count the words at URL" once counted the address).
+#[test]
+fn files_and_urls_are_read_as_the_goal_asks() {
+    let home = home(false);
+    write(&home.path().join("work"), "words.txt", "pear\napple\nfig\n");
+    right(
+        home.path(),
+        "sort the lines of words.txt",
+        &[],
+        json!(["apple", "fig", "pear"]),
+    );
+    right(
+        home.path(),
+        "take the first 2 lines of words.txt",
+        &[],
+        json!(["pear", "apple"]),
+    );
+    refused(
+        home.path(),
+        "count the words at https://example.com/page",
+        "url https://example.com/page",
+    );
+}

@@ -123,6 +123,9 @@ pub struct Binding {
     /// Data parameters to fill with the content of a file the goal names
     /// (parameter, path): the file is read first.
     pub read_first: Vec<(String, String)>,
+    /// The `read_first` parameters that take the file's *lines* (a list):
+    /// "sort the lines of words.txt" reads the file, then splits it.
+    pub read_lines: BTreeSet<String>,
     /// Stated values no parameter takes (labels, e.g. `number 4`); weak
     /// mentions are not listed.
     pub unused: Vec<String>,
@@ -288,6 +291,10 @@ const PAGING_CUES: &[&str] = &[
     "page", "first", "top", "last", "limit", "offset", "skip", "most",
 ];
 const REPO_WORDS: &[&str] = &["repo", "repository", "project", "slug"];
+/// Parameters that take a list of items.
+const LIST_WORDS: &[&str] = &["items", "list", "values", "array", "elements", "lines"];
+/// Parameters (or their descriptions) that want a directory.
+const DIR_WORDS: &[&str] = &["directory", "dir", "folder"];
 /// Parameters that take a percentage: a plain number parameter does not
 /// (`10%` is not 10; "add 10% to 50" is not `add(10, 50)`).
 const PERCENT_WORDS: &[&str] = &[
@@ -476,11 +483,13 @@ pub fn compat(m: &Mention, p: &Param) -> Option<(f64, Json)> {
         }
         (MentionKind::Url, Some("string") | None) => {
             let fmt = p.schema.get("format").and_then(Json::as_str);
-            let sc = if has(n, URL_WORDS) || matches!(fmt, Some("uri" | "url")) {
-                1.0
-            } else {
-                0.3
-            };
+            let names_url = has(n, URL_WORDS) || matches!(fmt, Some("uri" | "url"));
+            // The address is not the page: "count the words at URL" does
+            // not count the words of the address.
+            if !names_url && has(n, DATA_WORDS) {
+                return None;
+            }
+            let sc = if names_url { 1.0 } else { 0.3 };
             (sc, s(&text_value))
         }
         (MentionKind::Email, Some("string") | None) => {
@@ -488,6 +497,17 @@ pub fn compat(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             (sc, s(&text_value))
         }
         (MentionKind::Path, Some("string") | None) => {
+            // A file name (its last segment has an extension) is not a
+            // directory: "sort the lines of words.txt" does not list it.
+            let names_dir = has(n, DIR_WORDS) || has(&p.desc_words, DIR_WORDS);
+            let file_like = text_value
+                .trim_end_matches('/')
+                .rsplit('/')
+                .next()
+                .is_some_and(|last| last.rfind('.').is_some_and(|i| i > 0 && i + 1 < last.len()));
+            if names_dir && file_like && !has(n, &["file"]) && !has(&p.desc_words, &["file"]) {
+                return None;
+            }
             if has(n, PATH_WORDS) {
                 (1.0, s(&text_value))
             } else if has(n, DATA_WORDS) || has(n, USER_TEXT_WORDS) {
@@ -880,6 +900,9 @@ pub fn bind(
     // Unused stated values; a file path left over may be read into a data
     // parameter when the capability takes no path.
     let takes_path = params.iter().any(|p| has(&p.name_words, PATH_WORDS));
+    let says_lines = clause
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| w.eq_ignore_ascii_case("lines"));
     for (mi, men) in mentions.iter().enumerate() {
         if whole.contains(&mi) {
             continue;
@@ -922,6 +945,29 @@ pub fn bind(
                     it.label(),
                     params[pi].name
                 ));
+                b.read_first.push((params[pi].name.clone(), path));
+                continue;
+            }
+            // "the lines of words.txt" where a list is wanted: the file's
+            // lines.
+            if it.kind == MentionKind::Path
+                && !takes_path
+                && says_lines
+                && let Some(pi) = free.iter().copied().find(|pi| {
+                    !taken_param.contains(pi)
+                        && params[*pi].ty.as_deref() == Some("array")
+                        && (has(&params[*pi].name_words, LIST_WORDS)
+                            || has(&params[*pi].name_words, DATA_WORDS))
+                })
+            {
+                taken_param.insert(pi);
+                let path = it.value.as_str().unwrap_or(&it.text).to_string();
+                b.notes.push(format!(
+                    "{} -> :{} (the file's lines: read and split first)",
+                    it.label(),
+                    params[pi].name
+                ));
+                b.read_lines.insert(params[pi].name.clone());
                 b.read_first.push((params[pi].name.clone(), path));
                 continue;
             }
@@ -1120,6 +1166,26 @@ mod tests {
         // Nor does the goal sentence.
         let b = run("convert to upper case", &upper);
         assert_eq!(b.missing, vec!["text".to_string()]);
+        // Nor a URL: the address is not the page.
+        let words = cap(
+            "ccos.text.count_words",
+            obj(json!({"text": {"type": "string"}}), &["text"]),
+        );
+        let b = run("count the words at https://example.com/page", &words);
+        assert!(b.args.is_empty(), "{b:?}");
+        assert_eq!(b.unused, vec!["url https://example.com/page".to_string()]);
+        // A file name does not fill a directory parameter.
+        let list = cap(
+            "ccos.file.list",
+            obj(
+                json!({"path": {"type": "string", "description": "directory path (default .)"}}),
+                &[],
+            ),
+        );
+        let b = run("sort the lines of words.txt", &list);
+        assert!(b.args.is_empty(), "{b:?}");
+        let b = run("list the files in docs/archive", &list);
+        assert_eq!(args(&b), json!({"path": "docs/archive"}), "{b:?}");
     }
 
     #[test]

@@ -430,7 +430,15 @@ pub fn unserved_qualifier(
             .flat_map(|s| synonym_stems(&s))
             .collect()
     };
-    let mut described: BTreeSet<String> = name_words(m);
+    let mut operation: BTreeSet<String> = name_words(m);
+    operation.extend(
+        m.description
+            .split_whitespace()
+            .next()
+            .map(analyze)
+            .unwrap_or_default(),
+    );
+    let mut described = operation.clone();
     described.extend(analyze(&m.description));
     let param_stems: BTreeSet<String> = params.iter().flat_map(|p| analyze(p)).collect();
     let bound_stems: BTreeSet<String> = bound.iter().flat_map(|p| analyze(p)).collect();
@@ -462,8 +470,14 @@ pub fn unserved_qualifier(
         }
         let stems = word_stems(w);
         let as_param = stems.iter().any(|s| param_stems.contains(s));
+        // The clause's own verb ("sort the lines of ...") names the
+        // operation: the capability's name or its description's verb must
+        // say it, not a passing word of its description ("List a
+        // directory: sorted entries").
         let served = if as_param {
             stems.iter().any(|s| bound_stems.contains(s))
+        } else if i == 0 {
+            stems.iter().any(|s| operation.contains(s))
         } else {
             stems.iter().any(|s| described.contains(s))
         };
@@ -535,6 +549,9 @@ mod tests {
             .is_some()
         );
         assert!(q("sort the words of", &cap("ccos.text.count_words"), &[]).is_some());
+        let mut list = cap("ccos.file.list");
+        list.description = "List a directory: sorted entries with name, type and size.".into();
+        assert!(q("sort the lines of", &list, &[]).is_some());
         assert!(
             q(
                 "count the words ignoring the word",
