@@ -127,6 +127,28 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 /// rather than read until memory runs out (`/dev/zero`).
 pub const MAX_INPUT_BYTES: u64 = 16 << 20;
 
+/// Bytes of a message (an error, a finding) kept by [`clip`]: enough for
+/// any message a person reads, bounded whatever the input (a 10 MB symbol
+/// in "unbound symbol `...`").
+pub const MAX_MESSAGE_BYTES: usize = 4096;
+
+/// `text` cut to at most `max` bytes at a character boundary, with a note
+/// of its whole size when cut.
+pub fn clip(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    if text.len() <= max {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    std::borrow::Cow::Owned(format!(
+        "{}\u{2026} ({} bytes in all)",
+        &text[..end],
+        text.len()
+    ))
+}
+
 /// Reads `reader` to a string, refusing more than `max` bytes and
 /// non-UTF-8 text, with errors a person can act on (`what` names the
 /// input: a file path, `stdin`).
@@ -208,6 +230,15 @@ mod tests {
         let line = before.matches('\n').count() + 1;
         let start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
         (line, src[start..offset].chars().count() + 1)
+    }
+
+    #[test]
+    fn clip_cuts_at_a_character_boundary() {
+        assert_eq!(super::clip("short", 10), "short");
+        let long = "é".repeat(10);
+        let cut = super::clip(&long, 5);
+        assert!(cut.starts_with("éé\u{2026}"), "{cut}");
+        assert!(cut.ends_with("(20 bytes in all)"), "{cut}");
     }
 
     #[test]

@@ -314,6 +314,7 @@ impl Walker<'_> {
         message: String,
         hint: Option<String>,
     ) {
+        use ccos_core::text::{MAX_MESSAGE_BYTES, clip};
         self.findings.push(Finding {
             start: span.start,
             end: span.end,
@@ -321,9 +322,9 @@ impl Walker<'_> {
             column: 0,
             severity,
             code: code.to_string(),
-            capability: capability.map(str::to_string),
-            message,
-            hint,
+            capability: capability.map(|c| clip(c, MAX_MESSAGE_BYTES).into_owned()),
+            message: clip(&message, MAX_MESSAGE_BYTES).into_owned(),
+            hint: hint.map(|h| clip(&h, MAX_MESSAGE_BYTES).into_owned()),
         });
     }
 
@@ -454,6 +455,32 @@ impl Walker<'_> {
                 "call needs a non-empty capability id".into(),
                 None,
             );
+            return;
+        }
+        // No catalog holds an id this long: say so without looking it up
+        // (or suggesting near names: that compares it with every id).
+        if id.len() > ccos_marketplace::ids::MAX_ID_LEN {
+            self.find(
+                e.span,
+                Severity::Error,
+                "unknown_capability",
+                None,
+                format!(
+                    "capability id is {} bytes long; ids are at most {} (`{}`)",
+                    id.len(),
+                    ccos_marketplace::ids::MAX_ID_LEN,
+                    ccos_core::text::clip(&id, 64)
+                ),
+                None,
+            );
+            self.calls.push(CallCheck {
+                capability: None,
+                start: e.span.start,
+                end: e.span.end,
+                line: 0,
+                column: 0,
+                decision: None,
+            });
             return;
         }
         let manifest = self.catalog.get(&id);

@@ -146,6 +146,11 @@ pub fn words(text: &str) -> Vec<String> {
 /// Up to `n` ids closest to `wanted` by edit distance (ties by id), among
 /// those within a reasonable distance; for "did you mean" messages.
 pub fn closest<'a>(wanted: &str, ids: impl Iterator<Item = &'a str>, n: usize) -> Vec<String> {
+    // Nothing is near an id far beyond the longest accepted one, and the
+    // edit distance would cost its length times every id's.
+    if wanted.len() > 2 * MAX_ID_LEN {
+        return vec![];
+    }
     let limit = (wanted.chars().count() / 2).max(3);
     let mut scored: Vec<(usize, &str)> = ids
         .map(|id| (rtfs::builtins::edit_distance(wanted, id), id))

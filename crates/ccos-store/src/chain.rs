@@ -153,15 +153,16 @@ impl RawEntry {
 /// end, rows inserted behind the head's back) the new entry keeps the
 /// evidence instead of papering over it: it links to the head's hash and
 /// takes the seq after both, so `verify_chain` still reports the gap or the
-/// broken link. Only a store without a head record (none written yet)
-/// builds on the last row.
+/// broken link. A chain with entries but no head record (the head is
+/// written with the first entry, so it was removed) gets an entry linked to
+/// nothing (the genesis hash), which `verify_chain` reports for good.
 fn successor(head: Option<(i64, String)>, last: Option<(i64, String)>) -> (i64, String) {
     match (head, last) {
         (Some((head_seq, head_hash)), last) => {
             let last_seq = last.map_or(0, |(s, _)| s);
             (head_seq.max(last_seq) + 1, head_hash)
         }
-        (None, Some((last_seq, last_hash))) => (last_seq + 1, last_hash),
+        (None, Some((last_seq, _))) => (last_seq + 1, GENESIS_HASH.to_string()),
         (None, None) => (1, GENESIS_HASH.to_string()),
     }
 }
@@ -356,6 +357,24 @@ impl Store {
             reason: Some(reason),
             head_hash: None,
         };
+        // Rows the walk below (seq 1, 2, ...) would never read: a seq of
+        // zero, negative or missing is no entry of the chain, yet other
+        // readers (a run's story) would show it.
+        let stray = on_pool!(self, p => {
+            sqlx::query_scalar::<_, i64>(
+                "SELECT COUNT(*) FROM causal_chain WHERE seq IS NULL OR seq < 1",
+            )
+            .fetch_one(p)
+            .await
+            .ctx(|| "checking causal chain seqs".into())?
+        });
+        if stray > 0 {
+            return Ok(bad(
+                0,
+                0,
+                format!("{stray} row(s) with a seq below 1 or none: not entries of the chain"),
+            ));
+        }
         let mut after = 0i64;
         loop {
             let page = on_pool!(self, p => {

@@ -390,6 +390,18 @@ impl World {
         if let Some(s) = self.store.get() {
             return Ok(s);
         }
+        let store = self.audit_store()?;
+        self.mark_abandoned_runs(store)?;
+        Ok(store)
+    }
+
+    /// The store, opened without the sweep [`World::store`] makes for
+    /// runs whose process is gone: an audit (`ccos chain ...`) reads the
+    /// chain as it is and writes nothing.
+    pub fn audit_store(&self) -> Result<&Store, WorldError> {
+        if let Some(s) = self.store.get() {
+            return Ok(s);
+        }
         self.home.ensure().map_err(|e| {
             WorldError::failed(format!("creating {}: {e}", self.home.root().display()))
         })?;
@@ -397,9 +409,7 @@ impl World {
         let store = self
             .block_on(Store::open(&url))
             .map_err(|e| WorldError::failed(format!("opening the store: {e}")))?;
-        let store = self.store.get_or_init(|| store);
-        self.mark_abandoned_runs(store)?;
-        Ok(store)
+        Ok(self.store.get_or_init(|| store))
     }
 
     /// The orchestrator over this world's marketplace, policy and store,

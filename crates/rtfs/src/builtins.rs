@@ -85,9 +85,14 @@ builtins! {
 
 /// The built-in or special-form name closest to `name` (for "did you mean").
 pub fn closest_name(name: &str) -> Option<&'static str> {
+    let len = name.chars().count();
     Builtin::ALL
         .iter()
         .map(|b| b.name())
+        // The distance is at least the difference in length: names too
+        // far apart in length are not compared (a 10 MB symbol costs
+        // nothing).
+        .filter(|n| len.abs_diff(n.chars().count()) <= 2.max(n.len() / 3))
         .map(|n| (edit_distance(name, n), n))
         .filter(|(d, n)| *d <= 2.max(n.len() / 3))
         .min()
@@ -98,14 +103,15 @@ pub fn closest_name(name: &str) -> Option<&'static str> {
 pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
     for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
+        cur[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
             cur[j + 1] = (prev[j] + usize::from(ca != *cb))
                 .min(prev[j + 1] + 1)
                 .min(cur[j] + 1);
         }
-        prev = cur;
+        std::mem::swap(&mut prev, &mut cur);
     }
     prev[b.len()]
 }

@@ -121,10 +121,17 @@ const EXCERPT_AFTER: usize = 200;
 
 impl RtfsError {
     /// A new error of `kind` with `message` and no location.
+    /// The message is cut to [`ccos_core::text::MAX_MESSAGE_BYTES`]: an
+    /// error quoting a 10 MB symbol or thrown string stays readable.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        let mut message: String = message.into();
+        if message.len() > ccos_core::text::MAX_MESSAGE_BYTES {
+            message =
+                ccos_core::text::clip(&message, ccos_core::text::MAX_MESSAGE_BYTES).into_owned();
+        }
         RtfsError {
             kind,
-            message: message.into(),
+            message,
             span: None,
             help: None,
             thrown: None,
@@ -141,9 +148,11 @@ impl RtfsError {
         self
     }
 
-    /// Adds a help line.
+    /// Adds a help line (cut like the message).
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
-        self.help = Some(help.into());
+        let help: String = help.into();
+        self.help =
+            Some(ccos_core::text::clip(&help, ccos_core::text::MAX_MESSAGE_BYTES).into_owned());
         self
     }
 

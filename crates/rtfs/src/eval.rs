@@ -1311,9 +1311,11 @@ impl<'h> Evaluator<'h> {
 
     /// `(try body... (catch ...)... (finally ...)?)`: the first catch
     /// clause whose filter matches the error handles it (see
-    /// [`catch_matches`]); `Limit` and `Denied` errors are never caught;
-    /// `finally` runs
-    /// in every case.
+    /// [`catch_matches`]); `finally` runs after the body and any handler.
+    /// `Limit` and `Denied` errors are never caught and end the evaluation
+    /// at once: `finally` does not run after them either, so a denied or
+    /// over-limit run makes no further call, and an error thrown by a
+    /// `finally` can never stand in for them.
     fn eval_try(&self, args: &[Expr], env: &Env, cx: Cx<'_>) -> Result<Value> {
         let is_clause = |e: &Expr, head: &str| {
             e.as_list()
@@ -1367,6 +1369,11 @@ impl<'h> Evaluator<'h> {
         {
             let bound = self.bind_pattern(binding, err.to_value(), env.clone())?;
             result = self.eval_body(body, &bound, cx);
+        }
+        if let Err(err) = &result
+            && !err.kind.is_catchable()
+        {
+            return result;
         }
         if let Some(f) = finally {
             let body = f.as_list().map(|l| &l[1..]).unwrap_or_default();

@@ -520,6 +520,38 @@ fn denials_cannot_be_caught() {
 fn limit_errors_cannot_be_caught() {
     let e = eval_str("(do (defn f [n] (f n)) (try (f 0) (catch e :swallowed)))").unwrap_err();
     assert_eq!(e.kind, ErrorKind::Limit);
+    // Nor by a `finally` that throws: its error would be catchable.
+    for src in [
+        "(do (defn f [n] (f n)) (try (try (f 0) (finally (throw \"masked\"))) (catch e :swallowed)))",
+        "(do (defn f [n] (f n)) (try (try (f 0) (catch e 1) (finally (throw \"m\"))) (catch e :swallowed)))",
+    ] {
+        let e = eval_str(src).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Limit, "{src}");
+    }
+}
+
+/// After an uncatchable error nothing more runs: `finally` included, so a
+/// denied run makes no further call.
+#[test]
+fn finally_does_not_run_after_a_denial() {
+    struct Denies(Mutex<Vec<String>>);
+    impl Host for Denies {
+        fn call(&self, req: CallRequest<'_>) -> Result<Value> {
+            self.0.lock().unwrap().push(req.capability.to_string());
+            if req.capability == "denied.cap" {
+                return Err(RtfsError::new(ErrorKind::Denied, "denied by policy"));
+            }
+            Ok(Value::Nil)
+        }
+    }
+    let host = Denies(Mutex::new(vec![]));
+    let e = Evaluator::new(&host)
+        .eval_str(
+            "(try (try (call :denied.cap) (finally (call :after.denial) (throw \"m\"))) (catch e :swallowed))",
+        )
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Denied);
+    assert_eq!(*host.0.lock().unwrap(), vec!["denied.cap".to_string()]);
 }
 
 /// A host that answers calls from a table, records step events, and

@@ -52,7 +52,8 @@ const PAYLOAD_PREVIEW: usize = 160;
 /// Runs a chain subcommand.
 pub fn run(cmd: ChainCommand, home: &Path) -> Result<(), CliError> {
     let world = read_world(home, None)?;
-    let store = world.store()?;
+    // Reading the chain writes nothing to it (no abandoned-run sweep).
+    let store = world.audit_store()?;
     match cmd {
         ChainCommand::Show {
             intent,

@@ -13,6 +13,8 @@ crate::engine_tests!(
     tamper_delete_row,
     tamper_delete_last_row,
     truncation_survives_later_appends,
+    a_removed_head_stays_detected,
+    stray_rows_are_detected,
     tamper_swap_rows,
 );
 
@@ -195,6 +197,47 @@ async fn truncation_survives_later_appends(eng: Eng) {
     let seqs: Vec<i64> = all.iter().map(|e| e.seq).collect();
     assert_eq!(seqs, vec![1, 2, 3, 7, 8], "new entries follow the head");
     db.cleanup().await;
+}
+
+/// Removing the head record along with a cut must not let the next
+/// append re-anchor the chain.
+async fn a_removed_head_stays_detected(eng: Eng) {
+    let Some(db) = fresh(eng).await else { return };
+    fill(&db, 6).await;
+    db.exec("DELETE FROM causal_chain WHERE seq >= 5").await;
+    db.exec("DELETE FROM chain_head").await;
+    assert!(!db.store.verify_chain().await.unwrap().ok);
+    for _ in 0..2 {
+        db.store
+            .append(NewEntry::raw(EntryKind::RunAbandoned, json!({"pid": 1})))
+            .await
+            .expect("append after the cut");
+    }
+    let r = db.store.verify_chain().await.unwrap();
+    assert!(!r.ok, "re-anchored after the head was removed: {r:?}");
+    assert_eq!(r.first_bad_seq, Some(5), "{r:?}");
+    db.cleanup().await;
+}
+
+/// A row with a seq of zero, a negative seq or none is not walked by the
+/// chain, yet would show in a run's story: verify reports it.
+async fn stray_rows_are_detected(eng: Eng) {
+    for seq in ["0", "-5"] {
+        let Some(db) = fresh(eng).await else { return };
+        fill(&db, 4).await;
+        let copy = format!(
+            "INSERT INTO causal_chain (seq, format, kind, intent_id, plan_id, run_id, payload, ts, prev_hash, hash) \
+             SELECT {seq}, format, kind, intent_id, plan_id, run_id, payload, ts, prev_hash, hash FROM causal_chain WHERE seq = 4"
+        );
+        assert_eq!(db.exec(&copy).await, 1);
+        let r = db.store.verify_chain().await.unwrap();
+        assert!(!r.ok, "seq {seq}: {r:?}");
+        assert!(
+            r.reason.as_deref().unwrap_or("").contains("below 1"),
+            "{r:?}"
+        );
+        db.cleanup().await;
+    }
 }
 
 async fn tamper_swap_rows(eng: Eng) {
