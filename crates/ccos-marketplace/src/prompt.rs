@@ -14,7 +14,11 @@
 //! entry, a TOML key) or not (a plain value, in order). Asking a prompt
 //! returns, in this order: the answer whose prompt is *exactly* the asked
 //! prompt (reusable: the same question gets the same answer every time),
-//! else the next unused unnamed answer (each used once, in the order given).
+//! else the answer named like the value asked for (`ccos.user.ask`'s
+//! `:name`, the parameter name in a generated plan: `--answer
+//! source_timezone=Asia/Tokyo`), else the next unused unnamed answer (each
+//! used once, in the order given; a plan asks its questions one after the
+//! other, in plan order).
 //! Otherwise there is no answer, which `ccos.user.ask` reports as refused:
 //! `no answer for prompt "..."; pass --answer or --answers FILE`.
 
@@ -41,6 +45,14 @@ pub enum AskError {
 pub trait UserPrompter: Send + Sync {
     /// Asks `prompt` and returns the answer text.
     fn ask(&self, prompt: &str) -> Result<String, AskError>;
+
+    /// Asks `prompt` for the value called `name` (a parameter name), when
+    /// the question has one; answers given in advance may match the name.
+    /// By default the same as [`UserPrompter::ask`].
+    fn ask_named(&self, prompt: &str, name: Option<&str>) -> Result<String, AskError> {
+        let _ = name;
+        self.ask(prompt)
+    }
 }
 
 /// Never answers: the prompter of a world that cannot ask anyone (a
@@ -185,7 +197,14 @@ impl ScriptedAnswers {
 
 impl UserPrompter for ScriptedAnswers {
     fn ask(&self, prompt: &str) -> Result<String, AskError> {
+        self.ask_named(prompt, None)
+    }
+
+    fn ask_named(&self, prompt: &str, name: Option<&str>) -> Result<String, AskError> {
         if let Some(a) = self.named.get(prompt) {
+            return Ok(a.clone());
+        }
+        if let Some(a) = name.and_then(|n| self.named.get(n)) {
             return Ok(a.clone());
         }
         self.ordered
@@ -203,8 +222,12 @@ pub struct FirstAnswer(pub Vec<Arc<dyn UserPrompter>>);
 
 impl UserPrompter for FirstAnswer {
     fn ask(&self, prompt: &str) -> Result<String, AskError> {
+        self.ask_named(prompt, None)
+    }
+
+    fn ask_named(&self, prompt: &str, name: Option<&str>) -> Result<String, AskError> {
         for p in &self.0 {
-            match p.ask(prompt) {
+            match p.ask_named(prompt, name) {
                 Err(AskError::NoAnswer(_)) => continue,
                 other => return other,
             }
@@ -226,6 +249,22 @@ mod tests {
         assert_eq!(s.ask("Age?").unwrap(), "42");
         let e = s.ask("More?").unwrap_err();
         assert!(e.to_string().contains("pass --answer or --answers FILE"));
+    }
+
+    #[test]
+    fn answers_match_the_name_of_the_value_asked() {
+        let s = ScriptedAnswers::new().with_flags(&["zone=Asia/Tokyo", "first"]);
+        assert_eq!(
+            s.ask_named("Value for zone (what time is it)?", Some("zone"))
+                .unwrap(),
+            "Asia/Tokyo"
+        );
+        assert_eq!(s.ask_named("Other?", Some("city")).unwrap(), "first");
+        let both = FirstAnswer(vec![Arc::new(NoPrompter), Arc::new(s)]);
+        assert_eq!(
+            both.ask_named("Again?", Some("zone")).unwrap(),
+            "Asia/Tokyo"
+        );
     }
 
     #[test]

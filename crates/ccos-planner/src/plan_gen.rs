@@ -100,6 +100,9 @@ struct Node {
     sym: String,
     step: Value,
     deps: Vec<String>,
+    /// Steps it must run after without using their results (asks keep
+    /// their plan order).
+    after: Vec<String>,
     /// The sub-intent id, for sub-intent steps.
     intent: Option<String>,
 }
@@ -579,12 +582,16 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                 let call = Value::list(vec![
                     Value::Symbol("call".into()),
                     Value::keyword(ASK_CAPABILITY),
-                    Value::map([(Value::keyword("prompt"), Value::string(&prompt))]),
+                    Value::map([
+                        (Value::keyword("prompt"), Value::string(&prompt)),
+                        (Value::keyword("name"), Value::string(name)),
+                    ]),
                 ]);
                 nodes.push(Node {
                     sym: sym.clone(),
                     step: step_form(&format!("ask for {name}"), call),
                     deps: vec![],
+                    after: vec![],
                     intent: None,
                 });
                 note.push(format!("ask the user for :{name} ({ASK_CAPABILITY})"));
@@ -635,15 +642,43 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
             sym: id.clone(),
             step,
             deps,
+            after: vec![],
             intent: Some(id),
         });
     }
+    ask_in_plan_order(&mut nodes, steps);
     let plan = shape(&nodes);
     Generated {
         rtfs: rtfs::pretty(&plan, PLAN_WIDTH),
         plan,
         notes,
         missing,
+    }
+}
+
+/// Questions to the user are asked one after the other, in plan order: a
+/// person answers one question at a time, and answers given in advance
+/// (`--answer V`, in order) then meet their questions whatever runs in
+/// parallel. Each ask step depends on the previous one.
+fn ask_in_plan_order(nodes: &mut [Node], steps: &[ResolvedStep]) {
+    let asks = |n: &Node| match &n.intent {
+        // An ask step the generator added for a missing parameter.
+        None => true,
+        Some(id) => steps
+            .iter()
+            .any(|st| &st.intent.id == id && st.manifest.id == ASK_CAPABILITY),
+    };
+    let mut previous: Option<String> = None;
+    for n in nodes.iter_mut() {
+        if !asks(n) {
+            continue;
+        }
+        if let Some(p) = previous.take()
+            && !n.deps.contains(&p)
+        {
+            n.after.push(p);
+        }
+        previous = Some(n.sym.clone());
     }
 }
 
@@ -682,11 +717,17 @@ fn sanitize(s: &str) -> String {
 fn shape(nodes: &[Node]) -> Value {
     let steps: Vec<LayoutStep> = nodes
         .iter()
-        .map(|n| LayoutStep {
-            name: n.sym.clone(),
-            form: n.step.clone(),
-            deps: n.deps.clone(),
-            bind: true,
+        .map(|n| {
+            let mut deps = n.deps.clone();
+            deps.extend(n.after.iter().cloned());
+            deps.sort();
+            deps.dedup();
+            LayoutStep {
+                name: n.sym.clone(),
+                form: n.step.clone(),
+                deps,
+                bind: true,
+            }
         })
         .collect();
     let used: BTreeSet<&str> = nodes

@@ -378,3 +378,28 @@ fn files_and_urls_are_read_as_the_goal_asks() {
         "url https://example.com/page",
     );
 }
+
+/// Questions are asked one after the other in plan order, so answers
+/// given in order meet their questions (parallel asks once took answers
+/// in completion order); an answer may name the value asked for
+/// (`NAME=VALUE`, the parameter's name).
+#[test]
+fn answers_meet_their_questions() {
+    let home = home(false);
+    for _ in 0..3 {
+        right(
+            home.path(),
+            "ask me for a city and ask me for a country",
+            &["--answer", "Paris", "--answer", "France"],
+            json!(["Paris", "France"]),
+        );
+    }
+    right(
+        home.path(),
+        "find all the numbers in \"order 66 shipped 3 items\"",
+        &["--answer", "pattern=[0-9]+"],
+        json!(["66", "3"]),
+    );
+    // A count of the operands is not an operand: nothing is guessed.
+    refused(home.path(), "divide two numbers", "divide two numbers");
+}

@@ -346,7 +346,14 @@ pub fn manifests() -> Vec<CapabilityManifest> {
         cap(
             "ccos.user.ask",
             "Ask the user a question and return the answer.",
-            obj(&[("prompt", s("the question"), true)]),
+            obj(&[
+                ("prompt", s("the question"), true),
+                (
+                    "name",
+                    s("the name of the value asked for (answers given as NAME=VALUE match it)"),
+                    false,
+                ),
+            ]),
             json!({"type": "string"}),
             &[User],
             r#"(call :ccos.user.ask {:prompt "Which city?"})"#,

@@ -229,15 +229,18 @@ impl BuiltinExecutor {
                 Ok(Value::Int(ms))
             }
             "ccos.user.ask" => {
-                let prompt = Args::one_map(id, &args)?.str("prompt")?.to_string();
+                let a = Args::one_map(id, &args)?;
+                let prompt = a.str("prompt")?.to_string();
+                let name = a.opt_str("name")?.map(str::to_string);
                 let prompter = self.config.prompter.clone();
                 let p2 = prompt.clone();
+                let n2 = name.clone();
                 let answer = match tokio::runtime::Handle::try_current() {
                     Ok(h) => h
-                        .spawn_blocking(move || prompter.ask(&p2))
+                        .spawn_blocking(move || prompter.ask_named(&p2, n2.as_deref()))
                         .await
                         .map_err(|e| CallError::failed(id, format!("prompt task failed: {e}")))?,
-                    Err(_) => prompter.ask(&prompt),
+                    Err(_) => prompter.ask_named(&prompt, name.as_deref()),
                 };
                 match answer {
                     Ok(a) => Ok(Value::string(&a)),

@@ -647,6 +647,15 @@ fn is_thousands(w: &str) -> bool {
 
 /// A number written in words (`seven`, `twenty-one`, `a hundred`): the
 /// value and how many tokens it takes from `i`.
+/// Whether `word` names the operands themselves, so that a number before
+/// it counts them ("two numbers", "3 values") rather than being one.
+fn counts_operands(word: &str) -> bool {
+    matches!(
+        word,
+        "numbers" | "values" | "integers" | "operands" | "floats" | "decimals"
+    )
+}
+
 pub(crate) fn number_words_at(words: &[Option<String>], i: usize) -> Option<(i64, usize)> {
     let w = words.get(i)?.as_deref()?;
     let unit = |s: &str| UNITS.iter().position(|u| *u == s).map(|p| p as i64);
@@ -812,7 +821,9 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                         message,
                     })?;
                     let f = v.as_f64().unwrap_or(0.0);
-                    if let Some(ms) = next.and_then(unit_ms) {
+                    if next.is_some_and(counts_operands) {
+                        // "add 2 numbers": how many, not one of them.
+                    } else if let Some(ms) = next.and_then(unit_ms) {
                         m = Some((MentionKind::Duration, json_num(f * ms), false));
                         take = 2;
                     } else if matches!(next, Some("percent" | "pct"))
@@ -904,7 +915,11 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                     take = n;
                 } else if let Some((v, n)) = number_words_at(&words, i) {
                     let after = words.get(i + n).and_then(|x| x.as_deref());
-                    if let Some(ms) = after.and_then(unit_ms).filter(|_| after != Some("s")) {
+                    if after.is_some_and(counts_operands) {
+                        // "divide two numbers": how many, not one of them.
+                        take = n;
+                    } else if let Some(ms) = after.and_then(unit_ms).filter(|_| after != Some("s"))
+                    {
                         m = Some((MentionKind::Duration, json_num(v as f64 * ms), false));
                         take = n + 1;
                     } else {
@@ -1293,6 +1308,9 @@ mod tests {
     fn quantities_lists_dates_separators() {
         use MentionKind::*;
         assert_eq!(kinds("wait 1 second"), vec![(Duration, json!(1000))]);
+        // A count of the operands is not an operand.
+        assert_eq!(kinds("divide two numbers"), vec![]);
+        assert_eq!(kinds("add 3 values"), vec![]);
         assert_eq!(
             kinds("sleep for half a second"),
             vec![(Duration, json!(500))]
