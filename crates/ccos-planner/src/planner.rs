@@ -463,7 +463,7 @@ impl Planner {
 
     /// Whether capability `m` serves sub-intent `s`, and how.
     fn evaluate(&self, s: &SubIntent, m: &CapabilityManifest, can_ask: bool) -> Fit {
-        if let Some(why) = contradiction(&s.description, m) {
+        if let Some(why) = contradiction(&operation_words(s), m) {
             return Fit::Refused(why);
         }
         // Earlier results not passed by name feed the first free required
@@ -840,6 +840,23 @@ pub async fn record(
     })
 }
 
+/// The words of sub-intent `s` that say what to do: its description
+/// without the values it states (quoted text, paths, URLs, numbers, and
+/// names past the first word: "New York" does not ask to create anything).
+fn operation_words(s: &SubIntent) -> String {
+    use crate::understand::mentions::MentionKind;
+    let mut text = s.description.clone();
+    for men in &s.mentions {
+        let leading_name = men.kind == MentionKind::Name && men.span.start == 0;
+        if !leading_name && s.description.get(men.span.start..men.span.end) == Some(&men.text) {
+            text.replace_range(men.span.start..men.span.end, &" ".repeat(men.text.len()));
+        } else if !leading_name {
+            text = text.replacen(&men.text, " ", 1);
+        }
+    }
+    text
+}
+
 /// Why `m`, bound as `b`, leaves a qualifier of sub-intent `s` undone
 /// ("count the *unique* lines"; see [`lexicon::unserved_qualifier`]). The
 /// values the clause states (quoted text, file names, URLs) and, for a
@@ -850,13 +867,7 @@ fn unserved_qualifier_of(
     m: &CapabilityManifest,
     b: &crate::understand::bind::Binding,
 ) -> Option<String> {
-    use crate::understand::mentions::MentionKind;
-    let mut text = s.description.clone();
-    for men in &s.mentions {
-        if !matches!(men.kind, MentionKind::Name | MentionKind::Number) {
-            text = text.replacen(&men.text, " ", 1);
-        }
-    }
+    let mut text = operation_words(s);
     if crate::understand::bind::takes_user_text(m)
         && let Some(p) = crate::understand::bind::payload(&text, &[])
     {

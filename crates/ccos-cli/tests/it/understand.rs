@@ -403,3 +403,31 @@ fn answers_meet_their_questions() {
     // A count of the operands is not an operand: nothing is guessed.
     refused(home.path(), "divide two numbers", "divide two numbers");
 }
+
+/// Places are time zones when the IANA database names a zone after them
+/// ("Tokyo" → `Asia/Tokyo`); "New York" does not ask to create anything
+/// (a value's words are not the goal's operation); a place that is no
+/// zone is refused, not guessed.
+#[test]
+fn places_are_time_zones() {
+    let Some(s) = TestServers::find() else { return };
+    let home = home(false);
+    let bin = s.venv_bin("mcp-server-time").display().to_string();
+    let out = ccos(
+        home.path(),
+        &["mcp", "add", "time", "--", &bin, "--local-timezone", "UTC"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = ccos(home.path(), &["mcp", "discover", "time"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    for (goal, zone) in [
+        ("what time is it in Tokyo", "Asia/Tokyo"),
+        ("current time in New York", "America/New_York"),
+    ] {
+        let (code, value, err) = run(home.path(), goal, &[]);
+        assert_eq!(code, Some(0), "{goal}: {err}");
+        assert_eq!(value["timezone"], json!(zone), "{goal}: {value}");
+    }
+    let (code, value, err) = run(home.path(), "what time is it in Atlantis?", &[]);
+    assert_ne!(code, Some(0), "Atlantis gave {value}: {err}");
+}

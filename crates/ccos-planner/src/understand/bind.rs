@@ -291,6 +291,8 @@ const PAGING_CUES: &[&str] = &[
     "page", "first", "top", "last", "limit", "offset", "skip", "most",
 ];
 const REPO_WORDS: &[&str] = &["repo", "repository", "project", "slug"];
+/// Parameters that take an IANA time zone.
+const ZONE_WORDS: &[&str] = &["timezone", "tz", "zone"];
 /// Parameters that take a list of items.
 const LIST_WORDS: &[&str] = &["items", "list", "values", "array", "elements", "lines"];
 /// Parameters (or their descriptions) that want a directory.
@@ -419,6 +421,18 @@ pub fn compat(m: &Mention, p: &Param) -> Option<(f64, Json)> {
         if near.is_disjoint(n) && !(m.kind == MentionKind::Number && has(&near, PAGING_CUES)) {
             return None;
         }
+    }
+    // A time-zone parameter takes the IANA zone a place names ("Tokyo",
+    // "America/New_York"), and nothing that names no zone.
+    if has(n, ZONE_WORDS) && matches!(ty, Some("string") | None) {
+        return match m.kind {
+            MentionKind::Name | MentionKind::Path | MentionKind::Quoted => {
+                super::zones::iana_zone(&text_value)
+                    .map(|z| (1.2, Json::from(z)))
+                    .filter(|o| within(p, &o.1))
+            }
+            _ => None,
+        };
     }
     let out = match (m.kind, ty) {
         (MentionKind::Number, Some("integer")) => {

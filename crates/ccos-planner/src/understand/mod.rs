@@ -9,7 +9,9 @@
 //! - [`lexicon`]: operation words that contradict each other (a goal that
 //!   divides is never served by a capability that sums);
 //! - [`arith`]: arithmetic in words and symbols, decomposed into one
-//!   compute sub-intent per operation.
+//!   compute sub-intent per operation;
+//! - [`zones`]: place names as IANA time zones ("Tokyo" → `Asia/Tokyo`),
+//!   from the time-zone database.
 //!
 //! These are general mechanisms measured on goals they were not written
 //! for (the held-out part of the goal suite and the BFCL sets, issue #15);
@@ -19,6 +21,7 @@ pub mod arith;
 pub mod bind;
 pub mod lexicon;
 pub mod mentions;
+pub mod zones;
 
 pub use bind::{Binding, Bound, bind};
 pub use mentions::{Cue, LiteralError, Mention, MentionKind, mentions, residual};

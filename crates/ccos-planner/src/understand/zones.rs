@@ -1,0 +1,95 @@
+//! Time-zone names: what a person says ("Tokyo", "New York", "Kolkata")
+//! as the IANA name a tool wants ("Asia/Tokyo", "America/New_York").
+//!
+//! The names come from the IANA time-zone database as the `chrono-tz`
+//! crate carries it, so every zone it knows is understood and none is
+//! made up: a city is a zone when the database names a zone after it.
+//! Countries are not zones ("India time" is left to the user to say).
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+/// The IANA zone `place` names: a zone's full name ("Europe/London",
+/// any case), else a zone whose city is `place` ("Tokyo", "new york",
+/// "Sao_Paulo"), else a legacy zone of that name ("Japan"). `None` when
+/// the database has no such zone.
+pub fn iana_zone(place: &str) -> Option<&'static str> {
+    let key = normalize(place);
+    if key.is_empty() {
+        return None;
+    }
+    let (full, city) = index();
+    if let Some(z) = full.get(&key) {
+        // A region/city name, or a legacy single name ("Japan", "UTC").
+        if z.contains('/') {
+            return Some(z);
+        }
+        return city.get(&key).copied().or(Some(z));
+    }
+    city.get(&key).copied()
+}
+
+/// Lower case, spaces and hyphens as the database's underscores.
+fn normalize(place: &str) -> String {
+    place
+        .trim()
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase()
+        .replace([' ', '-'], "_")
+}
+
+/// Lower-cased name → zone.
+type ZoneNames = BTreeMap<String, &'static str>;
+
+/// (full name → zone, city → zone). A city appearing in several zones
+/// keeps the first in the database's order among canonical regions.
+fn index() -> &'static (ZoneNames, ZoneNames) {
+    static I: OnceLock<(ZoneNames, ZoneNames)> = OnceLock::new();
+    I.get_or_init(|| {
+        const REGIONS: &[&str] = &[
+            "Africa",
+            "America",
+            "Antarctica",
+            "Asia",
+            "Atlantic",
+            "Australia",
+            "Europe",
+            "Indian",
+            "Pacific",
+        ];
+        let mut full = BTreeMap::new();
+        let mut city = BTreeMap::new();
+        for tz in chrono_tz::TZ_VARIANTS.iter() {
+            let name: &'static str = tz.name();
+            full.insert(name.to_lowercase(), name);
+            let mut parts = name.split('/');
+            let region = parts.next().unwrap_or("");
+            if !REGIONS.contains(&region) {
+                continue;
+            }
+            if let Some(last) = name.rsplit('/').next() {
+                city.entry(last.to_lowercase()).or_insert(name);
+            }
+        }
+        (full, city)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::iana_zone;
+
+    #[test]
+    fn cities_and_full_names_are_zones() {
+        assert_eq!(iana_zone("Tokyo"), Some("Asia/Tokyo"));
+        assert_eq!(iana_zone("new york"), Some("America/New_York"));
+        assert_eq!(iana_zone("Kolkata"), Some("Asia/Kolkata"));
+        assert_eq!(iana_zone("Kathmandu"), Some("Asia/Kathmandu"));
+        assert_eq!(iana_zone("europe/london"), Some("Europe/London"));
+        assert_eq!(iana_zone("London"), Some("Europe/London"));
+        assert_eq!(iana_zone("UTC"), Some("UTC"));
+        assert_eq!(iana_zone("Atlantis"), None);
+        assert_eq!(iana_zone("India"), None);
+        assert_eq!(iana_zone(""), None);
+    }
+}
