@@ -520,6 +520,9 @@ impl Planner {
         if let Some(why) = unserved_qualifier_of(s, m, &b) {
             return Fit::Refused(why);
         }
+        if let Some(why) = unaccounted_word(s, m, &b) {
+            return Fit::Refused(why);
+        }
         let open: Vec<String> = b.missing.iter().skip(spare_refs).cloned().collect();
         let mut intent = s.clone();
         intent.mentions.clear();
@@ -838,6 +841,161 @@ pub async fn record(
         sub_intent_ids: ids,
         plan_id,
     })
+}
+
+/// Words of a request that say nothing a capability must do: requests
+/// ("show me", "please"), questions ("what", "how many"), and the
+/// containers of the values a goal states ("the file", "the text").
+const FILLER_WORDS: &[&str] = &[
+    "please",
+    "show",
+    "tell",
+    "give",
+    "display",
+    "print",
+    "return",
+    "get",
+    "find",
+    "let",
+    "know",
+    "want",
+    "need",
+    "like",
+    "make",
+    "can",
+    "could",
+    "would",
+    "will",
+    "shall",
+    "what",
+    "whats",
+    "which",
+    "how",
+    "many",
+    "much",
+    "number",
+    "numbers",
+    "total",
+    "result",
+    "value",
+    "values",
+    "output",
+    "answer",
+    "file",
+    "files",
+    "text",
+    "content",
+    "contents",
+    "data",
+    "document",
+    "thing",
+    "things",
+    "using",
+    "use",
+    "via",
+    "also",
+    "now",
+    "current",
+    "currently",
+    "right",
+    "today",
+    "one",
+    "ones",
+    "it",
+    "its",
+    "them",
+    "there",
+    "here",
+    "something",
+    "given",
+    "following",
+    "string",
+    "list",
+    "item",
+    "items",
+    "new",
+    "time",
+    "title",
+];
+
+/// Words that introduce a value the goal names ("the file *named* x"),
+/// skipped as words (their stems, "name" and "call", are not filler).
+const NAMING_WORDS: &[&str] = &["named", "called"];
+
+/// The first word of sub-intent `s` (outside the values it states) that
+/// neither the capability's name, description and parameters nor a
+/// request's filler account for: "count the *capitalized* words",
+/// "list the *json* files", "read the *header* of people.csv" ask for
+/// something the capability does not do, and answering with all the
+/// words, files or lines would be wrong.
+fn unaccounted_word(
+    s: &SubIntent,
+    m: &CapabilityManifest,
+    b: &crate::understand::bind::Binding,
+) -> Option<String> {
+    use ccos_marketplace::search::analyze;
+    use std::sync::OnceLock;
+    static FILLER: OnceLock<BTreeSet<String>> = OnceLock::new();
+    let filler = FILLER.get_or_init(|| {
+        crate::resolution::catalog::STOP_WORDS
+            .iter()
+            .chain(FILLER_WORDS)
+            .flat_map(|w| analyze(w))
+            .collect()
+    });
+    let mut text = operation_words(s);
+    if crate::understand::bind::takes_user_text(m)
+        && let Some(p) = crate::understand::bind::payload(&text, &[])
+    {
+        text = text.replacen(&p, " ", 1);
+    }
+    let mut vocab: BTreeSet<String> = lexicon::name_words(m);
+    vocab.extend(analyze(&m.description));
+    vocab.extend(analyze(&m.name));
+    for p in crate::understand::bind::params_of(m).0 {
+        vocab.extend(p.name_words);
+        vocab.extend(p.desc_words);
+    }
+    if let Some(props) = m
+        .output_schema
+        .as_ref()
+        .and_then(|o| o.get("properties"))
+        .and_then(|p| p.as_object())
+    {
+        for k in props.keys() {
+            vocab.extend(analyze(k));
+        }
+    }
+    // What the steps read first do: read a file, split it into lines.
+    if !b.read_first.is_empty() {
+        vocab.extend(analyze("read file"));
+    }
+    if !b.read_lines.is_empty() {
+        vocab.extend(analyze("lines line"));
+    }
+    let words = lexicon::order_phrases(
+        text.split(|c: char| !c.is_alphanumeric() && c != '\'')
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect(),
+    );
+    for w in &words {
+        let lw = w.as_str();
+        if lw.chars().any(|c| c.is_ascii_digit()) || NAMING_WORDS.contains(&lw) {
+            continue;
+        }
+        let stems = analyze(lw);
+        let accounted = stems.iter().all(|st| {
+            filler.contains(st) || lexicon::synonym_stems(st).iter().any(|x| vocab.contains(x))
+        });
+        if !accounted {
+            return Some(format!(
+                "the goal says '{w}', which {} does not account for",
+                m.id
+            ));
+        }
+    }
+    None
 }
 
 /// The words of sub-intent `s` that say what to do: its description

@@ -431,3 +431,45 @@ fn places_are_time_zones() {
     let (code, value, err) = run(home.path(), "what time is it in Atlantis?", &[]);
     assert_ne!(code, Some(0), "Atlantis gave {value}: {err}");
 }
+
+/// Goals a new user typed that once answered something else with exit 0:
+/// every word that says what to do must be accounted for by the plan (the
+/// capability's name, description or parameters), negations are refused,
+/// an order "by" a key needs the key, squaring binds to its factor, and a
+/// symbol after "on" is the separator.
+#[test]
+fn every_word_of_the_request_is_accounted_for() {
+    let home = home(false);
+    let work = home.path().join("work");
+    write(
+        &work,
+        "b.txt",
+        "  hello world  \nHello Again\n\nlast line here\n",
+    );
+    write(&work, "people.csv", "name,age\nBob,25\n");
+    for (goal, names) in [
+        ("count only the capitalized words in b.txt", "'capitalized'"),
+        ("count the empty lines in b.txt", "'empty'"),
+        ("list the json files", "'json'"),
+        ("read the header of people.csv", "'header'"),
+        ("read the names in people.csv", "'names'"),
+        ("don't uppercase 'abc'", "'don't'"),
+        ("sort 3, 1, 2 but not descending", "'not'"),
+        ("list the files sorted by size", "'sorted by'"),
+    ] {
+        refused(home.path(), goal, names);
+    }
+    right(home.path(), "what is 2 times 3 squared", &[], json!(18));
+    right(
+        home.path(),
+        "split 'a;b;c' on ;",
+        &[],
+        json!(["a", "b", "c"]),
+    );
+    right(
+        home.path(),
+        "read the file named b.txt and count its lines",
+        &[],
+        json!(4),
+    );
+}

@@ -539,7 +539,7 @@ fn idf_of<'a>(terms: &'a BTreeSet<String>, stats: &Stats) -> BTreeMap<&'a str, f
 /// common NLTK English stop list, lower-case). Tool descriptions are short,
 /// so these words are rare in a catalog and would otherwise get a high IDF
 /// and match on chance words such as "to" or "me".
-const STOP_WORDS: [&str; 127] = [
+pub(crate) const STOP_WORDS: [&str; 127] = [
     "i",
     "me",
     "my",

@@ -9,7 +9,7 @@
 //! empty vector when nothing matches at all, and [`Resolution::decide`]
 //! turns candidates below a threshold into [`Resolution::NoFit`].
 
-mod catalog;
+pub(crate) mod catalog;
 mod composite;
 #[cfg(feature = "semantic")]
 mod semantic;

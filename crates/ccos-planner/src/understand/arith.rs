@@ -23,7 +23,8 @@
 //!          | ("increase"|"decrease") E "by" PCT | "add" PCT "to" E | "subtract" PCT "from" E
 //!          | E
 //! E       := term (("+"|"-"|"plus"|"minus") (term | PCT))*
-//! term    := factor (("*"|"x"|"×"|"/"|"÷"|"times"|"multiplied by"|"divided by"|"over") (factor | PCT))*
+//! term    := power (("*"|"x"|"×"|"/"|"÷"|"times"|"multiplied by"|"divided by"|"over") (power | PCT))*
+//! power   := factor "squared"*
 //! factor  := NUM | PCT "of" factor | "-" factor | "(" E ")" | "it" | "that" | "the result"
 //! PCT     := NUM ("percent"|"%")
 //! ```
@@ -279,7 +280,7 @@ impl P {
     }
 
     fn term(&mut self) -> Option<Expr> {
-        let mut a = self.factor()?;
+        let mut a = self.power()?;
         loop {
             let op = if self.eat_sym('*')
                 || self.eat_sym('×')
@@ -295,9 +296,6 @@ impl P {
             } else if self.peek_word() == Some("divided") && self.peek_word_at(1) == Some("by") {
                 self.i += 2;
                 Op::Div
-            } else if self.eat_word("squared") {
-                a = Expr::bin(Op::Mul, a.clone(), a);
-                continue;
             } else {
                 return Some(a);
             };
@@ -307,9 +305,19 @@ impl P {
                 a = Expr::bin(op, a, fraction);
                 continue;
             }
-            let b = self.factor()?;
+            let b = self.power()?;
             a = Expr::bin(op, a, b);
         }
+    }
+
+    /// `factor ("squared")*`: squaring binds to its factor, so `2 times 3
+    /// squared` is 18.
+    fn power(&mut self) -> Option<Expr> {
+        let mut f = self.factor()?;
+        while self.eat_word("squared") {
+            f = Expr::bin(Op::Mul, f.clone(), f);
+        }
+        Some(f)
     }
 
     fn factor(&mut self) -> Option<Expr> {
@@ -616,6 +624,8 @@ mod tests {
             ("2 + 3 * 4", 14.0),
             ("calculate 100 divided by 8", 12.5),
             ("what is 3 squared", 9.0),
+            ("what is 2 times 3 squared", 18.0),
+            ("3 squared times 2", 18.0),
             ("the difference between 10 and 3", 7.0),
             ("-3 + 5", 2.0),
         ] {

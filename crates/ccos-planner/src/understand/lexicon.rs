@@ -175,6 +175,7 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["lower", "lowercase"],
     &["remember", "memorize", "memorise"],
     &["count", "tally"],
+    &["repo", "repository"],
 ];
 
 /// The other words of `word`'s synonym set (surface forms), if any.
@@ -373,7 +374,7 @@ pub const QUALIFIERS: &[(&str, &[&str])] = &[
 
 /// `from largest to smallest` is an order, `descending` (and `from
 /// smallest to largest` `ascending`), not two extremes.
-fn order_phrases(words: Vec<String>) -> Vec<String> {
+pub(crate) fn order_phrases(words: Vec<String>) -> Vec<String> {
     const HIGH: &[&str] = &["largest", "biggest", "highest", "maximum", "most"];
     const LOW: &[&str] = &["smallest", "lowest", "minimum", "least"];
     let mut out = Vec::with_capacity(words.len());
@@ -398,6 +399,23 @@ fn order_phrases(words: Vec<String>) -> Vec<String> {
     out
 }
 
+/// Words that say what *not* to do ("don't sort", "but not descending"):
+/// a plan does what its steps say, so such a goal is refused.
+const NEGATIONS: &[&str] = &[
+    "not",
+    "don't",
+    "dont",
+    "never",
+    "nor",
+    "instead",
+    "doesn't",
+    "shouldn't",
+    "won't",
+    "cannot",
+    "can't",
+    "neither",
+];
+
 /// Words after which a `style` word names a case ("title case").
 const STYLE_NOUNS: &[&str] = &["case", "cased", "casing"];
 
@@ -419,7 +437,7 @@ pub fn unserved_qualifier(
     bound: &BTreeSet<String>,
 ) -> Option<String> {
     let words = order_phrases(
-        text.split(|c: char| !c.is_alphanumeric() && c != '-')
+        text.split(|c: char| !c.is_alphanumeric() && c != '-' && c != '\'')
             .filter(|w| !w.is_empty())
             .map(str::to_lowercase)
             .collect(),
@@ -452,9 +470,30 @@ pub fn unserved_qualifier(
         })
     });
     for (i, w) in words.iter().enumerate() {
+        if NEGATIONS.contains(&w.as_str()) {
+            return Some(format!(
+                "the goal says '{w}': what not to do is not something a plan can leave out on its own"
+            ));
+        }
         let Some((concept, _)) = QUALIFIERS.iter().find(|(_, ws)| ws.contains(&w.as_str())) else {
             continue;
         };
+        // "sorted by size": the order needs its key, a filled parameter.
+        if *concept == "order"
+            && words.get(i + 1).map(String::as_str) == Some("by")
+            && !bound.iter().any(|p| {
+                analyze(p).iter().any(|s| {
+                    ["key", "by", "sort", "order", "field"]
+                        .iter()
+                        .any(|k| analyze(k).contains(s))
+                })
+            })
+        {
+            return Some(format!(
+                "the goal asks for '{w} by' a key, which {} does not take",
+                m.id
+            ));
+        }
         if *concept == "position" && i == 0 {
             continue;
         }

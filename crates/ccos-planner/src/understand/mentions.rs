@@ -806,6 +806,18 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
         match &t.kind {
             TokKind::Quoted(s) => m = Some((MentionKind::Quoted, Json::from(s.clone()), false)),
             TokKind::Json(j) => m = Some((MentionKind::Json, j.clone(), false)),
+            // "split 'a;b;c' on ;": a lone symbol after "on"/"by"/"with"
+            // is the separator.
+            TokKind::Punct(c)
+                if ";,|:".contains(*c)
+                    && i > 0
+                    && matches!(
+                        words[i - 1].as_deref(),
+                        Some("on" | "by" | "with" | "at" | "using")
+                    ) =>
+            {
+                m = Some((MentionKind::Separator, Json::from(c.to_string()), false));
+            }
             TokKind::Punct(_) => {}
             TokKind::Word(w) => {
                 let lw = lower(w);
