@@ -297,7 +297,7 @@ impl World {
         ))?;
         let diff = match (&a, &b) {
             (Ok(oa), Ok(ob)) => match (&oa.ir, ob.model_ir.as_ref().or(ob.ir.as_ref())) {
-                (Some(ia), Some(ib)) => Some(canon::compare(ib, ia)),
+                (Some(ia), Some(ib)) => Some(canon::compare(ia, ib)),
                 _ => None,
             },
             _ => None,
@@ -307,8 +307,8 @@ impl World {
             "ir_plan_id": b_plan,
             "equivalent": diff.as_ref().map(PlanDiff::equivalent),
             "diff": diff,
-            "a": "mode B's JSON IR",
-            "b": "canonical IR of mode A's RTFS plan",
+            "a": "canonical IR of mode A's RTFS plan",
+            "b": "mode B's JSON IR",
         });
         self.block_on(store.merge_intent_metadata(&intent_id, json!({"plan_compare": record})))?;
         Ok(Compared {
@@ -389,7 +389,8 @@ pub fn model_requires_agent_report(o: &LlmPlanOutcome) -> String {
 
 /// The decision trace, as `;;` comment lines: for each sub-intent the
 /// candidates with scores and reasons, the rejected ones with why, the
-/// ones the policy filtered, the choice and the argument notes.
+/// ones the policy filtered, the ones that do not serve it with why
+/// (skipped), the choice and the argument notes.
 pub fn explain(r: &PlanResult) -> String {
     let t = &r.trace;
     let mut out = format!(
@@ -425,6 +426,12 @@ pub fn explain(r: &PlanResult) -> String {
                 ";;   filtered by policy {}: {}\n",
                 f.capability_id,
                 f.reasons.join("; ")
+            ));
+        }
+        for sk in &i.skipped {
+            out.push_str(&format!(
+                ";;   skipped {}: {}\n",
+                sk.capability_id, sk.reason
             ));
         }
         match (&i.chosen, &i.decision) {

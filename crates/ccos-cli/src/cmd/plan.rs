@@ -170,7 +170,7 @@ fn compare(world: &ccos_world::World, args: &PlanArgs) -> Result<(), CliError> {
         }
         match &c.diff {
             Some(d) => out(format!(
-                ";; diff (A = mode B's IR, B = canonical IR of mode A's plan): {}",
+                ";; diff (A = mode A's plan as IR, B = mode B's IR): {}",
                 d.to_string().trim_end()
             )),
             None => out(";; no diff: both modes must produce a plan"),

@@ -142,6 +142,10 @@ fn compare_prints_and_stores_the_diff() {
     let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(j["equivalent"], false);
     assert_eq!(j["diff"]["arg_diffs"][0]["capability"], "ccos.math.add");
+    // A is mode A (the RTFS plan: 2 and 3), B is mode B (the IR: 2 and 4).
+    let d = &j["diff"]["arg_diffs"][0];
+    assert!(d["a_args"].to_string().contains('3'), "{d}");
+    assert!(d["b_args"].to_string().contains('4'), "{d}");
     let intent = j["intent_id"].as_str().unwrap();
     let out = ccos_llm(home.path(), &[], &["graph", "show", intent, "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));

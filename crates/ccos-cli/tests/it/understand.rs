@@ -336,6 +336,20 @@ fn qualifiers_the_plan_does_not_do_are_refused() {
     ] {
         refused(home.path(), goal, names);
     }
+    // `--explain` says why a candidate was skipped.
+    let out = crate::support::cmd(
+        home.path(),
+        &["plan", "count the unique lines in lines.txt", "--explain"],
+    )
+    .current_dir(home.path().join("work"))
+    .output();
+    assert_eq!(out.status.code(), Some(4));
+    assert!(
+        text(&out.stdout)
+            .contains(";;   skipped ccos.text.count_lines: the goal asks for 'unique'"),
+        "{}",
+        text(&out.stdout)
+    );
     // What the plan does do still runs.
     right(
         home.path(),

@@ -428,7 +428,14 @@ impl P {
             }
             Some("difference") if matches!(self.peek_word_at(1), Some("between" | "of")) => {
                 self.i += 2;
-                let v = self.operands(&["and"])?;
+                let mut v = self.operands(&["and"])?;
+                // "the difference between 10 and 25" is the gap, 15: with
+                // two stated numbers, the larger comes first.
+                if let [Expr::Num(a), Expr::Num(b)] = v.as_slice()
+                    && a.as_f64() < b.as_f64()
+                {
+                    v.swap(0, 1);
+                }
                 (v.len() == 2).then(|| fold(Op::Sub, v))?
             }
             Some("multiply") => {
@@ -627,6 +634,7 @@ mod tests {
             ("what is 2 times 3 squared", 18.0),
             ("3 squared times 2", 18.0),
             ("the difference between 10 and 3", 7.0),
+            ("the difference between 10 and 25", 15.0),
             ("-3 + 5", 2.0),
         ] {
             let e = parse(goal, false).unwrap_or_else(|| panic!("{goal}"));
