@@ -664,6 +664,9 @@ pub struct CaseResult {
     /// The planner's error, when planning failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// For requires-agent: why each unserved part is not served.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub refusals: Vec<String>,
 }
 
 /// Plans one case and scores it.
@@ -679,6 +682,7 @@ pub fn evaluate_case(case: &Case) -> CaseResult {
         gold_top_catalog: None,
         calls: vec![],
         error: None,
+        refusals: vec![],
     };
     let planned = case_marketplace(case).and_then(|(mp, names)| {
         let planner = planner_for(mp.clone())?;
@@ -693,8 +697,13 @@ pub fn evaluate_case(case: &Case) -> CaseResult {
         }
     };
     let relevant = case.set != IRRELEVANCE;
-    if result.requires_agent.is_some() {
+    if let Some(ra) = &result.requires_agent {
         r.answer = Answer::RequiresAgent;
+        r.refusals = ra
+            .missing
+            .iter()
+            .map(|m| format!("{}: {}", m.description, m.reason))
+            .collect();
         if relevant {
             r.gold_top_ranked = Some(gold_top_ranked(&result, &names, &case.gold));
             match gold_top_in_catalog(&result, &mp, &names, &case.gold) {
@@ -1221,6 +1230,7 @@ mod tests {
                 gold_top_catalog: top,
                 calls: vec![],
                 error: None,
+                refusals: vec![],
             };
         let rs = [
             r("simple", Answer::Plan, true, true, None),

@@ -923,11 +923,21 @@ const FILLER_WORDS: &[&str] = &[
 const NAMING_WORDS: &[&str] = &["named", "called"];
 
 /// The first word of sub-intent `s` (outside the values it states) that
-/// neither the capability's name, description and parameters nor a
-/// request's filler account for: "count the *capitalized* words",
-/// "list the *json* files", "read the *header* of people.csv" ask for
-/// something the capability does not do, and answering with all the
-/// words, files or lines would be wrong.
+/// changes what is asked in a way capability `m`, bound as `b`, does not
+/// account for (its name, description, parameters, the values bound):
+///
+/// - a word qualifying something the capability does ("count the
+///   *capitalized* words", "list the *json* files"): it stands right
+///   before a word of the capability's own vocabulary;
+/// - the object of the request ("read the *header* of people.csv"):
+///   `the W of|in|from`;
+/// - a place the request names and nothing binds ("list the directories
+///   in *tree*"): the clause's last word, after `in|from|at|into|inside`;
+/// - the request's own verb, when it is an operation ("*count* the empty
+///   lines" is not served by splitting them).
+///
+/// Other words (context: "the velocity of a *car*") are not judged: a
+/// capability's description cannot list every situation it serves.
 fn unaccounted_word(
     s: &SubIntent,
     m: &CapabilityManifest,
@@ -949,7 +959,8 @@ fn unaccounted_word(
     {
         text = text.replacen(&p, " ", 1);
     }
-    let mut vocab: BTreeSet<String> = lexicon::name_words(m);
+    let names: BTreeSet<String> = lexicon::name_words(m);
+    let mut vocab = names.clone();
     vocab.extend(analyze(&m.description));
     vocab.extend(analyze(&m.name));
     for p in crate::understand::bind::params_of(m).0 {
@@ -966,7 +977,13 @@ fn unaccounted_word(
             vocab.extend(analyze(k));
         }
     }
-    // What the steps read first do: read a file, split it into lines.
+    // The values bound (an enum word, "excellent" for a condition) and
+    // what the steps read first do (read a file, split it into lines).
+    for a in &b.args {
+        if let Some(v) = a.value.as_str() {
+            vocab.extend(analyze(v));
+        }
+    }
     if !b.read_first.is_empty() {
         vocab.extend(analyze("read file"));
     }
@@ -976,19 +993,60 @@ fn unaccounted_word(
     let words = lexicon::order_phrases(
         text.split(|c: char| !c.is_alphanumeric() && c != '\'')
             .filter(|w| !w.is_empty())
-            .map(str::to_lowercase)
+            .map(|w| {
+                let w = w.to_lowercase();
+                w.strip_suffix("'s").map(str::to_string).unwrap_or(w)
+            })
             .collect(),
     );
-    for w in &words {
-        let lw = w.as_str();
-        if lw.chars().any(|c| c.is_ascii_digit()) || NAMING_WORDS.contains(&lw) {
+    let is_number = |w: &str| w.chars().any(|c| c.is_ascii_digit());
+    let in_vocab = |w: &str| {
+        let stems = analyze(w);
+        !stems.is_empty()
+            && stems
+                .iter()
+                .all(|st| lexicon::synonym_stems(st).iter().any(|x| vocab.contains(x)))
+    };
+    let is_filler = |w: &str| analyze(w).iter().all(|st| filler.contains(st));
+    let unaccounted =
+        |w: &str| !is_number(w) && !NAMING_WORDS.contains(&w) && !in_vocab(w) && !is_filler(w);
+    let named = |w: &str| {
+        analyze(w)
+            .iter()
+            .any(|st| lexicon::synonym_stems(st).iter().any(|x| names.contains(x)))
+    };
+    // The request's own verb ("count the empty lines") is the operation:
+    // the capability must do it.
+    if let Some(first) = words.first()
+        && lexicon::is_action_verb(first)
+        && !is_filler(first)
+        && !in_vocab(first)
+    {
+        return Some(format!(
+            "the goal asks to '{first}', which {} does not do",
+            m.id
+        ));
+    }
+    for (i, w) in words.iter().enumerate() {
+        if !unaccounted(w) {
             continue;
         }
-        let stems = analyze(lw);
-        let accounted = stems.iter().all(|st| {
-            filler.contains(st) || lexicon::synonym_stems(st).iter().any(|x| vocab.contains(x))
-        });
-        if !accounted {
+        let prev = i
+            .checked_sub(1)
+            .and_then(|k| words.get(k))
+            .map(String::as_str);
+        let next = words.get(i + 1).map(String::as_str);
+        // A time range ("the next 5 years": the number is a value) and
+        // verb forms ("assuming", "falling") qualify nothing.
+        if next.is_some_and(|n| lexicon::TIME_UNITS.contains(&n)) || w.ends_with("ing") {
+            continue;
+        }
+        let qualifies = next.is_some_and(|n| in_vocab(n) && (!is_filler(n) || named(n)));
+        let object =
+            matches!(prev, Some("the" | "only")) && matches!(next, Some("of" | "in" | "from"));
+        let place =
+            next.is_none() && matches!(prev, Some("in" | "from" | "at" | "into" | "inside"));
+        if qualifies || object || place {
             return Some(format!(
                 "the goal says '{w}', which {} does not account for",
                 m.id

@@ -311,6 +311,9 @@ const PERCENT_WORDS: &[&str] = &[
     "fraction",
     "share",
     "probability",
+    "yield",
+    "interest",
+    "growth",
 ];
 const OWNER_WORDS: &[&str] = &[
     "owner",

@@ -176,6 +176,9 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["remember", "memorize", "memorise"],
     &["count", "tally"],
     &["repo", "repository"],
+    &["char", "chars", "character", "characters"],
+    &["max", "maximum"],
+    &["min", "minimum"],
 ];
 
 /// The other words of `word`'s synonym set (surface forms), if any.
@@ -416,6 +419,11 @@ const NEGATIONS: &[&str] = &[
     "neither",
 ];
 
+/// Units after "the last/next N" that make it a time range.
+pub(crate) const TIME_UNITS: &[&str] = &[
+    "seconds", "minutes", "hours", "days", "weeks", "months", "years", "decades",
+];
+
 /// Words after which a `style` word names a case ("title case").
 const STYLE_NOUNS: &[&str] = &["case", "cased", "casing"];
 
@@ -505,6 +513,13 @@ pub fn unserved_qualifier(
             continue;
         }
         if *concept == "position" && paging_bound {
+            continue;
+        }
+        // "the last five years", "the next 50 years": a time range.
+        if *concept == "position"
+            && (words.get(i + 1).into_iter().chain(words.get(i + 2)))
+                .any(|u| TIME_UNITS.contains(&u.as_str()))
+        {
             continue;
         }
         let stems = word_stems(w);

@@ -872,7 +872,7 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                     m = Some((MentionKind::Time, Json::from(hm), false));
                     take = 1 + usize::from(took);
                 } else if is_iso_date(&lw) {
-                    m = Some((MentionKind::Date, Json::from(lw.clone()), false));
+                    m = Some((MentionKind::Date, Json::from(lw.replace('/', "-")), false));
                 } else if let Some(month) = month_of(&lw)
                     && let Some(day) = next
                         .and_then(|d| {
@@ -1031,11 +1031,11 @@ fn is_fraction(w: &str) -> bool {
     })
 }
 
+/// `YYYY-MM-DD` (or `YYYY/MM/DD`).
 fn is_iso_date(w: &str) -> bool {
     let b = w.as_bytes();
     b.len() == 10
-        && b[4] == b'-'
-        && b[7] == b'-'
+        && ((b[4] == b'-' && b[7] == b'-') || (b[4] == b'/' && b[7] == b'/'))
         && b.iter()
             .enumerate()
             .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
