@@ -67,7 +67,11 @@ impl CliError {
     /// Writes the error to stderr, secrets redacted.
     pub fn print(&self) {
         match &self.report {
-            Report::Text(t) => crate::open::note(format!("error: {t}")),
+            // A message may quote what a plan built (a computed id): cut.
+            Report::Text(t) => crate::open::note(format!(
+                "error: {}",
+                ccos_core::text::clip(t, 2 * ccos_core::text::MAX_MESSAGE_BYTES)
+            )),
             Report::Diagnostic(d) => crate::open::note(format!("{d:?}")),
             Report::Silent => {}
         }

@@ -88,6 +88,19 @@ fn main() {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     ccos_core::heap::install_probe(|| ALLOCATOR.allocated());
+    // Under an address-space limit (`ulimit -v`), a quarter of it is the
+    // most the heap may hold: threads' stacks and arenas reserve much of
+    // the rest, and past it allocations would fail and abort.
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes into the struct it is given.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0
+        && limit.rlim_cur != libc::RLIM_INFINITY
+    {
+        ccos_core::heap::set_ceiling(usize::try_from(limit.rlim_cur / 4).unwrap_or(usize::MAX));
+    }
     let cli = Cli::parse();
     let home = ccos_world::Home::resolve(cli.home.clone());
     let home = home.root();

@@ -26,7 +26,10 @@ pub struct ExecArgs {
     /// Approve every call that needs approval (writes, network) without asking.
     #[arg(long, short = 'y')]
     pub yes: bool,
-    /// Answer for `ccos.user.ask`: `PROMPT=VALUE`, or just `VALUE` (used in order).
+    /// Answer for `ccos.user.ask`: `PROMPT=VALUE`, `NAME=VALUE` (the name of
+    /// the value asked for, e.g. a parameter: `timezone=Asia/Tokyo`), or just
+    /// `VALUE` (used in order: a plan asks its questions one at a time, in
+    /// plan order).
     #[arg(long = "answer", value_name = "ANSWER")]
     pub answers: Vec<String>,
     /// File of answers for `ccos.user.ask` (JSON or TOML map of prompt to answer).

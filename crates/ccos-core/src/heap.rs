@@ -22,8 +22,19 @@
 //! ```
 
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 static PROBE: OnceLock<fn() -> usize> = OnceLock::new();
+
+/// Live heap above which every budget fails (0: none): set by the binary
+/// from the process's address-space limit, so a budget larger than the
+/// machine allows still ends in a clean error, not an aborting allocation.
+static CEILING: AtomicUsize = AtomicUsize::new(0);
+
+/// Sets the live-heap ceiling every [`HeapBudget`] also enforces.
+pub fn set_ceiling(bytes: usize) {
+    CEILING.store(bytes, Ordering::Relaxed);
+}
 
 /// Registers how to read the live heap (bytes currently allocated). The
 /// first registration wins; returns whether this one did.
@@ -79,6 +90,13 @@ impl HeapBudget {
             return Ok(());
         };
         let grown = now.saturating_sub(self.baseline) as u64;
+        let ceiling = CEILING.load(Ordering::Relaxed);
+        if ceiling > 0 && now > ceiling {
+            return Err(HeapExceeded {
+                grown,
+                max: (ceiling.saturating_sub(self.baseline) as u64).min(self.max_growth),
+            });
+        }
         if grown > self.max_growth {
             return Err(HeapExceeded {
                 grown,

@@ -268,6 +268,7 @@ pub fn preflight(forms: &[Expr], catalog: &dyn Catalog, policy: &Policy) -> Pref
     for f in forms {
         w.walk(f, 0);
     }
+    unknown_dotted_functions(forms, &mut w);
     // Literals that fail the type annotation they meet (`(let [n :int
     // "2"] ...)`, an annotated defn called with a wrong constant).
     for m in rtfs::types::literal_mismatches(forms) {
@@ -291,6 +292,80 @@ pub fn preflight(forms: &[Expr], catalog: &dyn Catalog, policy: &Policy) -> Pref
         findings,
         calls: w.calls,
         decision,
+    }
+}
+
+/// A dotted symbol called as a function (`(ccos.echo "hi")`) that is no
+/// built-in and that the plan never names anywhere else (so defines
+/// nowhere): it would fail at run time as unbound. Capabilities are called
+/// with `call`; the finding says so when the name is one.
+fn unknown_dotted_functions(forms: &[Expr], w: &mut Walker<'_>) {
+    fn collect<'e>(
+        e: &'e Expr,
+        depth: usize,
+        heads: &mut Vec<(&'e str, Span)>,
+        others: &mut std::collections::BTreeSet<&'e str>,
+    ) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        match &e.kind {
+            ExprKind::Symbol(s) => {
+                others.insert(s);
+            }
+            ExprKind::List(items) => {
+                if items.first().and_then(Expr::as_symbol) == Some("quote") {
+                    return;
+                }
+                for (i, it) in items.iter().enumerate() {
+                    match (&it.kind, i) {
+                        (ExprKind::Symbol(s), 0) => heads.push((s, it.span)),
+                        _ => collect(it, depth + 1, heads, others),
+                    }
+                }
+            }
+            ExprKind::Vector(items) => {
+                for it in items {
+                    collect(it, depth + 1, heads, others);
+                }
+            }
+            ExprKind::Map(entries) => {
+                for (k, v) in entries {
+                    collect(k, depth + 1, heads, others);
+                    collect(v, depth + 1, heads, others);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut heads = vec![];
+    let mut others = std::collections::BTreeSet::new();
+    for f in forms {
+        collect(f, 0, &mut heads, &mut others);
+    }
+    for (name, span) in heads {
+        if !name.contains('.')
+            || name.starts_with('.')
+            || others.contains(name)
+            || rtfs::builtins::Builtin::from_name(name).is_some()
+        {
+            continue;
+        }
+        let is_capability =
+            name.len() <= ccos_marketplace::ids::MAX_ID_LEN && w.catalog.get(name).is_some();
+        let hint = if is_capability {
+            format!("{name} is a capability: call it with (call :{name} ...)")
+        } else {
+            "define it in the plan, or call a capability with (call :id ...)".to_string()
+        };
+        w.find(
+            span,
+            Severity::Error,
+            "unknown_function",
+            None,
+            format!("`{name}` is not a function: no built-in has that name and the plan does not define it"),
+            Some(hint),
+        );
     }
 }
 
@@ -679,6 +754,25 @@ mod tests {
         assert_eq!(r.calls.len(), 2);
         assert_eq!(r.calls[0].capability.as_deref(), Some("ccos.echo"));
         assert_eq!((r.calls[1].line, r.calls[1].column), (1, 66));
+    }
+
+    #[test]
+    fn a_capability_called_as_a_function_is_reported() {
+        let r = preflight_str(
+            "(do (ccos.echo {:message \"hi\"}) (defn my.fn [x] x) (my.fn 1))",
+            &catalog(),
+            &Policy::default(),
+        )
+        .unwrap();
+        assert_eq!(codes(&r), ["unknown_function"], "{r:?}");
+        let f = &r.findings[0];
+        assert!(
+            f.hint
+                .as_deref()
+                .unwrap_or("")
+                .contains("(call :ccos.echo ...)"),
+            "{f:?}"
+        );
     }
 
     #[test]

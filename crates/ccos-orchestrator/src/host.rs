@@ -210,6 +210,18 @@ impl GovernedHost {
         self.entries.fetch_add(1, Ordering::SeqCst);
         let mut entry = NewEntry::of(payload);
         entry.payload = self.parts.redactor.redact_json(&entry.payload);
+        // What a plan can make long at run time (a computed capability id,
+        // the error quoting it) is cut like any message.
+        if let Some(o) = entry.payload.as_object_mut() {
+            for key in ["capability", "error", "reason", "step", "step_path"] {
+                if let Some(serde_json::Value::String(text)) = o.get_mut(key)
+                    && text.len() > ccos_core::text::MAX_MESSAGE_BYTES
+                {
+                    *text = ccos_core::text::clip(text, ccos_core::text::MAX_MESSAGE_BYTES)
+                        .into_owned();
+                }
+            }
+        }
         let entry = entry
             .intent(&self.ids.intent)
             .plan(&self.ids.plan)

@@ -918,6 +918,40 @@ const FILLER_WORDS: &[&str] = &[
     "title",
 ];
 
+/// Words that open a restrictive clause after what a request names ("the
+/// lines *that* are empty", "*for each* stanza", "*containing* x").
+const RESTRICTIVE: &[&str] = &[
+    "that",
+    "which",
+    "whose",
+    "where",
+    "having",
+    "containing",
+    "contain",
+    "contains",
+    "beginning",
+    "starting",
+    "ending",
+    "matching",
+    "each",
+    "every",
+    "as",
+    "except",
+];
+
+/// Restrictive words that restrict whatever follows them.
+const VERB_RESTRICTIVE: &[&str] = &[
+    "having",
+    "containing",
+    "contain",
+    "contains",
+    "beginning",
+    "starting",
+    "ending",
+    "matching",
+    "except",
+];
+
 /// Words that introduce a value the goal names ("the file *named* x"),
 /// skipped as words (their stems, "name" and "call", are not filler).
 const NAMING_WORDS: &[&str] = &["named", "called"];
@@ -954,7 +988,12 @@ fn unaccounted_word(
             .collect()
     });
     let mut text = operation_words(s);
-    if crate::understand::bind::takes_user_text(m)
+    let quoted = s
+        .mentions
+        .iter()
+        .any(|x| x.kind == crate::understand::mentions::MentionKind::Quoted);
+    if !quoted
+        && crate::understand::bind::takes_user_text(m)
         && let Some(p) = crate::understand::bind::payload(&text, &[])
     {
         text = text.replacen(&p, " ", 1);
@@ -1027,6 +1066,65 @@ fn unaccounted_word(
             m.id
         ));
     }
+    // A restrictive clause after what the request names ("the lines
+    // *that are empty*", "*for each* stanza", "*containing* x", "*as* an
+    // integer") must be what the capability does, strictly: its name,
+    // parameters or bound values, not a passing word of its description.
+    // The operation's own name (the id's last segment), not its family.
+    let mut strict: BTreeSet<String> = analyze(m.id.rsplit('.').next().unwrap_or(&m.id))
+        .into_iter()
+        .collect();
+    for p in crate::understand::bind::params_of(m).0 {
+        strict.extend(p.name_words);
+    }
+    for a in &b.args {
+        strict.extend(analyze(&a.param));
+        if let Some(v) = a.value.as_str() {
+            strict.extend(analyze(v));
+        }
+    }
+    let stop: &BTreeSet<String> = {
+        static STOP: OnceLock<BTreeSet<String>> = OnceLock::new();
+        STOP.get_or_init(|| {
+            crate::resolution::catalog::STOP_WORDS
+                .iter()
+                .flat_map(|w| analyze(w))
+                .collect()
+        })
+    };
+    if let Some(at) = words
+        .iter()
+        .enumerate()
+        .skip(1)
+        .find(|(_, w)| RESTRICTIVE.contains(&w.as_str()))
+        .map(|(i, _)| i)
+    {
+        // A verb of restriction restricts whatever follows it.
+        if VERB_RESTRICTIVE.contains(&words[at].as_str())
+            && !analyze(&words[at]).iter().any(|st| strict.contains(st))
+        {
+            return Some(format!(
+                "the goal restricts with '{}', which {} does not do",
+                words[at], m.id
+            ));
+        }
+        let rest = &words[at + 1..];
+        let strict_ok = |w: &str| {
+            is_number(w)
+                || analyze(w).iter().all(|st| {
+                    stop.contains(st)
+                        || lexicon::synonym_stems(st)
+                            .iter()
+                            .any(|x| strict.contains(x))
+                })
+        };
+        if let Some(w) = rest.iter().find(|w| !strict_ok(w)) {
+            return Some(format!(
+                "the goal restricts with '{} … {w}', which {} does not do",
+                words[at], m.id
+            ));
+        }
+    }
     for (i, w) in words.iter().enumerate() {
         if !unaccounted(w) {
             continue;
@@ -1042,8 +1140,8 @@ fn unaccounted_word(
             continue;
         }
         let qualifies = next.is_some_and(|n| in_vocab(n) && (!is_filler(n) || named(n)));
-        let object =
-            matches!(prev, Some("the" | "only")) && matches!(next, Some("of" | "in" | "from"));
+        let object = matches!(next, Some("of" | "in" | "from" | "on"))
+            || (matches!(prev, Some("the" | "only")) && next.is_none());
         let place =
             next.is_none() && matches!(prev, Some("in" | "from" | "at" | "into" | "inside"));
         if qualifies || object || place {
@@ -1083,8 +1181,30 @@ fn unserved_qualifier_of(
     m: &CapabilityManifest,
     b: &crate::understand::bind::Binding,
 ) -> Option<String> {
+    use crate::understand::mentions::MentionKind;
+    // Negations, read on the goal's own words (a number word such as "no"
+    // is not a value here), stated values (quoted text, paths) aside.
+    let mut own = s.description.clone();
+    for men in &s.mentions {
+        if !matches!(men.kind, MentionKind::Number | MentionKind::Name) {
+            own = own.replacen(&men.text, " ", 1);
+        }
+    }
+    if let Some(w) = own
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .map(str::to_lowercase)
+        .find(|w| lexicon::NEGATIONS.contains(&w.as_str()))
+    {
+        return Some(format!(
+            "the goal says '{w}': what not to do is not something a plan can leave out on its own"
+        ));
+    }
     let mut text = operation_words(s);
-    if crate::understand::bind::takes_user_text(m)
+    // The user's own words are the payload, unless quoted (then the quote
+    // is, and the words around it still say what to do).
+    let quoted = s.mentions.iter().any(|x| x.kind == MentionKind::Quoted);
+    if !quoted
+        && crate::understand::bind::takes_user_text(m)
         && let Some(p) = crate::understand::bind::payload(&text, &[])
     {
         text = text.replacen(&p, " ", 1);

@@ -719,6 +719,66 @@ fn huge_names_and_thrown_strings_give_small_errors() {
     assert!(chain.len() < 100_000, "{} bytes of chain", chain.len());
 }
 
+/// A capability id or argument key built at run time is cut in what is
+/// printed and recorded: a 130-byte plan once printed 1 MB and, catching
+/// the error in a loop, grew the store by 20 MB.
+#[test]
+fn computed_ids_and_keys_are_cut_in_errors_and_records() {
+    let home = home();
+    let big = "(apply str (map (fn [x] \"zzzzzzzzzz\") (range 99999)))";
+    let denied = write(
+        home.path(),
+        "id.rtfs",
+        &format!("(let [k (keyword {big})] (call k {{}}))"),
+    );
+    let out = ccos(home.path(), &["run", "--plan", &denied]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(
+        out.stderr.len() < 20_000,
+        "{} bytes of stderr",
+        out.stderr.len()
+    );
+    let looped = write(
+        home.path(),
+        "key.rtfs",
+        &format!(
+            "(let [k (keyword {big})] (count (map (fn [i] (try (call :ccos.echo {{k \"hi\"}}) (catch e 0))) (range 20))))"
+        ),
+    );
+    let out = ccos(home.path(), &["run", "--plan", &looped]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let chain = chain(home.path());
+    assert!(chain.len() < 400_000, "{} bytes of chain", chain.len());
+}
+
+/// Under an address-space limit smaller than the memory allowance, the run
+/// still ends with a clean limit error (it once aborted, exit 134): the
+/// heap's ceiling follows `ulimit -v`.
+#[test]
+fn a_tight_ulimit_gives_a_limit_error_not_an_abort() {
+    let home = home();
+    let plan = write(home.path(), "bomb.rtfs", LIVE_MEMORY_BOMB);
+    let out = std::process::Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -v 1500000 && exec \"$0\" \"$@\"",
+            env!("CARGO_BIN_EXE_ccos"),
+            "run",
+            "--plan",
+            &plan,
+        ])
+        .env("CCOS_HOME", home.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run ccos under sh");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("live memory"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 #[test]
 fn a_secret_in_a_step_name_is_redacted_on_stderr() {
     let home = home();

@@ -462,7 +462,8 @@ fn every_word_of_the_request_is_accounted_for() {
     );
     write(&work, "people.csv", "name,age\nBob,25\n");
     for (goal, names) in [
-        ("count only the capitalized words in b.txt", "'capitalized'"),
+        ("count the capitalized words in b.txt", "'capitalized'"),
+        ("count only the words in b.txt", "'only'"),
         ("count the empty lines in b.txt", "'empty'"),
         ("list the json files", "'json'"),
         ("read the header of people.csv", "'header'"),
@@ -486,4 +487,36 @@ fn every_word_of_the_request_is_accounted_for() {
         &[],
         json!(4),
     );
+}
+
+/// Restrictions written after what they restrict ("the lines *that are
+/// empty*", "*containing* x", "*for each* stanza", "*as* a whole number",
+/// "with *no* blanks", "*in uppercase*", "three *times*") must be done by
+/// the plan; a unary word binds to the term after it ("half of 10 plus
+/// 4" is 9). Each of these once answered something else with exit 0.
+#[test]
+fn restrictions_after_the_noun_are_done_or_refused() {
+    let home = home(false);
+    let work = home.path().join("work");
+    write(&work, "notes.txt", "a\n\nb\nalpha\n\n");
+    write(
+        &work,
+        "poem.txt",
+        "roses are red\nviolets are blue\n\nsugar is sweet\n",
+    );
+    for (goal, names) in [
+        ("count the lines in notes.txt that are empty", "that"),
+        ("count the lines in poem.txt containing are", "containing"),
+        ("count the lines in poem.txt for each stanza", "each"),
+        ("count the lines in notes.txt with no blanks", "'no'"),
+        ("what is 7 divided by 2 as a whole number", "as"),
+        ("echo 'hello' in uppercase", "'uppercase'"),
+        ("repeat 'abc' three times", "'times'"),
+        ("list the entries in . that are directories", "that"),
+    ] {
+        refused(home.path(), goal, names);
+    }
+    right(home.path(), "half of 10 plus 4", &[], json!(9));
+    right(home.path(), "what is twice 3 plus 1", &[], json!(7));
+    right(home.path(), "count the lines in poem.txt", &[], json!(4));
 }

@@ -152,7 +152,7 @@ impl NewEntry {
             intent_id: None,
             plan_id: None,
             run_id: None,
-            payload: payload_json(payload),
+            payload: clip_strings(payload_json(payload)),
         }
     }
 
@@ -273,6 +273,37 @@ impl Entry {
     }
 }
 
+/// Bytes of one string in a payload (an LLM prompt, a plan's goal, an
+/// error): longer ones are cut by [`NewEntry::of`], marked with their
+/// whole size. Values are bounded separately ([`RecordedValue`]).
+pub const MAX_PAYLOAD_STRING_BYTES: usize = 64 * 1024;
+
+/// Cuts every string of a payload (map keys included) to
+/// [`MAX_PAYLOAD_STRING_BYTES`], marking the cut: a capability id or an
+/// error message built at run time cannot make an entry megabytes long.
+fn clip_strings(v: Json) -> Json {
+    use crate::text::clip;
+    match v {
+        Json::String(s) if s.len() > MAX_PAYLOAD_STRING_BYTES => {
+            Json::String(clip(&s, MAX_PAYLOAD_STRING_BYTES).into_owned())
+        }
+        Json::Array(items) => Json::Array(items.into_iter().map(clip_strings).collect()),
+        Json::Object(map) => Json::Object(
+            map.into_iter()
+                .map(|(k, v)| {
+                    let k = if k.len() > MAX_PAYLOAD_STRING_BYTES {
+                        clip(&k, MAX_PAYLOAD_STRING_BYTES).into_owned()
+                    } else {
+                        k
+                    };
+                    (k, clip_strings(v))
+                })
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::payload::*;
@@ -318,5 +349,18 @@ mod tests {
         let back: ApprovalGiven = stored.payload_as().unwrap();
         assert_eq!(back.by, "--yes");
         assert!(stored.payload_as::<ApprovalDenied>().is_none());
+    }
+
+    #[test]
+    fn long_payload_strings_are_cut() {
+        let long = "x".repeat(super::MAX_PAYLOAD_STRING_BYTES + 10);
+        let v = super::clip_strings(serde_json::json!({"error": long, long.clone(): [long]}));
+        let text = v.to_string();
+        assert!(
+            text.len() < 3 * super::MAX_PAYLOAD_STRING_BYTES + 200,
+            "{}",
+            text.len()
+        );
+        assert!(text.contains("bytes in all"));
     }
 }

@@ -259,7 +259,12 @@ impl P {
     }
 
     fn expr(&mut self) -> Option<Expr> {
-        let mut a = self.term()?;
+        let a = self.term()?;
+        self.expr_rest(a)
+    }
+
+    /// The rest of an expression whose first term is `a`.
+    fn expr_rest(&mut self, mut a: Expr) -> Option<Expr> {
         loop {
             let op = if self.eat_sym('+') || self.eat_word("plus") {
                 Op::Add
@@ -470,20 +475,23 @@ impl P {
                 let b = self.expr()?;
                 Some(Expr::bin(Op::Div, a, b))
             }
+            // A unary word applies to the term after it, as "half of 10 plus
+            // 4" is read: 5 + 4; parentheses say otherwise.
             Some(k @ ("double" | "twice" | "triple" | "halve" | "square")) => {
                 self.i += 1;
-                let a = self.expr()?;
-                Some(match k {
+                let a = self.term()?;
+                let a = match k {
                     "double" | "twice" => Expr::bin(Op::Mul, a, Expr::Num(Json::from(2))),
                     "triple" => Expr::bin(Op::Mul, a, Expr::Num(Json::from(3))),
                     "halve" => Expr::bin(Op::Div, a, Expr::Num(Json::from(2))),
                     _ => Expr::bin(Op::Mul, a.clone(), a),
-                })
+                };
+                self.expr_rest(a)
             }
             Some("half") if self.peek_word_at(1) == Some("of") => {
                 self.i += 2;
-                let a = self.expr()?;
-                Some(Expr::bin(Op::Div, a, Expr::Num(Json::from(2))))
+                let a = self.term()?;
+                self.expr_rest(Expr::bin(Op::Div, a, Expr::Num(Json::from(2))))
             }
             Some(k @ ("increase" | "decrease")) => {
                 let op = if k == "increase" { Op::Add } else { Op::Sub };
@@ -632,6 +640,10 @@ mod tests {
             ("calculate 100 divided by 8", 12.5),
             ("what is 3 squared", 9.0),
             ("what is 2 times 3 squared", 18.0),
+            ("what is twice 3 plus 1", 7.0),
+            ("half of 10 plus 4", 9.0),
+            ("half of (10 plus 4)", 7.0),
+            ("double 3 plus 1", 7.0),
             ("3 squared times 2", 18.0),
             ("the difference between 10 and 3", 7.0),
             ("the difference between 10 and 25", 15.0),

@@ -350,6 +350,9 @@ pub const QUALIFIERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("position", &["first", "last", "top", "bottom"]),
+    ("select", &["only"]),
+    ("repeat", &["times", "thrice"]),
+    ("case", &["uppercase", "lowercase", "capitals"]),
     (
         "extreme",
         &[
@@ -404,7 +407,7 @@ pub(crate) fn order_phrases(words: Vec<String>) -> Vec<String> {
 
 /// Words that say what *not* to do ("don't sort", "but not descending"):
 /// a plan does what its steps say, so such a goal is refused.
-const NEGATIONS: &[&str] = &[
+pub(crate) const NEGATIONS: &[&str] = &[
     "not",
     "don't",
     "dont",
@@ -417,6 +420,7 @@ const NEGATIONS: &[&str] = &[
     "cannot",
     "can't",
     "neither",
+    "no",
 ];
 
 /// Units after "the last/next N" that make it a time range.
