@@ -310,10 +310,17 @@ impl Planner {
                 }
                 None => {
                     planned.push(s.clone());
+                    let mut reason = no_fit_reason(&trace);
+                    let unknown = self.unknown_words(s);
+                    if !unknown.is_empty() {
+                        let quoted: Vec<String> =
+                            unknown.iter().map(|w| format!("{w:?}")).collect();
+                        reason = format!("{reason}; no capability knows {}", quoted.join(", "));
+                    }
                     missing.push(MissingCapability {
                         sub_intent: s.id.clone(),
                         description: s.description.clone(),
-                        reason: no_fit_reason(&trace),
+                        reason,
                     });
                 }
             }
@@ -387,6 +394,39 @@ impl Planner {
 
     /// Whether missing parameters may be asked: the ask capability exists
     /// and the policy does not deny it.
+    /// The words of an unserved sub-intent that no capability of the
+    /// catalog mentions at all (name, description or parameters), in the
+    /// goal's order: what an agent or a new capability would have to bring
+    /// ("book a flight" → `book, flight`).
+    fn unknown_words(&self, s: &SubIntent) -> Vec<String> {
+        use ccos_marketplace::search::analyze;
+        let stop: BTreeSet<String> = crate::resolution::catalog::STOP_WORDS
+            .iter()
+            .chain(FILLER_WORDS)
+            .flat_map(|w| analyze(w))
+            .collect();
+        let mut out: Vec<String> = vec![];
+        for w in operation_words(s).split(|c: char| !c.is_alphanumeric() && c != '-') {
+            let lw = w.to_lowercase();
+            if lw.len() < 2
+                || lw.chars().any(|c| c.is_ascii_digit())
+                || out.contains(&lw)
+                || analyze(&lw).iter().all(|st| stop.contains(st))
+            {
+                continue;
+            }
+            let known = self
+                .marketplace
+                .search(&lw, 1)
+                .map(|hits| !hits.is_empty())
+                .unwrap_or(true);
+            if !known {
+                out.push(lw);
+            }
+        }
+        out
+    }
+
     fn can_ask(&self) -> bool {
         self.marketplace
             .get(ASK_CAPABILITY)
@@ -1062,7 +1102,7 @@ fn unaccounted_word(
         && !in_vocab(first)
     {
         return Some(format!(
-            "the goal asks to '{first}', which {} does not do",
+            "the goal asks to \"{first}\", which {} does not do",
             m.id
         ));
     }
@@ -1104,7 +1144,7 @@ fn unaccounted_word(
             && !analyze(&words[at]).iter().any(|st| strict.contains(st))
         {
             return Some(format!(
-                "the goal restricts with '{}', which {} does not do",
+                "the goal restricts with \"{}\", which {} does not do",
                 words[at], m.id
             ));
         }
@@ -1120,7 +1160,7 @@ fn unaccounted_word(
         };
         if let Some(w) = rest.iter().find(|w| !strict_ok(w)) {
             return Some(format!(
-                "the goal restricts with '{} … {w}', which {} does not do",
+                "the goal restricts with \"{}\" … \"{w}\", which {} does not do",
                 words[at], m.id
             ));
         }
@@ -1146,7 +1186,7 @@ fn unaccounted_word(
             next.is_none() && matches!(prev, Some("in" | "from" | "at" | "into" | "inside"));
         if qualifies || object || place {
             return Some(format!(
-                "the goal says '{w}', which {} does not account for",
+                "the goal says \"{w}\", which {} does not account for",
                 m.id
             ));
         }
@@ -1196,7 +1236,7 @@ fn unserved_qualifier_of(
         .find(|w| lexicon::NEGATIONS.contains(&w.as_str()))
     {
         return Some(format!(
-            "the goal says '{w}': what not to do is not something a plan can leave out on its own"
+            "the goal says \"{w}\": what not to do is not something a plan can leave out on its own"
         ));
     }
     let mut text = operation_words(s);
@@ -1411,7 +1451,11 @@ mod tests {
         let ra = r.requires_agent.unwrap();
         assert_eq!(ra.missing.len(), 1);
         assert_eq!(ra.missing[0].description, "book me a flight to Paris");
-        assert_eq!(ra.missing[0].reason, "no capability fits");
+        // The report names what nothing in the catalog knows.
+        assert_eq!(
+            ra.missing[0].reason,
+            "no capability fits; no capability knows \"book\", \"flight\""
+        );
         assert_eq!(r.trace.intents[0].chosen, None);
     }
 

@@ -196,7 +196,7 @@ fn ordinary_phrasings_over_the_built_ins() {
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(value.as_array().map(Vec::len), Some(41), "{value}");
     // A goal typed inside quotes is the goal.
-    right(h, "'what is 12 times 7'", &[], json!(84));
+    right(h, "\"what is 12 times 7\"", &[], json!(84));
     right(h, "wait 5 milliseconds", &[], json!(5));
     let (code, value, err) = run(h, r#"write "hello" to out.txt"#, &["--yes"]);
     assert_eq!(code, Some(0), "{err}");
@@ -324,12 +324,12 @@ fn qualifiers_the_plan_does_not_do_are_refused() {
         r#"{"name":"ann"}"#,
     );
     for (goal, names) in [
-        ("count the unique lines in lines.txt", "'unique'"),
-        ("count the distinct words in story.txt", "'distinct'"),
-        ("sort the words of story.txt", "'sort'"),
+        ("count the unique lines in lines.txt", "\"unique\""),
+        ("count the distinct words in story.txt", "\"distinct\""),
+        ("sort the words of story.txt", "\"sort\""),
         (
             "count the words in story.txt ignoring the word the",
-            "'ignoring'",
+            "\"ignoring\"",
         ),
         // The file's name is not the value to format.
         ("format person.json as pretty JSON", "person.json"),
@@ -346,7 +346,7 @@ fn qualifiers_the_plan_does_not_do_are_refused() {
     assert_eq!(out.status.code(), Some(4));
     assert!(
         text(&out.stdout)
-            .contains(";;   skipped ccos.text.count_lines: the goal asks for 'unique'"),
+            .contains(";;   skipped ccos.text.count_lines: the goal asks for \"unique\""),
         "{}",
         text(&out.stdout)
     );
@@ -462,15 +462,15 @@ fn every_word_of_the_request_is_accounted_for() {
     );
     write(&work, "people.csv", "name,age\nBob,25\n");
     for (goal, names) in [
-        ("count the capitalized words in b.txt", "'capitalized'"),
-        ("count only the words in b.txt", "'only'"),
-        ("count the empty lines in b.txt", "'empty'"),
-        ("list the json files", "'json'"),
-        ("read the header of people.csv", "'header'"),
-        ("read the names in people.csv", "'names'"),
-        ("don't uppercase 'abc'", "'don't'"),
-        ("sort 3, 1, 2 but not descending", "'not'"),
-        ("list the files sorted by size", "'sorted by'"),
+        ("count the capitalized words in b.txt", "\"capitalized\""),
+        ("count only the words in b.txt", "\"only\""),
+        ("count the empty lines in b.txt", "\"empty\""),
+        ("list the json files", "\"json\""),
+        ("read the header of people.csv", "\"header\""),
+        ("read the names in people.csv", "\"names\""),
+        ("don't uppercase 'abc'", "\"don't\""),
+        ("sort 3, 1, 2 but not descending", "\"not\""),
+        ("list the files sorted by size", "\"sorted by\""),
     ] {
         refused(home.path(), goal, names);
     }
@@ -508,10 +508,10 @@ fn restrictions_after_the_noun_are_done_or_refused() {
         ("count the lines in notes.txt that are empty", "that"),
         ("count the lines in poem.txt containing are", "containing"),
         ("count the lines in poem.txt for each stanza", "each"),
-        ("count the lines in notes.txt with no blanks", "'no'"),
+        ("count the lines in notes.txt with no blanks", "\"no\""),
         ("what is 7 divided by 2 as a whole number", "as"),
-        ("echo 'hello' in uppercase", "'uppercase'"),
-        ("repeat 'abc' three times", "'times'"),
+        ("echo 'hello' in uppercase", "\"uppercase\""),
+        ("repeat 'abc' three times", "\"times\""),
         ("list the entries in . that are directories", "that"),
     ] {
         refused(home.path(), goal, names);

@@ -484,7 +484,7 @@ pub fn unserved_qualifier(
     for (i, w) in words.iter().enumerate() {
         if NEGATIONS.contains(&w.as_str()) {
             return Some(format!(
-                "the goal says '{w}': what not to do is not something a plan can leave out on its own"
+                "the goal says \"{w}\": what not to do is not something a plan can leave out on its own"
             ));
         }
         let Some((concept, _)) = QUALIFIERS.iter().find(|(_, ws)| ws.contains(&w.as_str())) else {
@@ -502,7 +502,7 @@ pub fn unserved_qualifier(
             })
         {
             return Some(format!(
-                "the goal asks for '{w} by' a key, which {} does not take",
+                "the goal asks for \"{w} by\" a key, which {} does not take",
                 m.id
             ));
         }
@@ -541,7 +541,7 @@ pub fn unserved_qualifier(
         };
         if !served {
             return Some(format!(
-                "the goal asks for '{w}' ({concept}), which {} does not do",
+                "the goal asks for \"{w}\" ({concept}), which {} does not do",
                 m.id
             ));
         }
