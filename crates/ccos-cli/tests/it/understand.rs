@@ -517,6 +517,15 @@ fn restrictions_after_the_noun_are_done_or_refused() {
         refused(home.path(), goal, names);
     }
     right(home.path(), "half of 10 plus 4", &[], json!(9));
+    right(
+        home.path(),
+        "what is 2 to the power of 10",
+        &[],
+        json!(1024),
+    );
+    right(home.path(), "what is 3 cubed", &[], json!(27));
+    right(home.path(), "the average of 3, 5 and 10", &[], json!(6));
+    right(home.path(), "what is 8 more than 12", &[], json!(20));
     right(home.path(), "what is twice 3 plus 1", &[], json!(7));
     right(home.path(), "count the lines in poem.txt", &[], json!(4));
 }

@@ -21,10 +21,11 @@
 //!          | "divide" E "by" E | ("the")? "quotient" "of" E ("and"|"by") E
 //!          | ("double"|"twice") E | "triple" E | ("halve"|"half of") E | "square" E | E "squared"
 //!          | ("increase"|"decrease") E "by" PCT | "add" PCT "to" E | "subtract" PCT "from" E
-//!          | E
+//!          | ("the")? ("average"|"mean") "of" E ("and" E)+
+//!          | E (("more"|"less"|"fewer") "than" E)?
 //! E       := term (("+"|"-"|"plus"|"minus") (term | PCT))*
 //! term    := power (("*"|"x"|"×"|"/"|"÷"|"times"|"multiplied by"|"divided by"|"over") (power | PCT))*
-//! power   := factor "squared"*
+//! power   := factor ("squared" | "cubed" | "to the power of" N)*   (N a whole 1..=12)
 //! factor  := NUM | PCT "of" factor | "-" factor | "(" E ")" | "it" | "that" | "the result"
 //! PCT     := NUM ("percent"|"%")
 //! ```
@@ -175,6 +176,9 @@ fn tokens(text: &str) -> Option<Vec<T>> {
     Some(merged)
 }
 
+/// Largest whole exponent written as multiplications (`to the power of`).
+const MAX_EXPONENT: u64 = 12;
+
 /// Words allowed before the arithmetic.
 const LEAD: &[&str] = &[
     "what",
@@ -319,10 +323,31 @@ impl P {
     /// squared` is 18.
     fn power(&mut self) -> Option<Expr> {
         let mut f = self.factor()?;
-        while self.eat_word("squared") {
-            f = Expr::bin(Op::Mul, f.clone(), f);
+        loop {
+            if self.eat_word("squared") {
+                f = Expr::bin(Op::Mul, f.clone(), f);
+            } else if self.eat_word("cubed") {
+                f = Expr::bin(Op::Mul, Expr::bin(Op::Mul, f.clone(), f.clone()), f);
+            } else if self.peek_word() == Some("to")
+                && self.peek_word_at(1) == Some("the")
+                && self.peek_word_at(2) == Some("power")
+                && self.peek_word_at(3) == Some("of")
+            {
+                // `2 to the power of 10`: a small whole exponent, as that
+                // many multiplications (each a step of the plan).
+                let Some(T::Num(n)) = self.t.get(self.i + 4).cloned() else {
+                    return None;
+                };
+                let n = n.as_u64().filter(|n| (1..=MAX_EXPONENT).contains(n))?;
+                self.i += 5;
+                let base = f.clone();
+                for _ in 1..n {
+                    f = Expr::bin(Op::Mul, f, base.clone());
+                }
+            } else {
+                return Some(f);
+            }
         }
-        Some(f)
     }
 
     fn factor(&mut self) -> Option<Expr> {
@@ -413,6 +438,14 @@ impl P {
             Some("sum" | "total") if self.peek_word_at(1) == Some("of") => {
                 self.i += 2;
                 fold(Op::Add, self.operands(&["and"])?)
+            }
+            // `the average of 3, 5 and 10`: their sum over their count.
+            Some("average" | "mean") if self.peek_word_at(1) == Some("of") => {
+                self.i += 2;
+                let v = self.operands(&["and"])?;
+                let n = v.len();
+                let sum = fold(Op::Add, v)?;
+                Some(Expr::bin(Op::Div, sum, Expr::Num(Json::from(n))))
             }
             Some("subtract") => {
                 self.i += 1;
@@ -507,7 +540,18 @@ impl P {
             }
             // A percent sign anywhere else is left unread, so the clause
             // is not arithmetic: `10%` is never taken for 10.
-            _ => self.expr(),
+            _ => {
+                let e = self.expr()?;
+                // `8 more than 12` is 20; `3 less than 10` is 7.
+                let op = match (self.peek_word(), self.peek_word_at(1)) {
+                    (Some("more"), Some("than")) => Op::Add,
+                    (Some("less" | "fewer"), Some("than")) => Op::Sub,
+                    _ => return Some(e),
+                };
+                self.i += 2;
+                let base = self.expr()?;
+                Some(Expr::bin(op, base, e))
+            }
         }
     }
 }
@@ -641,6 +685,11 @@ mod tests {
             ("what is 3 squared", 9.0),
             ("what is 2 times 3 squared", 18.0),
             ("what is twice 3 plus 1", 7.0),
+            ("what is 3 cubed", 27.0),
+            ("what is 2 to the power of 10", 1024.0),
+            ("the average of 3, 5 and 10", 6.0),
+            ("what is 8 more than 12", 20.0),
+            ("3 less than 10", 7.0),
             ("half of 10 plus 4", 9.0),
             ("half of (10 plus 4)", 7.0),
             ("double 3 plus 1", 7.0),
@@ -669,6 +718,8 @@ mod tests {
             "10%",
             "10% + 5",
             "add 10% and 50",
+            "2 to the power of 100",
+            "2 to the power of 0.5",
             "increase 250 by 10",
         ] {
             assert_eq!(parse(goal, false), None, "{goal}");
