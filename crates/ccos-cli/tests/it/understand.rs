@@ -526,6 +526,18 @@ fn restrictions_after_the_noun_are_done_or_refused() {
     right(home.path(), "what is 3 cubed", &[], json!(27));
     right(home.path(), "the average of 3, 5 and 10", &[], json!(6));
     right(home.path(), "what is 8 more than 12", &[], json!(20));
+    right(
+        home.path(),
+        "how many items are in [1, 2, 3, 4]",
+        &[],
+        json!(4),
+    );
+    right(
+        home.path(),
+        "how many numbers are in 5, 6, 7",
+        &[],
+        json!(3),
+    );
     right(home.path(), "what is twice 3 plus 1", &[], json!(7));
     right(home.path(), "count the lines in poem.txt", &[], json!(4));
 }

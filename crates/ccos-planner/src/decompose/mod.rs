@@ -212,6 +212,24 @@ impl HybridDecomposition {
         // count the list (the listing capability answers with the items,
         // not their number).
         if let Some(rest) = strip_prefix_ci(goal, "how many ") {
+            // "how many items are in [1, 2, 3]": the list is stated; count
+            // it.
+            if let Some(list) = stated.iter().find(|m| {
+                m.kind == crate::understand::MentionKind::List
+                    || (m.kind == crate::understand::MentionKind::Json && m.value.is_array())
+            }) {
+                let items = if list.value.is_array() {
+                    list.value.to_string()
+                } else {
+                    serde_json::Value::Array(list.items.iter().map(|i| i.value.clone()).collect())
+                        .to_string()
+                };
+                let text = format!("count the items in {items}");
+                let mut c = SubIntent::new("s1", &text, IntentType::Compute);
+                c.mentions = crate::understand::mentions(&text).unwrap_or_default();
+                c.from_text = true;
+                return Ok(done(vec![c], HybridPath::Fallback, "fallback", failures));
+            }
             let listing = format!("list {rest}");
             let mut s = SubIntent::new("s1", &listing, IntentType::Fetch);
             s.mentions = crate::understand::mentions(&listing).unwrap_or_default();
