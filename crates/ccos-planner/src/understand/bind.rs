@@ -1044,6 +1044,7 @@ pub fn bind(
         "highest first",
         "biggest first",
         "reverse order",
+        "in reverse",
         "decreasing",
     ]
     .iter()

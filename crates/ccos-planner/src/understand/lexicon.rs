@@ -387,6 +387,12 @@ pub(crate) fn order_phrases(words: Vec<String>) -> Vec<String> {
     let mut i = 0;
     while i < words.len() {
         let at = |k: usize| words.get(i + k).map(String::as_str).unwrap_or("");
+        // "in reverse (order)": descending.
+        if at(0) == "in" && at(1) == "reverse" {
+            out.push("descending".to_string());
+            i += if at(2) == "order" { 3 } else { 2 };
+            continue;
+        }
         if at(0) == "from" && at(2) == "to" {
             let dir = match (at(1), at(3)) {
                 (a, b) if HIGH.contains(&a) && LOW.contains(&b) => Some("descending"),
@@ -639,6 +645,8 @@ mod tests {
         );
         assert!(q("sort from largest to smallest", &sort, &["items"]).is_some());
         assert!(q("sort them from smallest to largest", &sort, &["items"]).is_none());
+        assert!(q("sort 3, 1, 2 in reverse", &sort, &["items", "descending"]).is_none());
+        assert!(q("sort 3, 1, 2 in reverse", &sort, &["items"]).is_some());
         // Sequencing, and nouns that only look like qualifiers.
         assert!(q("first count the words", &cap("ccos.text.count_words"), &[]).is_none());
         assert!(

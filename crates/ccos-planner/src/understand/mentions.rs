@@ -946,10 +946,12 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                     m = Some((MentionKind::Email, Json::from(w.clone()), false));
                 } else if let Some(sep) = SEPARATORS.iter().find(|(n, _)| *n == lw).map(|(_, c)| *c)
                     && i > 0
-                    && matches!(
+                    && (matches!(
                         words[i - 1].as_deref(),
                         Some("on" | "by" | "with" | "at" | "using")
-                    )
+                    ) || (i > 1
+                        && matches!(words[i - 1].as_deref(), Some("a" | "an" | "the"))
+                        && matches!(words[i - 2].as_deref(), Some("with" | "using" | "by"))))
                     && (sep != "\n" || matches!(words[i - 1].as_deref(), Some("on" | "by")))
                 {
                     m = Some((MentionKind::Separator, Json::from(sep), false));
