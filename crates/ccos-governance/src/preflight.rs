@@ -372,6 +372,21 @@ fn unknown_dotted_functions(forms: &[Expr], w: &mut Walker<'_>) {
 /// Nesting deeper than this is not walked (the parser already bounds it).
 const MAX_DEPTH: usize = 1024;
 
+impl CallCheck {
+    /// A call at `span` (line and column filled by
+    /// [`PreflightReport::with_source`]).
+    fn at(span: Span, capability: Option<String>, decision: Option<CallDecision>) -> CallCheck {
+        CallCheck {
+            capability,
+            start: span.start,
+            end: span.end,
+            line: 0,
+            column: 0,
+            decision,
+        }
+    }
+}
+
 struct Walker<'a> {
     catalog: &'a dyn Catalog,
     policy: &'a Policy,
@@ -496,14 +511,7 @@ impl Walker<'_> {
                         .into(),
                     Some("write the id as a literal keyword, e.g. :ccos.echo".into()),
                 );
-                self.calls.push(CallCheck {
-                    capability: None,
-                    start: e.span.start,
-                    end: e.span.end,
-                    line: 0,
-                    column: 0,
-                    decision: None,
-                });
+                self.calls.push(CallCheck::at(e.span, None, None));
                 return;
             }
             _ => {
@@ -548,14 +556,7 @@ impl Walker<'_> {
                 ),
                 None,
             );
-            self.calls.push(CallCheck {
-                capability: None,
-                start: e.span.start,
-                end: e.span.end,
-                line: 0,
-                column: 0,
-                decision: None,
-            });
+            self.calls.push(CallCheck::at(e.span, None, None));
             return;
         }
         let manifest = self.catalog.get(&id);
@@ -563,14 +564,11 @@ impl Walker<'_> {
             Some(m) => self.policy.decide_call(CallTarget::Known(m)),
             None => self.policy.decide_call(CallTarget::Unknown(&id)),
         };
-        self.calls.push(CallCheck {
-            capability: Some(id.clone()),
-            start: e.span.start,
-            end: e.span.end,
-            line: 0,
-            column: 0,
-            decision: Some(decision.clone()),
-        });
+        self.calls.push(CallCheck::at(
+            e.span,
+            Some(id.clone()),
+            Some(decision.clone()),
+        ));
         let Some(m) = manifest else {
             let closest = self.catalog.closest(&id, 3);
             let hint = if closest.is_empty() {

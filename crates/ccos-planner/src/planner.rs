@@ -250,55 +250,47 @@ impl Planner {
                     // Files whose content a parameter needs are read first.
                     let mut intent = c.intent;
                     for (k, (param, path)) in c.read_first.iter().enumerate() {
-                        let rid = format!("{}-read{}", s.id, k + 1);
-                        let read = SubIntent::new(&rid, "read the file", IntentType::Fetch)
-                            .with_param("path", rtfs::Value::string(path));
-                        let (rtrace, rchosen) = self.choose(&read)?;
-                        match rchosen {
-                            Some(rc) => {
-                                planned.push(rc.intent.clone());
-                                steps.push(ResolvedStep {
-                                    intent: rc.intent,
-                                    manifest: rc.manifest,
-                                });
-                                let mut source = rid.clone();
-                                // A list parameter takes the file's lines.
-                                if c.read_lines.contains(param) {
-                                    let lid = format!("{}-lines{}", s.id, k + 1);
-                                    let split = SubIntent::new(
-                                        &lid,
-                                        "split the text into lines",
-                                        IntentType::Transform,
-                                    )
-                                    .with_step_param("text", rid.clone());
-                                    let (ltrace, lchosen) = self.choose(&split)?;
-                                    traces.push(ltrace);
-                                    match lchosen {
-                                        Some(lc) => {
-                                            planned.push(lc.intent.clone());
-                                            steps.push(ResolvedStep {
-                                                intent: lc.intent,
-                                                manifest: lc.manifest,
-                                            });
-                                            source = lid;
-                                        }
-                                        None => missing.push(MissingCapability {
-                                            sub_intent: lid.clone(),
-                                            description: format!(
-                                                "split {path} into lines for {}",
-                                                s.description
-                                            ),
-                                            reason: "no capability splits a text into lines".into(),
-                                        }),
-                                    }
-                                }
-                                intent = intent.with_step_param(param.clone(), source);
-                            }
-                            None => missing.push(MissingCapability {
-                                sub_intent: rid.clone(),
+                        let read = SubIntent::new(
+                            format!("{}-read{}", s.id, k + 1),
+                            "read the file",
+                            IntentType::Fetch,
+                        )
+                        .with_param("path", rtfs::Value::string(path));
+                        let (rtrace, read_id) = self.prerequisite(
+                            read,
+                            MissingCapability {
+                                sub_intent: String::new(),
                                 description: format!("read {path} for {}", s.description),
                                 reason: "no capability reads files".into(),
-                            }),
+                            },
+                            (&mut planned, &mut steps, &mut missing),
+                        )?;
+                        if let Some(rid) = read_id {
+                            let mut source = rid.clone();
+                            // A list parameter takes the file's lines.
+                            if c.read_lines.contains(param) {
+                                let split = SubIntent::new(
+                                    format!("{}-lines{}", s.id, k + 1),
+                                    "split the text into lines",
+                                    IntentType::Transform,
+                                )
+                                .with_step_param("text", rid);
+                                let (ltrace, lines_id) = self.prerequisite(
+                                    split,
+                                    MissingCapability {
+                                        sub_intent: String::new(),
+                                        description: format!(
+                                            "split {path} into lines for {}",
+                                            s.description
+                                        ),
+                                        reason: "no capability splits a text into lines".into(),
+                                    },
+                                    (&mut planned, &mut steps, &mut missing),
+                                )?;
+                                traces.push(ltrace);
+                                source = lines_id.unwrap_or(source);
+                            }
+                            intent = intent.with_step_param(param.clone(), source);
                         }
                         traces.push(rtrace);
                     }
@@ -392,19 +384,41 @@ impl Planner {
         Ok(result)
     }
 
-    /// Whether missing parameters may be asked: the ask capability exists
-    /// and the policy does not deny it.
+    /// A step the plan needs before a sub-intent's own (reading a file,
+    /// splitting it into lines): its trace, and its id when a capability
+    /// serves it (planned and stepped); otherwise it is `missing` (its
+    /// `sub_intent` filled in here).
+    fn prerequisite(
+        &self,
+        step: SubIntent,
+        mut missing: MissingCapability,
+        (planned, steps, unserved): (
+            &mut Vec<SubIntent>,
+            &mut Vec<ResolvedStep>,
+            &mut Vec<MissingCapability>,
+        ),
+    ) -> Result<(IntentTrace, Option<String>), PlanError> {
+        let (trace, chosen) = self.choose(&step)?;
+        let Some(c) = chosen else {
+            missing.sub_intent = step.id;
+            unserved.push(missing);
+            return Ok((trace, None));
+        };
+        planned.push(c.intent.clone());
+        steps.push(ResolvedStep {
+            intent: c.intent,
+            manifest: c.manifest,
+        });
+        Ok((trace, Some(step.id)))
+    }
+
     /// The words of an unserved sub-intent that no capability of the
     /// catalog mentions at all (name, description or parameters), in the
     /// goal's order: what an agent or a new capability would have to bring
     /// ("book a flight" → `book, flight`).
     fn unknown_words(&self, s: &SubIntent) -> Vec<String> {
         use ccos_marketplace::search::analyze;
-        let stop: BTreeSet<String> = crate::resolution::catalog::STOP_WORDS
-            .iter()
-            .chain(FILLER_WORDS)
-            .flat_map(|w| analyze(w))
-            .collect();
+        let stop = filler_stems();
         let mut out: Vec<String> = vec![];
         for w in operation_words(s).split(|c: char| !c.is_alphanumeric() && c != '-') {
             let lw = w.to_lowercase();
@@ -427,6 +441,8 @@ impl Planner {
         out
     }
 
+    /// Whether missing parameters may be asked: the ask capability exists
+    /// and the policy does not deny it.
     fn can_ask(&self) -> bool {
         self.marketplace
             .get(ASK_CAPABILITY)
@@ -557,10 +573,12 @@ impl Planner {
         if !b.unused.is_empty() {
             return Fit::Refused(format!("would drop {}", b.unused.join(", ")));
         }
-        if let Some(why) = unserved_qualifier_of(s, m, &b) {
+        let judged = judged_words(s, m);
+        let params = crate::understand::bind::params_of(m).0;
+        if let Some(why) = unserved_qualifier_of(s, m, &b, &judged, &params) {
             return Fit::Refused(why);
         }
-        if let Some(why) = unaccounted_word(s, m, &b) {
+        if let Some(why) = unaccounted_word(m, &b, &judged, &params) {
             return Fit::Refused(why);
         }
         let open: Vec<String> = b.missing.iter().skip(spare_refs).cloned().collect();
@@ -996,9 +1014,10 @@ const VERB_RESTRICTIVE: &[&str] = &[
 /// skipped as words (their stems, "name" and "call", are not filler).
 const NAMING_WORDS: &[&str] = &["named", "called"];
 
-/// The first word of sub-intent `s` (outside the values it states) that
-/// changes what is asked in a way capability `m`, bound as `b`, does not
-/// account for (its name, description, parameters, the values bound):
+/// The first word of `text` (a sub-intent's [`judged_words`]) that
+/// changes what is asked in a way capability `m` (with its `params`),
+/// bound as `b`, does not account for (its name, description, parameters,
+/// the values bound):
 ///
 /// - a word qualifying something the capability does ("count the
 ///   *capitalized* words", "list the *json* files"): it stands right
@@ -1013,38 +1032,20 @@ const NAMING_WORDS: &[&str] = &["named", "called"];
 /// Other words (context: "the velocity of a *car*") are not judged: a
 /// capability's description cannot list every situation it serves.
 fn unaccounted_word(
-    s: &SubIntent,
     m: &CapabilityManifest,
     b: &crate::understand::bind::Binding,
+    text: &str,
+    params: &[crate::understand::bind::Param],
 ) -> Option<String> {
     use ccos_marketplace::search::analyze;
-    use std::sync::OnceLock;
-    static FILLER: OnceLock<BTreeSet<String>> = OnceLock::new();
-    let filler = FILLER.get_or_init(|| {
-        crate::resolution::catalog::STOP_WORDS
-            .iter()
-            .chain(FILLER_WORDS)
-            .flat_map(|w| analyze(w))
-            .collect()
-    });
-    let mut text = operation_words(s);
-    let quoted = s
-        .mentions
-        .iter()
-        .any(|x| x.kind == crate::understand::mentions::MentionKind::Quoted);
-    if !quoted
-        && crate::understand::bind::takes_user_text(m)
-        && let Some(p) = crate::understand::bind::payload(&text, &[])
-    {
-        text = text.replacen(&p, " ", 1);
-    }
+    let filler = filler_stems();
     let names: BTreeSet<String> = lexicon::name_words(m);
     let mut vocab = names.clone();
     vocab.extend(analyze(&m.description));
     vocab.extend(analyze(&m.name));
-    for p in crate::understand::bind::params_of(m).0 {
-        vocab.extend(p.name_words);
-        vocab.extend(p.desc_words);
+    for p in params {
+        vocab.extend(p.name_words.iter().cloned());
+        vocab.extend(p.desc_words.iter().cloned());
     }
     if let Some(props) = m
         .output_schema
@@ -1114,8 +1115,8 @@ fn unaccounted_word(
     let mut strict: BTreeSet<String> = analyze(m.id.rsplit('.').next().unwrap_or(&m.id))
         .into_iter()
         .collect();
-    for p in crate::understand::bind::params_of(m).0 {
-        strict.extend(p.name_words);
+    for p in params {
+        strict.extend(p.name_words.iter().cloned());
     }
     for a in &b.args {
         strict.extend(analyze(&a.param));
@@ -1123,15 +1124,7 @@ fn unaccounted_word(
             strict.extend(analyze(v));
         }
     }
-    let stop: &BTreeSet<String> = {
-        static STOP: OnceLock<BTreeSet<String>> = OnceLock::new();
-        STOP.get_or_init(|| {
-            crate::resolution::catalog::STOP_WORDS
-                .iter()
-                .flat_map(|w| analyze(w))
-                .collect()
-        })
-    };
+    let stop = stop_stems();
     if let Some(at) = words
         .iter()
         .enumerate()
@@ -1194,6 +1187,51 @@ fn unaccounted_word(
     None
 }
 
+/// The words of sub-intent `s` the guards judge against capability `m`:
+/// [`operation_words`], without the user's own words when `m` takes them
+/// and they are not quoted (then the quote is the payload, and the words
+/// around it still say what to do: "echo 'sorted'" asks for nothing
+/// sorted).
+fn judged_words(s: &SubIntent, m: &CapabilityManifest) -> String {
+    let mut text = operation_words(s);
+    let quoted = s
+        .mentions
+        .iter()
+        .any(|x| x.kind == crate::understand::mentions::MentionKind::Quoted);
+    if !quoted
+        && crate::understand::bind::takes_user_text(m)
+        && let Some(p) = crate::understand::bind::payload(&text, &[])
+    {
+        text = text.replacen(&p, " ", 1);
+    }
+    text
+}
+
+/// The stems of the stop words (computed once).
+fn stop_stems() -> &'static BTreeSet<String> {
+    static STOP: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
+    STOP.get_or_init(|| {
+        crate::resolution::catalog::STOP_WORDS
+            .iter()
+            .flat_map(|w| ccos_marketplace::search::analyze(w))
+            .collect()
+    })
+}
+
+/// The stems of the stop words and [`FILLER_WORDS`] (computed once).
+fn filler_stems() -> &'static BTreeSet<String> {
+    static FILLER: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
+    FILLER.get_or_init(|| {
+        let mut all = stop_stems().clone();
+        all.extend(
+            FILLER_WORDS
+                .iter()
+                .flat_map(|w| ccos_marketplace::search::analyze(w)),
+        );
+        all
+    })
+}
+
 /// The words of sub-intent `s` that say what to do: its description
 /// without the values it states (quoted text, paths, URLs, numbers, and
 /// names past the first word: "New York" does not ask to create anything).
@@ -1220,6 +1258,8 @@ fn unserved_qualifier_of(
     s: &SubIntent,
     m: &CapabilityManifest,
     b: &crate::understand::bind::Binding,
+    text: &str,
+    params: &[crate::understand::bind::Param],
 ) -> Option<String> {
     use crate::understand::mentions::MentionKind;
     // Negations, read on the goal's own words (a number word such as "no"
@@ -1230,30 +1270,10 @@ fn unserved_qualifier_of(
             own = own.replacen(&men.text, " ", 1);
         }
     }
-    if let Some(w) = own
-        .split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .map(str::to_lowercase)
-        .find(|w| lexicon::NEGATIONS.contains(&w.as_str()))
-    {
-        return Some(format!(
-            "the goal says \"{w}\": what not to do is not something a plan can leave out on its own"
-        ));
+    if let Some(why) = lexicon::negation(&own) {
+        return Some(why);
     }
-    let mut text = operation_words(s);
-    // The user's own words are the payload, unless quoted (then the quote
-    // is, and the words around it still say what to do).
-    let quoted = s.mentions.iter().any(|x| x.kind == MentionKind::Quoted);
-    if !quoted
-        && crate::understand::bind::takes_user_text(m)
-        && let Some(p) = crate::understand::bind::payload(&text, &[])
-    {
-        text = text.replacen(&p, " ", 1);
-    }
-    let params: Vec<String> = crate::understand::bind::params_of(m)
-        .0
-        .into_iter()
-        .map(|p| p.name)
-        .collect();
+    let params: Vec<String> = params.iter().map(|p| p.name.clone()).collect();
     let bound: BTreeSet<String> = b
         .args
         .iter()
@@ -1261,7 +1281,7 @@ fn unserved_qualifier_of(
         .chain(b.read_first.iter().map(|(p, _)| p.clone()))
         .chain(s.params.keys().cloned())
         .collect();
-    lexicon::unserved_qualifier(&text, m, &params, &bound)
+    lexicon::unserved_qualifier(text, m, &params, &bound)
 }
 
 /// Why `m` cannot answer the question `text` asks, when it asks for a

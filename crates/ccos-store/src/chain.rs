@@ -148,6 +148,9 @@ impl RawEntry {
     }
 }
 
+/// The recorded head: (last seq, last hash).
+const HEAD_QUERY: &str = "SELECT last_seq, last_hash FROM chain_head WHERE id = 1";
+
 /// Where the next entry goes: after the recorded head, not after whatever
 /// row is last in the table. When the two disagree (entries removed from the
 /// end, rows inserted behind the head's back) the new entry keeps the
@@ -176,28 +179,16 @@ impl Store {
         let payload_text = canonical_json(&entry.payload).map_err(StoreError::Invalid)?;
         macro_rules! append_in {
             ($tx:ident) => {{
-                let last = sqlx::query("SELECT seq, hash FROM causal_chain ORDER BY seq DESC LIMIT 1")
-                    .fetch_optional(&mut *$tx)
-                    .await
-                    .ctx(|| "reading the causal chain head".into())?;
-                let last: Option<(i64, String)> = match last {
-                    Some(row) => Some((
-                        row.try_get("seq").ctx(|| "decoding the chain's last entry".into())?,
-                        row.try_get("hash").ctx(|| "decoding the chain's last entry".into())?,
-                    )),
-                    None => None,
-                };
-                let head = sqlx::query("SELECT last_seq, last_hash FROM chain_head WHERE id = 1")
-                    .fetch_optional(&mut *$tx)
-                    .await
-                    .ctx(|| "reading the causal chain head".into())?;
-                let head: Option<(i64, String)> = match head {
-                    Some(row) => Some((
-                        row.try_get("last_seq").ctx(|| "decoding the chain head".into())?,
-                        row.try_get("last_hash").ctx(|| "decoding the chain head".into())?,
-                    )),
-                    None => None,
-                };
+                let last: Option<(i64, String)> =
+                    sqlx::query_as("SELECT seq, hash FROM causal_chain ORDER BY seq DESC LIMIT 1")
+                        .fetch_optional(&mut *$tx)
+                        .await
+                        .ctx(|| "reading the causal chain's last entry".into())?;
+                let head: Option<(i64, String)> =
+                    sqlx::query_as(HEAD_QUERY)
+                        .fetch_optional(&mut *$tx)
+                        .await
+                        .ctx(|| "reading the causal chain head".into())?;
                 let (seq, prev_hash) = successor(head, last);
                 let ts = ccos_core::now_rfc3339();
                 let hash = entry_hash(&HashedFields {
@@ -407,18 +398,11 @@ impl Store {
                 break;
             }
         }
-        let head = on_pool!(self, p => {
-            let row = sqlx::query("SELECT last_seq, last_hash FROM chain_head WHERE id = 1")
+        let head: Option<(i64, String)> = on_pool!(self, p => {
+            sqlx::query_as(HEAD_QUERY)
                 .fetch_optional(p)
                 .await
-                .ctx(|| "reading the causal chain head".into())?;
-            match row {
-                Some(r) => Some((
-                    r.try_get::<i64, _>("last_seq").ctx(|| "decoding the chain head".into())?,
-                    r.try_get::<String, _>("last_hash").ctx(|| "decoding the chain head".into())?,
-                )),
-                None => None,
-            }
+                .ctx(|| "reading the causal chain head".into())?
         });
         let last_seq = expected_seq - 1;
         match head {

@@ -947,44 +947,47 @@ pub fn bind(
             if it.weak && !placed {
                 continue;
             }
-            if it.kind == MentionKind::Path
-                && !takes_path
-                && let Some(pi) = free.iter().copied().find(|pi| {
-                    !taken_param.contains(pi)
-                        && has(&params[*pi].name_words, DATA_WORDS)
-                        && params[*pi].ty.as_deref() == Some("string")
+            // A file named where its content is wanted: a text parameter
+            // takes its content, a list parameter its lines ("the lines of
+            // words.txt"); the file is read (and split) first.
+            let free_param = |pred: &dyn Fn(&Param) -> bool| {
+                free.iter()
+                    .copied()
+                    .find(|pi| !taken_param.contains(pi) && pred(&params[*pi]))
+            };
+            let read_into = (it.kind == MentionKind::Path && !takes_path)
+                .then(|| {
+                    free_param(&|p| {
+                        has(&p.name_words, DATA_WORDS) && p.ty.as_deref() == Some("string")
+                    })
+                    .map(|pi| (pi, false))
+                    .or_else(|| {
+                        says_lines
+                            .then(|| {
+                                free_param(&|p| {
+                                    p.ty.as_deref() == Some("array")
+                                        && (has(&p.name_words, LIST_WORDS)
+                                            || has(&p.name_words, DATA_WORDS))
+                                })
+                            })
+                            .flatten()
+                            .map(|pi| (pi, true))
+                    })
                 })
-            {
+                .flatten();
+            if let Some((pi, lines)) = read_into {
                 taken_param.insert(pi);
                 let path = it.value.as_str().unwrap_or(&it.text).to_string();
-                b.notes.push(format!(
-                    "{} -> :{} (the file's content: read first)",
-                    it.label(),
-                    params[pi].name
-                ));
-                b.read_first.push((params[pi].name.clone(), path));
-                continue;
-            }
-            // "the lines of words.txt" where a list is wanted: the file's
-            // lines.
-            if it.kind == MentionKind::Path
-                && !takes_path
-                && says_lines
-                && let Some(pi) = free.iter().copied().find(|pi| {
-                    !taken_param.contains(pi)
-                        && params[*pi].ty.as_deref() == Some("array")
-                        && (has(&params[*pi].name_words, LIST_WORDS)
-                            || has(&params[*pi].name_words, DATA_WORDS))
-                })
-            {
-                taken_param.insert(pi);
-                let path = it.value.as_str().unwrap_or(&it.text).to_string();
-                b.notes.push(format!(
-                    "{} -> :{} (the file's lines: read and split first)",
-                    it.label(),
-                    params[pi].name
-                ));
-                b.read_lines.insert(params[pi].name.clone());
+                let what = if lines {
+                    "the file's lines: read and split first"
+                } else {
+                    "the file's content: read first"
+                };
+                b.notes
+                    .push(format!("{} -> :{} ({what})", it.label(), params[pi].name));
+                if lines {
+                    b.read_lines.insert(params[pi].name.clone());
+                }
                 b.read_first.push((params[pi].name.clone(), path));
                 continue;
             }

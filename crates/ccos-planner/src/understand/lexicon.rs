@@ -413,7 +413,7 @@ pub(crate) fn order_phrases(words: Vec<String>) -> Vec<String> {
 
 /// Words that say what *not* to do ("don't sort", "but not descending"):
 /// a plan does what its steps say, so such a goal is refused.
-pub(crate) const NEGATIONS: &[&str] = &[
+const NEGATIONS: &[&str] = &[
     "not",
     "don't",
     "dont",
@@ -428,6 +428,19 @@ pub(crate) const NEGATIONS: &[&str] = &[
     "neither",
     "no",
 ];
+
+/// Why `text` asks for something a plan cannot do: it says what *not* to
+/// do (see [`NEGATIONS`]).
+pub fn negation(text: &str) -> Option<String> {
+    text.split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .map(str::to_lowercase)
+        .find(|w| NEGATIONS.contains(&w.as_str()))
+        .map(|w| {
+            format!(
+                "the goal says \"{w}\": what not to do is not something a plan can leave out on its own"
+            )
+        })
+}
 
 /// Units after "the last/next N" that make it a time range.
 pub(crate) const TIME_UNITS: &[&str] = &[
@@ -478,35 +491,24 @@ pub fn unserved_qualifier(
     described.extend(analyze(&m.description));
     let param_stems: BTreeSet<String> = params.iter().flat_map(|p| analyze(p)).collect();
     let bound_stems: BTreeSet<String> = bound.iter().flat_map(|p| analyze(p)).collect();
-    let paging_bound = bound.iter().any(|p| {
-        analyze(p).iter().any(|s| {
-            [
-                "limit", "per_page", "page", "count", "max", "top", "first", "take", "n", "size",
-            ]
-            .iter()
-            .any(|w| analyze(w).contains(s))
-        })
+    static PAGING: OnceLock<BTreeSet<String>> = OnceLock::new();
+    static KEY: OnceLock<BTreeSet<String>> = OnceLock::new();
+    let stems_of =
+        |words: &[&str]| -> BTreeSet<String> { words.iter().flat_map(|w| analyze(w)).collect() };
+    let paging = PAGING.get_or_init(|| {
+        stems_of(&[
+            "limit", "per_page", "page", "count", "max", "top", "first", "take", "n", "size",
+        ])
     });
+    let key = KEY.get_or_init(|| stems_of(&["key", "by", "sort", "order", "field"]));
+    let paging_bound = bound_stems.iter().any(|s| paging.contains(s));
+    let key_bound = bound_stems.iter().any(|s| key.contains(s));
     for (i, w) in words.iter().enumerate() {
-        if NEGATIONS.contains(&w.as_str()) {
-            return Some(format!(
-                "the goal says \"{w}\": what not to do is not something a plan can leave out on its own"
-            ));
-        }
         let Some((concept, _)) = QUALIFIERS.iter().find(|(_, ws)| ws.contains(&w.as_str())) else {
             continue;
         };
         // "sorted by size": the order needs its key, a filled parameter.
-        if *concept == "order"
-            && words.get(i + 1).map(String::as_str) == Some("by")
-            && !bound.iter().any(|p| {
-                analyze(p).iter().any(|s| {
-                    ["key", "by", "sort", "order", "field"]
-                        .iter()
-                        .any(|k| analyze(k).contains(s))
-                })
-            })
-        {
+        if *concept == "order" && words.get(i + 1).map(String::as_str) == Some("by") && !key_bound {
             return Some(format!(
                 "the goal asks for \"{w} by\" a key, which {} does not take",
                 m.id
