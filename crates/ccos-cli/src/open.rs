@@ -106,9 +106,51 @@ pub fn exec_world(home: &Path, exec: &ExecArgs) -> Result<World, CliError> {
 fn base_options(home: &Path) -> Result<WorldOptions, CliError> {
     let mut opts = WorldOptions::new(home);
     opts.env = Env::process();
+    opts.index_progress = Some(index_progress());
     opts.cwd = std::env::current_dir()
         .map_err(|e| CliError::msg(format!("reading the current directory: {e}")))?;
     Ok(opts)
+}
+
+/// Below this many texts to embed, embedding is quiet (the built-ins take
+/// about a second).
+const INDEX_NOTICE_MIN: usize = 64;
+
+/// Embedding progress on stderr, for a catalog the embedding cache does
+/// not hold yet (the first plan or import after a large import): on a
+/// terminal a counter updated in place; otherwise one line when it starts
+/// and one when it ends.
+fn index_progress() -> ccos_world::IndexProgressSink {
+    use std::io::{IsTerminal, Write};
+    let tty = std::io::stderr().is_terminal();
+    let started = std::sync::Mutex::new(std::time::Instant::now());
+    Arc::new(move |done: usize, total: usize| {
+        if total < INDEX_NOTICE_MIN {
+            return;
+        }
+        let mut err = std::io::stderr().lock();
+        if done == 0 {
+            if let Ok(mut t) = started.lock() {
+                *t = std::time::Instant::now();
+            }
+            let _ = writeln!(
+                err,
+                "embedding {total} capabilities for semantic resolution (once: the vectors are cached in $CCOS_HOME)"
+            );
+        } else if tty {
+            let _ = write!(err, "\r  {done}/{total}");
+            if done == total {
+                let _ = writeln!(err);
+            }
+        }
+        if done == total && done > 0 {
+            let secs = started
+                .lock()
+                .map(|t| t.elapsed().as_secs_f64())
+                .unwrap_or(0.0);
+            let _ = writeln!(err, "embedded {total} capabilities in {secs:.1} s");
+        }
+    })
 }
 
 /// Reads a plan: a file (bounded, UTF-8) or `-` for stdin. Returns the

@@ -56,6 +56,7 @@ use ccos_store::Store;
 pub use config::{ApiCredentials, Config};
 pub use env::Env;
 pub use home::Home;
+pub use plan::IndexOutcome;
 
 /// Why an operation failed, with the exit code class the CLI maps it to.
 #[derive(Debug)]
@@ -117,7 +118,14 @@ pub struct WorldOptions {
     pub prompter: Arc<dyn UserPrompter>,
     /// Where live step progress goes.
     pub progress: Option<Arc<dyn ProgressSink>>,
+    /// Where embedding progress goes (`(embedded, total)`), when the
+    /// catalog's semantic index needs vectors the cache does not hold.
+    pub index_progress: Option<IndexProgressSink>,
 }
+
+/// Receives `(embedded, total)` while the catalog is embedded for semantic
+/// resolution (see [`World::index_catalog`]).
+pub type IndexProgressSink = Arc<dyn Fn(usize, usize) + Send + Sync>;
 
 impl WorldOptions {
     /// Options for `home`, nothing else: no environment, the process's
@@ -131,6 +139,7 @@ impl WorldOptions {
             approver: Arc::new(DenyAll),
             prompter: Arc::new(NoPrompter),
             progress: None,
+            index_progress: None,
         }
     }
 }
@@ -147,6 +156,8 @@ pub struct World {
     approver: Arc<dyn Approver>,
     prompter: Arc<dyn UserPrompter>,
     progress: Option<Arc<dyn ProgressSink>>,
+    #[cfg_attr(not(feature = "semantic"), allow(dead_code))]
+    index_progress: Option<IndexProgressSink>,
     runtime: tokio::runtime::Runtime,
     marketplace: OnceLock<Arc<Marketplace>>,
     mcp: OnceLock<Arc<McpExecutor>>,
@@ -213,6 +224,7 @@ impl World {
             approver: opts.approver,
             prompter: opts.prompter,
             progress: opts.progress,
+            index_progress: opts.index_progress,
             runtime,
             marketplace: OnceLock::new(),
             mcp: OnceLock::new(),

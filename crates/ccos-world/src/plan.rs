@@ -82,6 +82,27 @@ fn model_installed(dir: &std::path::Path) -> bool {
         .all(|f| dir.join(f).is_file())
 }
 
+/// What [`World::index_catalog`] did.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "semantic", rename_all = "snake_case")]
+pub enum IndexOutcome {
+    /// The catalog is indexed: `embedded` vectors were computed now, the
+    /// rest came from the cache.
+    Indexed {
+        /// Capabilities in the index.
+        capabilities: usize,
+        /// Vectors computed (not cached).
+        embedded: usize,
+        /// Time taken.
+        millis: u128,
+    },
+    /// Semantic resolution is off, and why.
+    Off {
+        /// Why.
+        reason: String,
+    },
+}
+
 /// Rejects an empty goal (a usage error).
 fn goal_text(goal: &str) -> Result<&str, WorldError> {
     let g = goal.trim();
@@ -101,31 +122,9 @@ impl World {
     /// for the trace; the third says whether a person should see it.
     fn resolution(&self) -> Result<(CompositeResolution, Option<String>, bool), WorldError> {
         let mp = self.marketplace()?;
-        let dir = model_dir(self);
         #[cfg(feature = "semantic")]
         {
-            let off = |why: String| {
-                let n = format!(
-                    "semantic resolution off: {why}; run scripts/setup-model.sh {}; resolving lexically",
-                    dir.display()
-                );
-                Ok((
-                    CompositeResolution::default_for(mp.clone(), None),
-                    Some(n),
-                    true,
-                ))
-            };
-            if !model_installed(&dir) {
-                return off(format!("model not found at {}", dir.display()));
-            }
-            let embedder = match ccos_embed::Embedder::load(&dir) {
-                Ok(e) => Arc::new(e),
-                Err(e) => return off(format!("loading the model failed: {e}")),
-            };
-            let store = self.store()?;
-            match self.block_on(ccos_planner::resolution::build_index_cached(
-                store, embedder, &mp,
-            )) {
+            match self.semantic_index()? {
                 Ok(ix) => Ok((
                     CompositeResolution::default_for(
                         mp.clone(),
@@ -136,11 +135,18 @@ impl World {
                     None,
                     false,
                 )),
-                Err(e) => off(format!("indexing the catalog failed: {e}")),
+                Err(why) => Ok((
+                    CompositeResolution::default_for(mp.clone(), None),
+                    Some(format!(
+                        "semantic resolution off: {why}; resolving lexically"
+                    )),
+                    true,
+                )),
             }
         }
         #[cfg(not(feature = "semantic"))]
         {
+            let dir = model_dir(self);
             let (notice, loud) = if model_installed(&dir) {
                 (
                     format!(
@@ -160,6 +166,67 @@ impl World {
                 Some(notice),
                 loud,
             ))
+        }
+    }
+
+    /// The semantic index of the catalog, through the store's embedding
+    /// cache (missing vectors embedded in chunks, progress reported to the
+    /// world's index-progress sink), or why semantic resolution is off.
+    #[cfg(feature = "semantic")]
+    fn semantic_index(
+        &self,
+    ) -> Result<Result<ccos_planner::resolution::SemanticIndex, String>, WorldError> {
+        let mp = self.marketplace()?;
+        let dir = model_dir(self);
+        let setup = format!("run scripts/setup-model.sh {}", dir.display());
+        if !model_installed(&dir) {
+            return Ok(Err(format!(
+                "model not found at {}; {setup}",
+                dir.display()
+            )));
+        }
+        let embedder = match ccos_embed::Embedder::load(&dir) {
+            Ok(e) => Arc::new(e),
+            Err(e) => return Ok(Err(format!("loading the model failed: {e}; {setup}"))),
+        };
+        let store = self.store()?;
+        let sink = self.index_progress.clone();
+        let progress = move |done: usize, total: usize| {
+            if let Some(s) = &sink {
+                s(done, total);
+            }
+        };
+        Ok(self
+            .block_on(ccos_planner::resolution::build_index_cached_with(
+                store, embedder, &mp, &progress,
+            ))
+            .map_err(|e| format!("indexing the catalog failed: {e}")))
+    }
+
+    /// Embeds the catalog's capabilities that the embedding cache does not
+    /// hold yet, so the first plan after an import or a discovery does not
+    /// pay for it (`ccos caps import` and `ccos mcp discover` call it;
+    /// progress goes to the index-progress sink). Semantic resolution off
+    /// (no `semantic` feature, no model) is not an error: the outcome says
+    /// why nothing was embedded.
+    pub fn index_catalog(&self) -> Result<IndexOutcome, WorldError> {
+        #[cfg(feature = "semantic")]
+        {
+            let start = std::time::Instant::now();
+            Ok(match self.semantic_index()? {
+                Ok(ix) => IndexOutcome::Indexed {
+                    capabilities: ix.len(),
+                    embedded: ix.computed(),
+                    millis: start.elapsed().as_millis(),
+                },
+                Err(reason) => IndexOutcome::Off { reason },
+            })
+        }
+        #[cfg(not(feature = "semantic"))]
+        {
+            Ok(IndexOutcome::Off {
+                reason: "built without the `semantic` feature".to_string(),
+            })
         }
     }
 

@@ -174,8 +174,11 @@ pub fn run(cmd: CapsCommand, home: &Path) -> Result<(), CliError> {
             json,
         } => {
             let ids = world.import_openapi(&file, base_url.as_deref(), prefix.as_deref())?;
+            let semantic = super::index_catalog(&world);
             if json {
-                return print_json(&serde_json::json!({"imported": ids.len(), "ids": ids}));
+                return print_json(
+                    &serde_json::json!({"imported": ids.len(), "ids": ids, "semantic": semantic}),
+                );
             }
             out(format!(
                 "imported {} capabilities from {} into {}",

@@ -316,8 +316,13 @@ pub fn run(cmd: McpCommand, home: &Path) -> Result<(), CliError> {
                     }
                 }
             }
+            let semantic = if failures < reports.len() {
+                super::index_catalog(&world)
+            } else {
+                None
+            };
             if json {
-                print_json(&json!({"servers": rows}))?;
+                print_json(&json!({"servers": rows, "semantic": semantic}))?;
             }
             if failures > 0 {
                 return Err(CliError::silent(Exit::Error));

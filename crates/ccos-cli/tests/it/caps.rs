@@ -137,3 +137,72 @@ fn import_errors_are_clear() {
         "{err}"
     );
 }
+
+/// An OpenAPI document of `n` distinct operations (`GET /items{i}/...`).
+#[cfg(feature = "semantic")]
+fn many_operations(n: usize) -> serde_json::Value {
+    const NOUNS: [&str; 8] = [
+        "invoice", "ticket", "channel", "forecast", "playlist", "shipment", "badge", "coupon",
+    ];
+    let mut paths = serde_json::Map::new();
+    for i in 0..n {
+        let noun = NOUNS[i % NOUNS.len()];
+        paths.insert(
+            format!("/{noun}s{i}/{{id}}"),
+            serde_json::json!({"get": {
+                "operationId": format!("get_{noun}_{i}"),
+                "summary": format!("Get one {noun} of group {i} by its id"),
+                "parameters": [{"name": "id", "in": "path", "required": true,
+                                "schema": {"type": "string"}}],
+                "responses": {"200": {"description": "ok"}}
+            }}),
+        );
+    }
+    serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "many", "version": "1"},
+        "servers": [{"url": "http://127.0.0.1:9"}],
+        "paths": paths
+    })
+}
+
+/// A large import embeds its operations at import time, in chunks, with
+/// progress on stderr; the first plan after it embeds nothing more, and
+/// the built-ins still serve the goals they serve.
+#[cfg(feature = "semantic")]
+#[test]
+fn import_embeds_ahead_of_the_first_plan() {
+    let home = crate::support::home_with_model();
+    let doc = home.path().join("many.json");
+    std::fs::write(&doc, many_operations(300).to_string()).unwrap();
+    let doc = doc.to_str().unwrap();
+    let out = ccos(
+        home.path(),
+        &["caps", "import-openapi", doc, "--prefix", "many", "--json"],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["imported"], 300);
+    assert_eq!(v["semantic"]["semantic"], "indexed", "{v}");
+    let embedded = v["semantic"]["embedded"].as_u64().unwrap();
+    assert!(embedded >= 300, "{v}");
+    assert!(
+        err.contains("embedding ") && err.contains(&format!("embedded {embedded} capabilities")),
+        "{err}"
+    );
+    // The first plan: every vector comes from the cache.
+    let out = ccos(home.path(), &["plan", "add 2 and 3", "--json"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("embedding "), "{err}");
+    let plan = String::from_utf8_lossy(&out.stdout);
+    assert!(plan.contains("ccos.math.add"), "{plan}");
+    // Importing the same document again embeds nothing.
+    let out = ccos(
+        home.path(),
+        &["caps", "import-openapi", doc, "--prefix", "many", "--json"],
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["semantic"]["embedded"], 0, "{v}");
+}

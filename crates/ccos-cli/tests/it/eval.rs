@@ -86,25 +86,11 @@ fn unknown_dataset_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }
 
-/// A home whose `models/` links to the test embedding model (from
-/// `CCOS_EMBED_MODEL_DIR` or `tools/models/`); fails with the setup hint
-/// when the model is not installed.
-#[cfg(feature = "semantic")]
-fn home_with_model() -> tempfile::TempDir {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let model = ccos_embed::test_model_dir(&root).unwrap_or_else(|msg| panic!("{msg}"));
-    let home = tempfile::tempdir().unwrap();
-    let models = home.path().join("models");
-    std::fs::create_dir_all(&models).unwrap();
-    std::os::unix::fs::symlink(&model, models.join(ccos_embed::MODEL_NAME)).unwrap();
-    home
-}
-
 #[cfg(feature = "semantic")]
 #[test]
 fn semantic_and_fused_strategies_run_and_fused_beats_bm25_on_restbench() {
     let Some(dir) = bench_dir() else { return };
-    let home = home_with_model();
+    let home = crate::support::home_with_model();
     let dir = dir.display().to_string();
     // Semantic alone: runs, sane figures (a subset keeps it short).
     let out = crate::support::ccos(

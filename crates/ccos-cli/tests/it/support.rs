@@ -26,3 +26,17 @@ pub fn ccos_env(home: &Path, env: &[(&str, &str)], args: &[&str]) -> Output {
     }
     c.output()
 }
+
+/// A home whose `models/` links to the test embedding model (from
+/// `CCOS_EMBED_MODEL_DIR` or `tools/models/`); fails with the setup hint
+/// when the model is not installed.
+#[cfg(feature = "semantic")]
+pub fn home_with_model() -> tempfile::TempDir {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let model = ccos_embed::test_model_dir(&root).unwrap_or_else(|msg| panic!("{msg}"));
+    let home = tempfile::tempdir().unwrap();
+    let models = home.path().join("models");
+    std::fs::create_dir_all(&models).unwrap();
+    std::os::unix::fs::symlink(&model, models.join(ccos_embed::MODEL_NAME)).unwrap();
+    home
+}

@@ -20,8 +20,8 @@ pub use composite::{
 };
 #[cfg(feature = "semantic")]
 pub use semantic::{
-    SemanticError, SemanticIndex, SemanticResolution, build_index_cached, capability_text,
-    query_texts, text_hash,
+    CACHE_CHUNK, IndexProgress, SemanticError, SemanticIndex, SemanticResolution,
+    build_index_cached, build_index_cached_with, capability_text, query_texts, text_hash,
 };
 
 use serde::{Deserialize, Serialize};

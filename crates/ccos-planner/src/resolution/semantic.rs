@@ -192,6 +192,17 @@ impl SemanticIndex {
     }
 }
 
+/// Texts embedded and written to the cache at a time by
+/// [`build_index_cached_with`]: bounds the memory of a cold index over a
+/// large catalog (tokens and activations of one chunk), and a killed
+/// process keeps every chunk written before it.
+pub const CACHE_CHUNK: usize = 256;
+
+/// How [`build_index_cached_with`] reports progress: `(embedded, total)`
+/// texts to embed, called once with `(0, total)` before the first chunk
+/// and after every chunk. Not called when nothing needs embedding.
+pub type IndexProgress<'a> = &'a (dyn Fn(usize, usize) + Sync);
+
 /// Builds the index of every capability of `marketplace` through the
 /// store's embedding cache: cached vectors are read, missing ones embedded
 /// and written back. The async part of semantic resolution (the CLI calls
@@ -201,15 +212,51 @@ pub async fn build_index_cached(
     embedder: Arc<Embedder>,
     marketplace: &Marketplace,
 ) -> Result<SemanticIndex, SemanticError> {
+    build_index_cached_with(store, embedder, marketplace, &|_, _| {}).await
+}
+
+/// [`build_index_cached`], embedding the missing texts [`CACHE_CHUNK`] at
+/// a time, writing each chunk to the cache before the next and reporting
+/// `progress` (so the first plan after importing a large document shows
+/// its progress, or an import embeds ahead of time).
+pub async fn build_index_cached_with(
+    store: &Store,
+    embedder: Arc<Embedder>,
+    marketplace: &Marketplace,
+    progress: IndexProgress<'_>,
+) -> Result<SemanticIndex, SemanticError> {
     let manifests = marketplace.list();
     let hashes: Vec<String> = manifests
         .iter()
         .map(|m| text_hash(&capability_text(m)))
         .collect();
     let model = embedder.model_id().to_string();
-    let cached = store.get_embeddings(&model, &hashes).await?;
-    let (index, fresh) = SemanticIndex::build(embedder, &manifests, &cached)?;
-    store.put_embeddings(&model, &fresh).await?;
+    let mut cached = store.get_embeddings(&model, &hashes).await?;
+    let mut missing: Vec<(String, String)> = vec![];
+    let mut seen = std::collections::BTreeSet::new();
+    for m in &manifests {
+        let t = capability_text(m);
+        let h = text_hash(&t);
+        if !cached.contains_key(&h) && seen.insert(h.clone()) {
+            missing.push((h, t));
+        }
+    }
+    let total = missing.len();
+    if total > 0 {
+        progress(0, total);
+    }
+    let mut done = 0;
+    for chunk in missing.chunks(CACHE_CHUNK) {
+        let texts: Vec<&str> = chunk.iter().map(|(_, t)| t.as_str()).collect();
+        let vectors = embedder.embed(&texts)?;
+        let fresh: Vec<CachedVector> = chunk.iter().map(|(h, _)| h.clone()).zip(vectors).collect();
+        store.put_embeddings(&model, &fresh).await?;
+        cached.extend(fresh);
+        done += chunk.len();
+        progress(done, total);
+    }
+    let (mut index, _) = SemanticIndex::build(embedder, &manifests, &cached)?;
+    index.computed = total;
     Ok(index)
 }
 
