@@ -197,6 +197,24 @@ pub struct SubIntent {
     /// are not used ("... then ..."; steps after a write).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub after: Vec<String>,
+    /// One call per value: the goal states several coordinated values for
+    /// one parameter ("for Lincoln and Washington"), so the step calls the
+    /// capability once per value, in the goal's order, and its result is
+    /// the vector of the results. The parameter's own entry in
+    /// [`SubIntent::params`] holds the first value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fan_out: Option<FanOut>,
+}
+
+/// Several values for one parameter, one call each (see
+/// [`SubIntent::fan_out`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FanOut {
+    /// The parameter (a key of [`SubIntent::params`]).
+    pub param: String,
+    /// Its values as JSON, in the goal's order (the first is the params
+    /// entry).
+    pub values: Vec<serde_json::Value>,
 }
 
 impl SubIntent {
@@ -212,6 +230,7 @@ impl SubIntent {
             mentions: Vec::new(),
             from_text: false,
             after: Vec::new(),
+            fan_out: None,
         }
     }
 

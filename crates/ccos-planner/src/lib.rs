@@ -31,7 +31,7 @@ pub mod resolution;
 pub mod understand;
 
 pub use decompose::{DecompositionStrategy, HybridDecomposition, PatternDecomposition};
-pub use intent::{IntentType, ParamValue, SubIntent};
+pub use intent::{FanOut, IntentType, ParamValue, SubIntent};
 pub use planner::{PlanError, PlanResult, Planner, RequiresAgent, record};
 pub use resolution::{
     Candidate, CatalogResolution, CompositeResolution, McpResolution, Resolution, ResolutionError,

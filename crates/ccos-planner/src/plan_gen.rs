@@ -32,6 +32,10 @@
 //!   value the vector of per-item results (typed `array` for coercion).
 //!   An item parameter is emitted as `item`, `(get item :field)`, or
 //!   `(str "prefix" …)`, mapped to a property like any other parameter.
+//! - **One call per value.** A sub-intent with `fan_out` (several
+//!   coordinated values for one parameter) becomes one step whose body is
+//!   a vector of calls, one per value in the goal's order; its value is the
+//!   vector of results (typed `array`).
 //! - **Shape.** Steps are layered by dependencies; a layer of several
 //!   independent steps becomes one `step-parallel` (destructured in the
 //!   `let`). A single step is emitted bare. The value of the plan is the
@@ -399,7 +403,7 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
     let out_type: BTreeMap<&str, Option<&str>> = steps
         .iter()
         .map(|s| {
-            let t = if s.intent.each.is_some() {
+            let t = if s.intent.each.is_some() || s.intent.fan_out.is_some() {
                 Some("array")
             } else {
                 schema_type(s.manifest.output_schema.as_ref())
@@ -411,7 +415,7 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
     // projecting structured results.
     let out_schema: BTreeMap<&str, &Json> = steps
         .iter()
-        .filter(|s| s.intent.each.is_none())
+        .filter(|s| s.intent.each.is_none() && s.intent.fan_out.is_none())
         .filter_map(|s| Some((s.intent.id.as_str(), s.manifest.output_schema.as_ref()?)))
         .collect();
     let descriptions: BTreeMap<&str, &str> = steps
@@ -452,10 +456,15 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                 .filter(|s| !filled.contains_key(&s.0))
                 .collect()
         };
+        // The property the fan-out parameter lands on.
+        let mut fan_slot: Option<String> = None;
         // 1. named parameters.
         for (key, pv) in &st.intent.params {
             let taken: BTreeSet<String> = filled.keys().cloned().collect();
             let target = map_key(key, &names, &taken).filter(|t| !filled.contains_key(t));
+            if st.intent.fan_out.as_ref().is_some_and(|f| &f.param == key) {
+                fan_slot = target.clone();
+            }
             if let Some(t) = target.as_ref().filter(|t| *t != key) {
                 note.push(format!("param {key} -> :{t}"));
             }
@@ -606,23 +615,47 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                 ));
             }
         }
-        let mut call = vec![
-            Value::Symbol("call".into()),
-            Value::keyword(&st.manifest.id),
-        ];
-        if positional {
-            for (name, _, _) in &slots {
-                match filled.remove(name) {
-                    Some(v) => call.push(v),
-                    None => break,
+        let call_with = |mut filled: BTreeMap<String, Value>| {
+            let mut call = vec![
+                Value::Symbol("call".into()),
+                Value::keyword(&st.manifest.id),
+            ];
+            if positional {
+                for (name, _, _) in &slots {
+                    match filled.remove(name) {
+                        Some(v) => call.push(v),
+                        None => break,
+                    }
                 }
+            } else {
+                call.push(Value::map(
+                    filled.into_iter().map(|(k, v)| (Value::keyword(&k), v)),
+                ));
             }
-        } else {
-            call.push(Value::map(
-                filled.into_iter().map(|(k, v)| (Value::keyword(&k), v)),
-            ));
-        }
-        let mut step = step_form(&st.intent.description, Value::list(call));
+            Value::list(call)
+        };
+        // Several values for one parameter: one call each, in a vector.
+        let body = match (&st.intent.fan_out, &fan_slot) {
+            (Some(fan), Some(t)) if fan.values.len() > 1 => {
+                note.push(format!(
+                    "one call per value of :{t} ({} values)",
+                    fan.values.len()
+                ));
+                let calls = fan
+                    .values
+                    .iter()
+                    .map(|v| {
+                        let (v, _) = coerce_literal(&rtfs::from_json(v), want_of(t));
+                        let mut one = filled.clone();
+                        one.insert(t.clone(), v);
+                        call_with(one)
+                    })
+                    .collect();
+                Value::vector(calls)
+            }
+            _ => call_with(filled),
+        };
+        let mut step = step_form(&st.intent.description, body);
         if let Some(src) = &st.intent.each {
             note.push(format!("for each item of {src}: step-loop"));
             deps.push(src.clone());

@@ -590,6 +590,13 @@ impl Planner {
                 ParamValue::Literal(rtfs::from_json(&a.value)),
             );
         }
+        intent.fan_out = b
+            .fan_out
+            .as_ref()
+            .map(|(param, values)| crate::intent::FanOut {
+                param: param.clone(),
+                values: values.clone(),
+            });
         let chosen = Chosen {
             intent,
             manifest: m.clone(),
@@ -1064,6 +1071,11 @@ fn unaccounted_word(
             vocab.extend(analyze(v));
         }
     }
+    for v in b.fan_out.iter().flat_map(|(_, vs)| vs) {
+        if let Some(v) = v.as_str() {
+            vocab.extend(analyze(v));
+        }
+    }
     if !b.read_first.is_empty() {
         vocab.extend(analyze("read file"));
     }
@@ -1121,6 +1133,11 @@ fn unaccounted_word(
     for a in &b.args {
         strict.extend(analyze(&a.param));
         if let Some(v) = a.value.as_str() {
+            strict.extend(analyze(v));
+        }
+    }
+    for v in b.fan_out.iter().flat_map(|(_, vs)| vs) {
+        if let Some(v) = v.as_str() {
             strict.extend(analyze(v));
         }
     }

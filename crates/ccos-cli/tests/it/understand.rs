@@ -541,3 +541,31 @@ fn restrictions_after_the_noun_are_done_or_refused() {
     right(home.path(), "what is twice 3 plus 1", &[], json!(7));
     right(home.path(), "count the lines in poem.txt", &[], json!(4));
 }
+
+/// Several coordinated values for one parameter: one call per value, in
+/// the goal's order, the result a vector; a city and its state, or a
+/// chain through another operand, is not such a list.
+#[test]
+fn coordinated_values_make_one_call_each() {
+    let home = home(false);
+    right(
+        home.path(),
+        "count the words in 'a b' and 'c d e'",
+        &[],
+        json!([2, 3]),
+    );
+    right(
+        home.path(),
+        "uppercase 'abc', 'def' and 'ghi'",
+        &[],
+        json!(["ABC", "DEF", "GHI"]),
+    );
+    let out = ccos(
+        home.path(),
+        &["plan", "count the words in 'a b' and 'c d e'"],
+    );
+    let plan = text(&out.stdout);
+    assert_eq!(plan.matches("ccos.text.count_words").count(), 2, "{plan}");
+    // "add 2 and 3 and 4" stays one sum, not two additions.
+    right(home.path(), "add 2 and 3 and 4", &[], json!(9));
+}

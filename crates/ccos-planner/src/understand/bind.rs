@@ -131,6 +131,10 @@ pub struct Binding {
     pub unused: Vec<String>,
     /// Required parameters nothing fills.
     pub missing: Vec<String>,
+    /// Several coordinated values for one parameter (its name and the
+    /// values in the goal's order, the bound one included): one call per
+    /// value ("the events of Lincoln and Washington").
+    pub fan_out: Option<(String, Vec<Json>)>,
     /// Sum of the bound pairs' scores.
     pub score: f64,
     /// How each value was placed, for the trace.
@@ -142,6 +146,160 @@ impl Binding {
     /// nothing dropped, nothing required left open.
     pub fn complete(&self) -> bool {
         self.unused.is_empty() && self.missing.is_empty()
+    }
+}
+
+/// A mention, or an item of a list mention: (mention, item).
+type MentionRef = (usize, Option<usize>);
+
+fn mention_at(mentions: &[Mention], r: MentionRef) -> &Mention {
+    match r.1 {
+        Some(i) => &mentions[r.0].items[i],
+        None => &mentions[r.0],
+    }
+}
+
+/// How the text between two values joins them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Gap {
+    /// Only a comma (and articles): "2018, 2019".
+    Comma,
+    /// A conjunction: `and`, `or`, `&`, `as well as` (", and" too).
+    Conjunction,
+}
+
+/// How the text between two values joins them, when it only coordinates
+/// them (commas, conjunctions, articles, and the words around the first
+/// value repeated: "the number 4567 and *the number* 7890", "a soup
+/// *recipe* and a salad recipe"); `None` for any other word.
+fn gap(clause: &str, first: &Mention, second: &Mention) -> Option<Gap> {
+    let text = clause.get(first.span.end..second.span.start)?;
+    let around: BTreeSet<String> = first
+        .cue
+        .before
+        .iter()
+        .chain(&first.cue.after)
+        .chain(&first.cue.prep)
+        .map(|w| w.to_lowercase())
+        .collect();
+    let mut conjunction = text.contains('&');
+    let comma = text.contains(',');
+    for w in text
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '&')
+        .filter(|w| !w.is_empty())
+    {
+        match w.to_lowercase().as_str() {
+            "and" | "or" | "well" => conjunction = true,
+            "as" | "also" | "the" | "a" | "an" => {}
+            w if around.contains(w) => {}
+            _ => return None,
+        }
+    }
+    if conjunction {
+        Some(Gap::Conjunction)
+    } else if comma {
+        Some(Gap::Comma)
+    } else {
+        None
+    }
+}
+
+/// Whether the gaps of a chain of values have the shape of a list:
+/// commas, then one conjunction before the last value ("A and B",
+/// "A, B and C"). "Seattle, Washington" (a comma alone) is a place and
+/// its state, not two places; "A, B and C, D" is two qualified places.
+fn list_shaped(gaps: &[Gap]) -> bool {
+    match gaps.split_last() {
+        Some((last, rest)) => *last == Gap::Conjunction && rest.iter().all(|g| *g == Gap::Comma),
+        None => false,
+    }
+}
+
+/// The one scalar parameter the goal gives several coordinated values
+/// ("the events of Lincoln and Washington"): the parameter and the chain
+/// of values in the goal's order (the bound one included). `None` when no
+/// parameter, or more than one, has such values (which to combine with
+/// which is then a guess), or when the chain also holds a value bound to
+/// another parameter: "add 2 and 3 and 4" is not two additions.
+fn fan_out(
+    clause: &str,
+    mentions: &[Mention],
+    params: &[Param],
+    bound_from: &std::collections::BTreeMap<usize, MentionRef>,
+    whole: &BTreeSet<usize>,
+    items_used: &BTreeSet<(usize, usize)>,
+) -> Option<(usize, Vec<MentionRef>)> {
+    let used = |r: MentionRef| match r.1 {
+        None => whole.contains(&r.0),
+        Some(i) => items_used.contains(&(r.0, i)),
+    };
+    let all: Vec<MentionRef> = mentions
+        .iter()
+        .enumerate()
+        .flat_map(|(mi, m)| {
+            if m.items.is_empty() {
+                vec![(mi, None)]
+            } else {
+                (0..m.items.len()).map(|i| (mi, Some(i))).collect()
+            }
+        })
+        .collect();
+    let mut found: Vec<(usize, Vec<MentionRef>)> = vec![];
+    for (&pi, &src) in bound_from {
+        let p = &params[pi];
+        if p.ty.as_deref() == Some("array") {
+            continue;
+        }
+        let kind = mention_at(mentions, src).kind;
+        let mut same: Vec<MentionRef> = all
+            .iter()
+            .copied()
+            .filter(|r| mention_at(mentions, *r).kind == kind)
+            .collect();
+        same.sort_by_key(|r| mention_at(mentions, *r).span.start);
+        let Some(at) = same.iter().position(|r| *r == src) else {
+            continue;
+        };
+        let join = |a: MentionRef, b: MentionRef| {
+            gap(clause, mention_at(mentions, a), mention_at(mentions, b))
+        };
+        let linked = |a: MentionRef, b: MentionRef| join(a, b).is_some();
+        let mut start = at;
+        while start > 0 && linked(same[start - 1], same[start]) {
+            start -= 1;
+        }
+        let mut end = at;
+        while end + 1 < same.len() && linked(same[end], same[end + 1]) {
+            end += 1;
+        }
+        if start == end {
+            continue;
+        }
+        let chain = &same[start..=end];
+        let gaps: Vec<Gap> = chain.windows(2).filter_map(|w| join(w[0], w[1])).collect();
+        if !list_shaped(&gaps) {
+            continue;
+        }
+        // A value of the same kind bound elsewhere from a weak mention
+        // ("two numbers, for example 12 and 15": `two` is not an operand)
+        // makes the chain doubtful.
+        let weak_elsewhere = bound_from.iter().any(|(&other, &r)| {
+            other != pi && mention_at(mentions, r).kind == kind && mention_at(mentions, r).weak
+        });
+        if weak_elsewhere {
+            return None;
+        }
+        let clean = chain
+            .iter()
+            .all(|r| *r == src || (!used(*r) && compat(mention_at(mentions, *r), p).is_some()));
+        if !clean {
+            return None;
+        }
+        found.push((pi, chain.to_vec()));
+    }
+    match found.len() {
+        1 => found.pop(),
+        _ => None,
     }
 }
 
@@ -830,6 +988,9 @@ pub fn bind(
     let mut items_used: BTreeSet<(usize, usize)> = BTreeSet::new();
     let mut b = Binding::default();
     let mut bound: Vec<(usize, Bound)> = vec![];
+    // The mention (or list item) each parameter was bound from.
+    let mut bound_from: std::collections::BTreeMap<usize, MentionRef> =
+        std::collections::BTreeMap::new();
     // `owner/name` fills an owner parameter and a repository parameter
     // together when the capability takes both.
     let string_param = |words: &[&str]| {
@@ -886,6 +1047,7 @@ pub fn bind(
             }
         }
         taken_param.insert(pr.param);
+        bound_from.insert(pr.param, (pr.mention, pr.item));
         let label = match pr.item {
             Some(i) => men.items[i].label(),
             None => men.label(),
@@ -914,6 +1076,28 @@ pub fn bind(
             ));
         }
     }
+    // Coordinated values for one parameter: one call each.
+    let mut fanned: BTreeSet<MentionRef> = BTreeSet::new();
+    if let Some((pi, refs)) = fan_out(clause, mentions, &params, &bound_from, &whole, &items_used)
+        && let Some((_, first)) = bound.iter().find(|(p, _)| *p == pi)
+    {
+        let src = bound_from.get(&pi).copied();
+        let mut values = vec![];
+        for r in &refs {
+            if Some(*r) == src {
+                values.push(first.value.clone());
+            } else if let Some((_, v)) = compat(mention_at(mentions, *r), &params[pi]) {
+                values.push(v);
+                fanned.insert(*r);
+            }
+        }
+        b.notes.push(format!(
+            "{} values -> :{} (one call each)",
+            values.len(),
+            params[pi].name
+        ));
+        b.fan_out = Some((params[pi].name.clone(), values));
+    }
     // Unused stated values; a file path left over may be read into a data
     // parameter when the capability takes no path.
     let takes_path = params.iter().any(|p| has(&p.name_words, PATH_WORDS));
@@ -925,12 +1109,17 @@ pub fn bind(
             continue;
         }
         let left: Vec<&Mention> = if men.items.is_empty() {
+            if fanned.contains(&(mi, None)) {
+                continue;
+            }
             vec![men]
         } else {
             men.items
                 .iter()
                 .enumerate()
-                .filter(|(i, _)| !items_used.contains(&(mi, *i)))
+                .filter(|(i, _)| {
+                    !items_used.contains(&(mi, *i)) && !fanned.contains(&(mi, Some(*i)))
+                })
                 .map(|(_, it)| it)
                 .collect()
         };
@@ -1273,5 +1462,72 @@ mod tests {
             args(&run("What's the weather in Boston in celsius?", &w)),
             json!({"location": "Boston", "unit": "celsius"})
         );
+    }
+
+    #[test]
+    fn coordinated_values_for_one_parameter_fan_out() {
+        let events = cap(
+            "events_by_presidency",
+            obj(
+                json!({"president_name": {"type": "string", "description": "name of the president"}}),
+                &["president_name"],
+            ),
+        );
+        let b = run(
+            "Provide the major events during the presidency of Abraham Lincoln and George Washington",
+            &events,
+        );
+        assert!(b.complete(), "{b:?}");
+        assert_eq!(
+            b.fan_out,
+            Some((
+                "president_name".to_string(),
+                vec![json!("Abraham Lincoln"), json!("George Washington")]
+            ))
+        );
+        // The words around the first value may repeat between them.
+        let factor = cap(
+            "prime_factorize",
+            obj(json!({"number": {"type": "integer"}}), &["number"]),
+        );
+        let b = run(
+            "the prime factorization of the number 4567 and the number 7890",
+            &factor,
+        );
+        assert_eq!(
+            b.fan_out,
+            Some(("number".to_string(), vec![json!(4567), json!(7890)]))
+        );
+        // A city and its state is one place, not two.
+        let weather = cap(
+            "get_current_weather",
+            obj(json!({"location": {"type": "string"}}), &["location"]),
+        );
+        let b = run("What is the weather in Seattle, Washington?", &weather);
+        assert_eq!(b.fan_out, None, "{b:?}");
+        // A chain through a value bound elsewhere is not a fan-out.
+        let add = cap(
+            "add",
+            obj(
+                json!({"a": {"type": "number"}, "b": {"type": "number"}}),
+                &["a", "b"],
+            ),
+        );
+        let b = run("add 2 and 3 and 4", &add);
+        assert_eq!(b.fan_out, None);
+        assert_eq!(b.unused, vec!["number 4".to_string()]);
+        // Nor when a number word took the other operand.
+        let gcd = cap(
+            "math.gcd",
+            obj(
+                json!({"num1": {"type": "integer"}, "num2": {"type": "integer"}}),
+                &["num1", "num2"],
+            ),
+        );
+        let b = run(
+            "Calculate the greatest common divisor of two given numbers, for example 12 and 15.",
+            &gcd,
+        );
+        assert_eq!(b.fan_out, None, "{b:?}");
     }
 }
