@@ -182,6 +182,12 @@ fn gap(clause: &str, first: &Mention, second: &Mention) -> Option<Gap> {
         .chain(&first.cue.prep)
         .map(|w| w.to_lowercase())
         .collect();
+    gap_text(text, &around)
+}
+
+/// How `text`, between two values, joins them; `around` holds words that
+/// may repeat (see [`gap`]).
+fn gap_text(text: &str, around: &BTreeSet<String>) -> Option<Gap> {
     let mut conjunction = text.contains('&');
     let comma = text.contains(',');
     for w in text
@@ -202,6 +208,65 @@ fn gap(clause: &str, first: &Mention, second: &Mention) -> Option<Gap> {
     } else {
         None
     }
+}
+
+/// The values a string parameter's description lists in quotes
+/// ("Allowed values: 'copper', 'aluminum'"), at least two, read as an
+/// enum: a goal that names one of them means that value.
+fn described_values(p: &Param) -> Option<Vec<Json>> {
+    if !matches!(p.ty.as_deref(), Some("string") | None) {
+        return None;
+    }
+    let desc = p.schema.get("description").and_then(Json::as_str)?;
+    let chars: Vec<char> = desc.chars().collect();
+    let mut values: Vec<Json> = vec![];
+    let mut i = 0;
+    while i < chars.len() {
+        // An opening quote at a word boundary ("user's" is no quote).
+        if chars[i] == '\'' && (i == 0 || !chars[i - 1].is_alphanumeric()) {
+            let body: String = chars[i + 1..]
+                .iter()
+                .take_while(|c| c.is_alphanumeric() || matches!(c, '-' | '_'))
+                .collect();
+            let close = i + 1 + body.chars().count();
+            if !body.is_empty()
+                && chars.get(close) == Some(&'\'')
+                && chars.get(close + 1).is_none_or(|c| !c.is_alphanumeric())
+            {
+                let v = Json::from(body);
+                if !values.contains(&v) {
+                    values.push(v);
+                }
+                i = close + 1;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    (values.len() >= 2).then_some(values)
+}
+
+/// The words `values` in the clause's order when the clause lists them
+/// ("copper and aluminum", "red, green or blue"); `None` when they are
+/// apart ("convert 30 celsius to fahrenheit" names two units, not a list).
+fn coordinated_words(clause: &str, values: &[&Json]) -> Option<Vec<Json>> {
+    let lower = clause.to_lowercase();
+    let mut at: Vec<(usize, usize, Json)> = vec![];
+    for v in values {
+        let w = v.as_str()?.to_lowercase();
+        let start = lower.match_indices(&w).map(|(i, _)| i).find(|&i| {
+            let before = lower[..i].chars().next_back();
+            let after = lower[i + w.len()..].chars().next();
+            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+        })?;
+        at.push((start, start + w.len(), (*v).clone()));
+    }
+    at.sort_by_key(|(s, _, _)| *s);
+    let gaps: Option<Vec<Gap>> = at
+        .windows(2)
+        .map(|w| gap_text(lower.get(w[0].1..w[1].0)?, &BTreeSet::new()))
+        .collect();
+    list_shaped(&gaps?).then(|| at.into_iter().map(|(_, _, v)| v).collect())
 }
 
 /// Whether the gaps of a chain of values have the shape of a list:
@@ -961,9 +1026,16 @@ pub fn bind(
         .map(str::to_lowercase)
         .collect();
     let mut enum_fill: Vec<(usize, Json)> = vec![];
+    let mut enum_many: Vec<(usize, Vec<Json>)> = vec![];
     for &pi in &free {
         let p = &params[pi];
-        if let Some(e) = p.schema.get("enum").and_then(Json::as_array) {
+        let listed = p
+            .schema
+            .get("enum")
+            .and_then(Json::as_array)
+            .cloned()
+            .or_else(|| described_values(p));
+        if let Some(e) = listed.as_ref() {
             let hits: Vec<&Json> = e
                 .iter()
                 .filter(|v| {
@@ -971,8 +1043,16 @@ pub fn bind(
                         .is_some_and(|s| clause_words.contains(&s.to_lowercase()))
                 })
                 .collect();
-            if let [one] = hits.as_slice() {
-                enum_fill.push((pi, (*one).clone()));
+            match hits.as_slice() {
+                [] => {}
+                [one] => enum_fill.push((pi, (*one).clone())),
+                // Several allowed values named ("copper and aluminum"):
+                // one call each, in the goal's order.
+                many => {
+                    if let Some(vs) = coordinated_words(clause, many) {
+                        enum_many.push((pi, vs));
+                    }
+                }
             }
         }
     }
@@ -1097,6 +1177,39 @@ pub fn bind(
             params[pi].name
         ));
         b.fan_out = Some((params[pi].name.clone(), values));
+    }
+    // Several allowed values of one enum parameter: one call each, unless
+    // something else already fans out (which to pair with which would be
+    // a guess: the values are reported unused).
+    for (pi, vs) in enum_many {
+        if taken_param.contains(&pi) {
+            continue;
+        }
+        let label = |vs: &[Json]| {
+            vs.iter()
+                .map(|v| format!("word {}", v.as_str().unwrap_or_default()))
+                .collect::<Vec<_>>()
+        };
+        if b.fan_out.is_some() {
+            b.unused.extend(label(&vs));
+            continue;
+        }
+        taken_param.insert(pi);
+        b.notes.push(format!(
+            "{} -> :{} (one call each)",
+            label(&vs).join(", "),
+            params[pi].name
+        ));
+        bound.push((
+            pi,
+            Bound {
+                param: params[pi].name.clone(),
+                value: vs[0].clone(),
+                source: label(&vs[..1]).join(""),
+                score: 1.0,
+            },
+        ));
+        b.fan_out = Some((params[pi].name.clone(), vs));
     }
     // Unused stated values; a file path left over may be read into a data
     // parameter when the capability takes no path.
@@ -1528,6 +1641,45 @@ mod tests {
             "Calculate the greatest common divisor of two given numbers, for example 12 and 15.",
             &gcd,
         );
+        assert_eq!(b.fan_out, None, "{b:?}");
+    }
+
+    #[test]
+    fn listed_allowed_values_fan_out_when_the_goal_lists_them() {
+        let res = cap(
+            "calculate_resistance",
+            obj(
+                json!({"length": {"type": "integer", "description": "The length of the wire in meters."},
+                       "area": {"type": "number", "description": "The cross-sectional area of the wire in square meters."},
+                       "resistivity": {"type": "string", "description": "Resistivity of the material (Default: 'copper'). Allowed values: 'copper', 'aluminum'"}}),
+                &["length", "area"],
+            ),
+        );
+        let b = run(
+            "Calculate the resistance of a wire with a length of 5m and cross sectional area 0.01m² with resistivity of copper and aluminum",
+            &res,
+        );
+        assert_eq!(
+            b.fan_out,
+            Some((
+                "resistivity".to_string(),
+                vec![json!("copper"), json!("aluminum")]
+            )),
+            "{b:?}"
+        );
+        // Named once: that value.
+        let b = run("the resistance of a 5m aluminum wire of area 2", &res);
+        assert_eq!(b.fan_out, None);
+        assert_eq!(args(&b)["resistivity"], json!("aluminum"), "{b:?}");
+        // Two units apart are not a list.
+        let conv = cap(
+            "convert",
+            obj(
+                json!({"value": {"type": "number"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}),
+                &["value"],
+            ),
+        );
+        let b = run("convert 30 celsius to fahrenheit", &conv);
         assert_eq!(b.fan_out, None, "{b:?}");
     }
 }

@@ -521,7 +521,11 @@ fn scan(text: &str) -> Vec<Tok> {
                 && b.len() >= j + 4
                 && b[j + 1..j + 4].iter().all(u8::is_ascii_digit)
                 && b.get(j + 4).is_none_or(|x| !x.is_ascii_digit())
-                && text[i..j].chars().all(|x| x.is_ascii_digit() || x == ',')
+                && text[i..j]
+                    .trim_start_matches(['-', '+'])
+                    .trim_start_matches(['$', '€', '£'])
+                    .chars()
+                    .all(|x| x.is_ascii_digit() || x == ',')
             {
                 j += 1;
                 continue;
@@ -545,7 +549,20 @@ fn scan(text: &str) -> Vec<Tok> {
         }
         let word = text[i..end].trim_end_matches(['\'', '’']).to_string();
         let word_end = i + word.len();
-        if !word.is_empty() {
+        if let Some(at) = unit_suffix_at(&word) {
+            // "6cm", "300K", "5s": the number and its unit, as if written
+            // apart ("6 cm").
+            toks.push(Tok {
+                start: i,
+                end: i + at,
+                kind: TokKind::Word(word[..at].to_string()),
+            });
+            toks.push(Tok {
+                start: i + at,
+                end: word_end,
+                kind: TokKind::Word(word[at..].to_string()),
+            });
+        } else if !word.is_empty() {
             toks.push(Tok {
                 start: i,
                 end: word_end,
@@ -563,6 +580,39 @@ fn scan(text: &str) -> Vec<Tok> {
         i = j.max(i + clen);
     }
     toks
+}
+
+/// Where the unit starts in a number written with its unit attached
+/// ("6cm", "300K", "0.01m²", "10s"), so that it reads as "6 cm":
+/// the number is the value as stated, the unit a word beside it. Not for
+/// ordinals ("18th"), times of day ("8am"), or anything whose tail holds
+/// digits, slashes, dots or other marks ("3x4", "5J/K", "1.txt", "2-3").
+fn unit_suffix_at(word: &str) -> Option<usize> {
+    let at = word.find(|c: char| c.is_alphabetic() || "µ°Ω".contains(c))?;
+    let (num, unit) = word.split_at(at);
+    if !num.ends_with(|c: char| c.is_ascii_digit()) || parse_number(num)?.is_err() {
+        return None;
+    }
+    let lu = unit.to_lowercase();
+    if matches!(
+        lu.as_str(),
+        "st" | "nd" | "rd" | "th" | "am" | "pm" | "x" | "e"
+    ) {
+        return None;
+    }
+    // A scaled unit ("100µF", "50mH", "5kW"): the number is not the value
+    // in the base unit a parameter likely wants, and guessing the scale is
+    // how a plan goes quietly wrong; it stays unread (and unbound).
+    let mut cs = unit.chars();
+    if let (Some(p), Some(u)) = (cs.next(), cs.next())
+        && "µunpmkMG".contains(p)
+        && (u.is_uppercase() || u == 'Ω')
+    {
+        return None;
+    }
+    unit.chars()
+        .all(|c| c.is_alphabetic() || "²³°µΩ".contains(c))
+        .then_some(at)
 }
 
 /// The end (exclusive) of the balanced bracket group opening at `start`,
@@ -615,7 +665,12 @@ fn parse_number(w: &str) -> Option<Result<Json, String>> {
     {
         return None;
     }
-    if w.contains(',') && !is_thousands(w.trim_start_matches(['-', '+'])) {
+    if w.contains(',')
+        && !is_thousands(
+            w.trim_start_matches(['-', '+'])
+                .trim_start_matches(['$', '€', '£']),
+        )
+    {
         return None;
     }
     if !body.contains('.') {
@@ -1354,6 +1409,23 @@ mod tests {
         );
         let m = mentions("seven plus eight").unwrap();
         assert!(m.iter().all(|m| m.weak && m.kind == Number), "{m:?}");
+        // A unit attached to its number reads as written apart.
+        assert_eq!(
+            kinds("a base of 6cm and a height of 10cm"),
+            vec![(Number, json!(6)), (Number, json!(10))]
+        );
+        assert_eq!(kinds("wait 10s"), vec![(Duration, json!(10000))]);
+        // A scaled unit is not read as its number.
+        assert_eq!(kinds("a capacitance of 100µF"), vec![]);
+        assert_eq!(
+            kinds("May 18th 2022 at 8am"),
+            vec![(Date, json!("2022-05-18")), (Time, json!("08:00"))]
+        );
+        // An amount with thousands separators is one number.
+        assert_eq!(
+            kinds("a loan of $400,000 and $2,000,000"),
+            vec![(List, json!([400000, 2000000]))]
+        );
     }
 
     #[test]
