@@ -569,3 +569,47 @@ fn coordinated_values_make_one_call_each() {
     // "add 2 and 3 and 4" stays one sum, not two additions.
     right(home.path(), "add 2 and 3 and 4", &[], json!(9));
 }
+
+/// Ordinary requests a new user typed that were refused although the
+/// built-ins serve them: courtesy words, "today"/"current" for now, "how
+/// big", extremes, reversing, removing duplicates.
+#[test]
+fn ordinary_requests_over_the_built_ins_are_served() {
+    let home = home(false);
+    right(
+        home.path(),
+        "could you please count how many words are in README.md?",
+        &[],
+        json!(5),
+    );
+    right(
+        home.path(),
+        "what is the largest of 4, 19, 7 and 12?",
+        &[],
+        json!(19),
+    );
+    right(
+        home.path(),
+        "what is the smallest of 3, 9, 2",
+        &[],
+        json!(2),
+    );
+    right(
+        home.path(),
+        "reverse the string \"stressed\"",
+        &[],
+        json!("desserts"),
+    );
+    right(
+        home.path(),
+        "remove duplicates from 3, 1, 3, 2, 1",
+        &[],
+        json!([3, 1, 2]),
+    );
+    let (code, value, err) = run(home.path(), "how big is README.md?", &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(value["size"], json!(24), "{value}");
+    let (code, value, err) = run(home.path(), "what's today's date?", &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(value.as_str().is_some_and(|v| v.contains('T')), "{value}");
+}

@@ -209,6 +209,34 @@ impl BuiltinExecutor {
                 let n = usize::try_from(n).unwrap_or(usize::MAX);
                 Ok(Value::vector(items.iter().take(n).cloned().collect()))
             }
+            "ccos.data.unique" => {
+                let items = Args::one_map(id, &args)?.seq("items")?;
+                let mut seen = std::collections::BTreeSet::new();
+                Ok(Value::vector(
+                    items
+                        .iter()
+                        .filter(|v| seen.insert((*v).clone()))
+                        .cloned()
+                        .collect(),
+                ))
+            }
+            "ccos.data.max" | "ccos.data.min" => {
+                let items = Args::one_map(id, &args)?.seq("items")?;
+                let pick = if id == "ccos.data.max" {
+                    items.iter().max()
+                } else {
+                    items.iter().min()
+                };
+                pick.cloned()
+                    .ok_or_else(|| CallError::invalid(id, ":items is empty: it has no extreme"))
+            }
+            "ccos.text.reverse" => Ok(Value::string(
+                &Args::one_map(id, &args)?
+                    .str("text")?
+                    .chars()
+                    .rev()
+                    .collect::<String>(),
+            )),
             "ccos.file.read" | "ccos.file.list" | "ccos.file.write" | "ccos.file.append"
             | "ccos.file.stat" => files::call(&self.config, id, &Args::one_map(id, &args)?),
             "ccos.time.now" => {

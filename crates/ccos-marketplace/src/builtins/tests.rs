@@ -654,3 +654,26 @@ async fn writes_through_hard_links_are_refused() {
         "short"
     );
 }
+
+#[tokio::test]
+async fn unique_max_min_reverse() {
+    let mp = mp();
+    let ok = |r: Result<String, CallError>| r.unwrap();
+    assert_eq!(
+        ok(call(&mp, "ccos.data.unique", "{:items [3 1 3 2 1]}").await),
+        "[3 1 2]"
+    );
+    assert_eq!(
+        ok(call(&mp, "ccos.data.max", "{:items [4 19 7 12]}").await),
+        "19"
+    );
+    assert_eq!(
+        ok(call(&mp, "ccos.data.min", "{:items [4 19 7 12]}").await),
+        "4"
+    );
+    assert!(call(&mp, "ccos.data.max", "{:items []}").await.is_err());
+    assert_eq!(
+        ok(call(&mp, "ccos.text.reverse", "{:text \"stressed\"}").await),
+        "\"desserts\""
+    );
+}

@@ -670,11 +670,15 @@ pub(crate) const STOP_WORDS: [&str; 127] = [
 ];
 
 /// The words of `text` (identifier-split, lower-cased) without
-/// [`STOP_WORDS`], joined by spaces: the text that is matched.
+/// [`STOP_WORDS`] and words of courtesy, joined by spaces: the text that
+/// is matched.
 fn content_text(text: &str) -> String {
     ccos_marketplace::ids::words(text)
         .into_iter()
-        .filter(|w| !STOP_WORDS.contains(&w.as_str()))
+        .filter(|w| {
+            !STOP_WORDS.contains(&w.as_str())
+                && !crate::understand::lexicon::COURTESY.contains(&w.as_str())
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }

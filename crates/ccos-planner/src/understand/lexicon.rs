@@ -177,9 +177,16 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["count", "tally"],
     &["repo", "repository"],
     &["char", "chars", "character", "characters"],
-    &["max", "maximum"],
-    &["min", "minimum"],
+    &["max", "maximum", "largest", "biggest", "highest"],
+    &["min", "minimum", "smallest", "lowest"],
+    &["now", "current", "today"],
+    &["size", "big"],
 ];
+
+/// Words of courtesy around a request ("could you please ..."): they say
+/// nothing about what to do, so they are not evidence for or against a
+/// capability (a word no capability uses would otherwise weigh most).
+pub const COURTESY: &[&str] = &["could", "would", "please", "kindly", "pls"];
 
 /// The other words of `word`'s synonym set (surface forms), if any.
 pub fn synonyms_of(word: &str) -> &'static [&'static str] {
