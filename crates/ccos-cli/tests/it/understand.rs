@@ -613,3 +613,50 @@ fn ordinary_requests_over_the_built_ins_are_served() {
     assert_eq!(code, Some(0), "{err}");
     assert!(value.as_str().is_some_and(|v| v.contains('T')), "{value}");
 }
+
+/// A country with one time zone names it ("India" is Asia/Kolkata, "right
+/// now" is now); "forget everything about Dana" deletes the entity named
+/// Dana from the memory server's graph (one name fills a list of names).
+#[test]
+fn countries_name_their_zone_and_one_name_fills_a_list_of_names() {
+    let Some(s) = TestServers::find() else { return };
+    let home = home(false);
+    let time = s.venv_bin("mcp-server-time").display().to_string();
+    let out = ccos(
+        home.path(),
+        &["mcp", "add", "time", "--", &time, "--local-timezone", "UTC"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = ccos(home.path(), &["mcp", "discover", "time"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let (code, value, err) = run(home.path(), "what's the time in India right now?", &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(value["timezone"], json!("Asia/Kolkata"), "{value}");
+    assert!(
+        value["datetime"]
+            .as_str()
+            .is_some_and(|d| d.ends_with("+05:30")),
+        "{value}"
+    );
+    // A country with several zones names none: refused, not guessed.
+    let (code, value, err) = run(home.path(), "what time is it in the United States?", &[]);
+    assert_ne!(code, Some(0), "{value}: {err}");
+
+    let memory = s.node_bin("mcp-server-memory").display().to_string();
+    let graph = home.path().join("memory.jsonl");
+    let env = format!("MEMORY_FILE_PATH={}", graph.display());
+    let out = ccos(
+        home.path(),
+        &["mcp", "add", "memory", "--env", &env, "--", &memory],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = ccos(home.path(), &["mcp", "discover", "memory"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = ccos(home.path(), &["plan", "forget everything about Dana"]);
+    let plan = text(&out.stdout);
+    assert!(
+        plan.contains("(call :mcp.memory.delete_entities {:entityNames [\"Dana\"]})"),
+        "{plan}{}",
+        text(&out.stderr)
+    );
+}

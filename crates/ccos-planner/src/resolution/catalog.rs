@@ -673,7 +673,7 @@ pub(crate) const STOP_WORDS: [&str; 127] = [
 /// [`STOP_WORDS`] and words of courtesy, joined by spaces: the text that
 /// is matched.
 fn content_text(text: &str) -> String {
-    ccos_marketplace::ids::words(text)
+    ccos_marketplace::ids::words(&crate::understand::lexicon::without_idioms(text))
         .into_iter()
         .filter(|w| {
             !STOP_WORDS.contains(&w.as_str())

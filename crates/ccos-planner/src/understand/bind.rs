@@ -764,6 +764,18 @@ pub fn compat(m: &Mention, p: &Param) -> Option<(f64, Json)> {
         (MentionKind::Path, Some("array")) if has(n, PATH_WORDS) => {
             (0.6, Json::Array(vec![s(&text_value)]))
         }
+        // One name where a list of names is wanted ("forget Dana":
+        // `entityNames`).
+        (MentionKind::Name, Some("array"))
+            if has(n, &["name", "names"])
+                && p.schema
+                    .get("items")
+                    .and_then(|i| i.get("type"))
+                    .and_then(Json::as_str)
+                    == Some("string") =>
+        {
+            (0.8, Json::Array(vec![s(&text_value)]))
+        }
         (MentionKind::Repo, Some("string") | None) => {
             if has(n, REPO_WORDS) {
                 (0.9, s(&text_value))

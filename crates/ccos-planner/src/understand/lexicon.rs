@@ -166,7 +166,7 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["get", "fetch", "download", "grab", "retrieve", "obtain"],
     &["read", "cat", "view"],
     &["write", "save", "store"],
-    &["delete", "remove", "erase"],
+    &["delete", "remove", "erase", "forget"],
     &["search", "find", "lookup"],
     &["sort", "arrange"],
     &["sleep", "wait", "pause", "delay"],
@@ -181,7 +181,25 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["min", "minimum", "smallest", "lowest"],
     &["now", "current", "today"],
     &["size", "big"],
+    &["entire", "everything", "whole"],
 ];
+
+/// Set phrases read as the one word they mean ("right now" is "now": the
+/// "right" of it asks for nothing).
+pub const IDIOMS: &[(&str, &str)] = &[
+    ("right now", "now"),
+    ("at the moment", "now"),
+    ("as of now", "now"),
+];
+
+/// `text` with its [`IDIOMS`] replaced (lower case).
+pub fn without_idioms(text: &str) -> String {
+    let mut t = text.to_lowercase();
+    for (phrase, word) in IDIOMS {
+        t = t.replace(phrase, word);
+    }
+    t
+}
 
 /// Words of courtesy around a request ("could you please ..."): they say
 /// nothing about what to do, so they are not evidence for or against a

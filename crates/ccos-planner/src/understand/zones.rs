@@ -4,7 +4,10 @@
 //! The names come from the IANA time-zone database as the `chrono-tz`
 //! crate carries it, so every zone it knows is understood and none is
 //! made up: a city is a zone when the database names a zone after it.
-//! Countries are not zones ("India time" is left to the user to say).
+//! A country is a zone when the database gives it exactly one ("India" →
+//! `Asia/Kolkata`, from the database's own `iso3166.tab` and `zone.tab`,
+//! vendored in `data/tzdata/`); a country with several zones ("United
+//! States") names none, and the user says which.
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -26,7 +29,41 @@ pub fn iana_zone(place: &str) -> Option<&'static str> {
         }
         return city.get(&key).copied().or(Some(z));
     }
-    city.get(&key).copied()
+    city.get(&key).copied().or_else(|| country_zone(&key))
+}
+
+/// The one zone of the country named `key` (normalized), if it has one.
+fn country_zone(key: &str) -> Option<&'static str> {
+    static C: OnceLock<BTreeMap<String, &'static str>> = OnceLock::new();
+    C.get_or_init(|| {
+        const ISO3166: &str = include_str!("../../data/tzdata/iso3166.tab");
+        const ZONES: &str = include_str!("../../data/tzdata/zone.tab");
+        let rows = |t: &'static str| {
+            t.lines()
+                .filter(|l| !l.starts_with('#'))
+                .map(|l| l.split('\t').collect::<Vec<&'static str>>())
+        };
+        let mut zones: BTreeMap<&str, Vec<&'static str>> = BTreeMap::new();
+        for r in rows(ZONES) {
+            if let [code, _, zone, ..] = r.as_slice() {
+                // Only zones this build's database knows.
+                if let Ok(tz) = zone.parse::<chrono_tz::Tz>() {
+                    zones.entry(code).or_default().push(tz.name());
+                }
+            }
+        }
+        rows(ISO3166)
+            .filter_map(|r| match r.as_slice() {
+                [code, name] => match zones.get(code).map(Vec::as_slice) {
+                    Some([one]) => Some((normalize(name), *one)),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect()
+    })
+    .get(key)
+    .copied()
 }
 
 /// Lower case, spaces and hyphens as the database's underscores.
@@ -89,7 +126,10 @@ mod tests {
         assert_eq!(iana_zone("London"), Some("Europe/London"));
         assert_eq!(iana_zone("UTC"), Some("UTC"));
         assert_eq!(iana_zone("Atlantis"), None);
-        assert_eq!(iana_zone("India"), None);
+        // A country with one zone is that zone; with several, none.
+        assert_eq!(iana_zone("India"), Some("Asia/Kolkata"));
+        assert_eq!(iana_zone("Nepal"), Some("Asia/Kathmandu"));
+        assert_eq!(iana_zone("United States"), None);
         assert_eq!(iana_zone(""), None);
     }
 }
