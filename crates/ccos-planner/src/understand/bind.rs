@@ -41,6 +41,10 @@ use serde_json::Value as Json;
 
 use super::mentions::{Mention, MentionKind};
 
+/// Most calls one step makes for coordinated values (a goal listing more
+/// is refused: a plan is read by a person before it runs).
+pub const MAX_FAN_OUT: usize = 20;
+
 /// Least score for a pair to be bound (weak mentions need [`WEAK_MIN`]).
 pub const BIND_MIN: f64 = 0.3;
 
@@ -341,6 +345,9 @@ fn fan_out(
             continue;
         }
         let chain = &same[start..=end];
+        if chain.len() > MAX_FAN_OUT {
+            return None;
+        }
         let gaps: Vec<Gap> = chain.windows(2).filter_map(|w| join(w[0], w[1])).collect();
         if !list_shaped(&gaps) {
             continue;
@@ -1194,7 +1201,7 @@ pub fn bind(
     // something else already fans out (which to pair with which would be
     // a guess: the values are reported unused).
     for (pi, vs) in enum_many {
-        if taken_param.contains(&pi) {
+        if taken_param.contains(&pi) || vs.len() > MAX_FAN_OUT {
             continue;
         }
         let label = |vs: &[Json]| {
@@ -1654,6 +1661,12 @@ mod tests {
             &gcd,
         );
         assert_eq!(b.fan_out, None, "{b:?}");
+        // More values than one step may call: refused, not planned.
+        let upper = cap("upper", obj(json!({"text": {"type": "string"}}), &["text"]));
+        let many: Vec<String> = (0..=MAX_FAN_OUT).map(|i| format!("'w{i}'")).collect();
+        let b = run(&format!("uppercase {} and 'z'", many.join(", ")), &upper);
+        assert_eq!(b.fan_out, None);
+        assert!(!b.unused.is_empty());
     }
 
     #[test]
