@@ -908,81 +908,6 @@ pub async fn record(
     })
 }
 
-/// Words of a request that say nothing a capability must do: requests
-/// ("show me", "please"), questions ("what", "how many"), and the
-/// containers of the values a goal states ("the file", "the text").
-const FILLER_WORDS: &[&str] = &[
-    "please",
-    "show",
-    "tell",
-    "give",
-    "display",
-    "print",
-    "return",
-    "get",
-    "find",
-    "let",
-    "know",
-    "want",
-    "need",
-    "like",
-    "make",
-    "can",
-    "could",
-    "would",
-    "will",
-    "shall",
-    "what",
-    "whats",
-    "which",
-    "how",
-    "many",
-    "much",
-    "number",
-    "numbers",
-    "total",
-    "result",
-    "value",
-    "values",
-    "output",
-    "answer",
-    "file",
-    "files",
-    "text",
-    "content",
-    "contents",
-    "data",
-    "document",
-    "thing",
-    "things",
-    "using",
-    "use",
-    "via",
-    "also",
-    "now",
-    "current",
-    "currently",
-    "right",
-    "today",
-    "one",
-    "ones",
-    "it",
-    "its",
-    "them",
-    "there",
-    "here",
-    "something",
-    "given",
-    "following",
-    "string",
-    "list",
-    "item",
-    "items",
-    "new",
-    "time",
-    "title",
-];
-
 /// Words that open a restrictive clause after what a request names ("the
 /// lines *that* are empty", "*for each* stanza", "*containing* x").
 const RESTRICTIVE: &[&str] = &[
@@ -1235,16 +1160,13 @@ fn stop_stems() -> &'static BTreeSet<String> {
     })
 }
 
-/// The stems of the stop words and [`FILLER_WORDS`] (computed once).
+/// The stems of the stop words and [`lexicon::FILLER_WORDS`] (computed
+/// once).
 fn filler_stems() -> &'static BTreeSet<String> {
     static FILLER: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
     FILLER.get_or_init(|| {
         let mut all = stop_stems().clone();
-        all.extend(
-            FILLER_WORDS
-                .iter()
-                .flat_map(|w| ccos_marketplace::search::analyze(w)),
-        );
+        all.extend(lexicon::filler_word_stems().iter().cloned());
         all
     })
 }

@@ -404,6 +404,12 @@ impl ResolutionStrategy for CatalogResolution {
                         && payload_terms.contains(*q)
                         && evidence_terms.len() > payload_terms.len())
                 })
+                // A request word no capability uses ("*show* issue 3") says
+                // how to present, not what to do: not evidence either way.
+                .filter(|q| {
+                    stats.df.get(*q).copied().unwrap_or(0) > 0
+                        || !crate::understand::lexicon::filler_word_stems().contains(*q)
+                })
                 .collect();
             let matched: Vec<&String> = judged
                 .iter()
@@ -673,11 +679,13 @@ pub(crate) const STOP_WORDS: [&str; 127] = [
 /// [`STOP_WORDS`] and words of courtesy, joined by spaces: the text that
 /// is matched.
 fn content_text(text: &str) -> String {
-    ccos_marketplace::ids::words(&crate::understand::lexicon::without_idioms(text))
-        .into_iter()
+    let words = ccos_marketplace::ids::words(text).join(" ");
+    crate::understand::lexicon::without_idioms(&words)
+        .split(' ')
         .filter(|w| {
-            !STOP_WORDS.contains(&w.as_str())
-                && !crate::understand::lexicon::COURTESY.contains(&w.as_str())
+            !w.is_empty()
+                && !STOP_WORDS.contains(w)
+                && !crate::understand::lexicon::COURTESY.contains(w)
         })
         .collect::<Vec<_>>()
         .join(" ")

@@ -201,6 +201,87 @@ pub fn without_idioms(text: &str) -> String {
     t
 }
 
+/// Words of a request that say nothing a capability must do: requests
+/// ("show me", "please"), questions ("what", "how many"), and the
+/// containers of the values a goal states ("the file", "the text").
+pub const FILLER_WORDS: &[&str] = &[
+    "please",
+    "show",
+    "tell",
+    "give",
+    "display",
+    "print",
+    "return",
+    "get",
+    "find",
+    "let",
+    "know",
+    "want",
+    "need",
+    "like",
+    "make",
+    "can",
+    "could",
+    "would",
+    "will",
+    "shall",
+    "what",
+    "whats",
+    "which",
+    "how",
+    "many",
+    "much",
+    "number",
+    "numbers",
+    "total",
+    "result",
+    "value",
+    "values",
+    "output",
+    "answer",
+    "file",
+    "files",
+    "text",
+    "content",
+    "contents",
+    "data",
+    "document",
+    "thing",
+    "things",
+    "using",
+    "use",
+    "via",
+    "also",
+    "now",
+    "current",
+    "currently",
+    "right",
+    "today",
+    "one",
+    "ones",
+    "it",
+    "its",
+    "them",
+    "there",
+    "here",
+    "something",
+    "given",
+    "following",
+    "string",
+    "list",
+    "item",
+    "items",
+    "new",
+    "time",
+    "title",
+];
+
+/// The stems of [`FILLER_WORDS`] (computed once).
+pub fn filler_word_stems() -> &'static BTreeSet<String> {
+    static S: OnceLock<BTreeSet<String>> = OnceLock::new();
+    S.get_or_init(|| FILLER_WORDS.iter().flat_map(|w| analyze(w)).collect())
+}
+
 /// Words of courtesy around a request ("could you please ..."): they say
 /// nothing about what to do, so they are not evidence for or against a
 /// capability (a word no capability uses would otherwise weigh most).
