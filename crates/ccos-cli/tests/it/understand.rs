@@ -615,10 +615,10 @@ fn ordinary_requests_over_the_built_ins_are_served() {
 }
 
 /// A country with one time zone names it ("India" is Asia/Kolkata, "right
-/// now" is now); "forget everything about Dana" deletes the entity named
-/// Dana from the memory server's graph (one name fills a list of names).
+/// now" is now); places listed with it are not dropped; a name never
+/// fills a list of names to delete.
 #[test]
-fn countries_name_their_zone_and_one_name_fills_a_list_of_names() {
+fn countries_name_their_zone_and_listed_places_are_not_dropped() {
     let Some(s) = TestServers::find() else { return };
     let home = home(false);
     let time = s.venv_bin("mcp-server-time").display().to_string();
@@ -638,6 +638,16 @@ fn countries_name_their_zone_and_one_name_fills_a_list_of_names() {
             .is_some_and(|d| d.ends_with("+05:30")),
         "{value}"
     );
+    // A place listed with a served one is not dropped, nor a place's
+    // state: refused, not answered for the first place only.
+    for goal in [
+        "what time is it in Tokyo and Brazil",
+        "what time is it in Paris, Texas",
+        "current time in India and Germany",
+    ] {
+        let (code, value, err) = run(home.path(), goal, &[]);
+        assert_eq!(code, Some(4), "{goal} gave {value}: {err}");
+    }
     // A country with several zones names none: refused, not guessed.
     let (code, value, err) = run(home.path(), "what time is it in the United States?", &[]);
     assert_ne!(code, Some(0), "{value}: {err}");
@@ -652,11 +662,34 @@ fn countries_name_their_zone_and_one_name_fills_a_list_of_names() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let out = ccos(home.path(), &["mcp", "discover", "memory"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let out = ccos(home.path(), &["plan", "forget everything about Dana"]);
-    let plan = text(&out.stdout);
-    assert!(
-        plan.contains("(call :mcp.memory.delete_entities {:entityNames [\"Dana\"]})"),
-        "{plan}{}",
-        text(&out.stderr)
-    );
+    // A name does not fill a list of names to delete: "forget what Alice
+    // likes" would delete all of Alice (trial 3). Refused.
+    for goal in ["forget everything about Dana", "forget what Alice likes"] {
+        let out = ccos(home.path(), &["plan", goal]);
+        assert_eq!(out.status.code(), Some(4), "{goal}: {}", text(&out.stdout));
+    }
+}
+
+/// Coordinated values give one call each only when nothing else is a
+/// guess: another operand of the same kind, a write, "total", "either",
+/// or a list of files the question is about (trial 3 found each of these
+/// answered wrongly with exit 0).
+#[test]
+fn one_call_per_value_never_guesses() {
+    let home = home(false);
+    for goal in [
+        "subtract 3 from 10 and 20",
+        "divide 10 and 20 by 5",
+        "split 'a-b' and 'c-d' on '-'",
+        "add 3 dozen and 2",
+        "write 'hi' and 'bye' to x.txt",
+        "count the total words in 'a b' and 'c d e'",
+        "uppercase either 'foo' or 'bar'",
+        "how many lines are in lines.txt and README.md",
+        "how many of 1, 2, 3, 4 are even",
+    ] {
+        refused(home.path(), goal, "requires-agent");
+    }
+    assert!(!home.path().join("work/x.txt").exists());
+    right(home.path(), "how many items are in 1, 2, 3", &[], json!(3));
 }

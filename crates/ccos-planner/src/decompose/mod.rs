@@ -213,10 +213,22 @@ impl HybridDecomposition {
         // not their number).
         if let Some(rest) = strip_prefix_ci(goal, "how many ") {
             // "how many items are in [1, 2, 3]": the list is stated; count
-            // it.
+            // it. Only for items as such, and when nothing follows the
+            // list: "how many *lines* are in a.txt and b.txt" asks about the
+            // files, "how many of 1, 2, 3 *are even*" about some items.
+            let generic = rest.split_whitespace().next().is_some_and(|w| {
+                matches!(
+                    w.to_lowercase().as_str(),
+                    "items" | "elements" | "values" | "numbers" | "entries" | "things"
+                )
+            });
             if let Some(list) = stated.iter().find(|m| {
-                m.kind == crate::understand::MentionKind::List
-                    || (m.kind == crate::understand::MentionKind::Json && m.value.is_array())
+                generic
+                    && (m.kind == crate::understand::MentionKind::List
+                        || (m.kind == crate::understand::MentionKind::Json && m.value.is_array()))
+                    && goal
+                        .get(m.span.end..)
+                        .is_some_and(|after| after.chars().all(|c| !c.is_alphanumeric()))
             }) {
                 let items = if list.value.is_array() {
                     list.value.to_string()

@@ -41,6 +41,20 @@ use serde_json::Value as Json;
 
 use super::mentions::{Mention, MentionKind};
 
+/// Words that ask for coordinated values together, or for one of them:
+/// no call per value then.
+const TOGETHER_WORDS: &[&str] = &[
+    "total",
+    "combined",
+    "together",
+    "altogether",
+    "overall",
+    "sum",
+    "either",
+    "respectively",
+    "between",
+];
+
 /// Most calls one step makes for coordinated values (a goal listing more
 /// is refused: a plan is read by a person before it runs).
 pub const MAX_FAN_OUT: usize = 20;
@@ -168,12 +182,12 @@ fn mention_at(mentions: &[Mention], r: MentionRef) -> &Mention {
 enum Gap {
     /// Only a comma (and articles): "2018, 2019".
     Comma,
-    /// A conjunction: `and`, `or`, `&`, `as well as` (", and" too).
+    /// A conjunction: `and`, `&`, `as well as` (", and" too).
     Conjunction,
 }
 
 /// How the text between two values joins them, when it only coordinates
-/// them (commas, conjunctions, articles, and the words around the first
+/// them (commas, `and`, articles, and the words around the first
 /// value repeated: "the number 4567 and *the number* 7890", "a soup
 /// *recipe* and a salad recipe"); `None` for any other word.
 fn gap(clause: &str, first: &Mention, second: &Mention) -> Option<Gap> {
@@ -199,7 +213,8 @@ fn gap_text(text: &str, around: &BTreeSet<String>) -> Option<Gap> {
         .filter(|w| !w.is_empty())
     {
         match w.to_lowercase().as_str() {
-            "and" | "or" | "well" => conjunction = true,
+            // "or" offers a choice ("either X or Y"), not several requests.
+            "and" | "well" => conjunction = true,
             "as" | "also" | "the" | "a" | "an" => {}
             w if around.contains(w) => {}
             _ => return None,
@@ -352,13 +367,14 @@ fn fan_out(
         if !list_shaped(&gaps) {
             continue;
         }
-        // A value of the same kind bound elsewhere from a weak mention
-        // ("two numbers, for example 12 and 15": `two` is not an operand)
-        // makes the chain doubtful.
-        let weak_elsewhere = bound_from.iter().any(|(&other, &r)| {
-            other != pi && mention_at(mentions, r).kind == kind && mention_at(mentions, r).weak
-        });
-        if weak_elsewhere {
+        // A value of the same kind bound to another parameter makes the
+        // chain doubtful: which operand repeats is a guess ("subtract 3
+        // from 10 and 20", "split 'a-b' and 'c-d' on '-'", "two numbers,
+        // for example 12 and 15").
+        let same_kind_elsewhere = bound_from
+            .iter()
+            .any(|(&other, &r)| other != pi && mention_at(mentions, r).kind == kind);
+        if same_kind_elsewhere {
             return None;
         }
         let clean = chain
@@ -771,18 +787,6 @@ pub fn compat(m: &Mention, p: &Param) -> Option<(f64, Json)> {
         (MentionKind::Path, Some("array")) if has(n, PATH_WORDS) => {
             (0.6, Json::Array(vec![s(&text_value)]))
         }
-        // One name where a list of names is wanted ("forget Dana":
-        // `entityNames`).
-        (MentionKind::Name, Some("array"))
-            if has(n, &["name", "names"])
-                && p.schema
-                    .get("items")
-                    .and_then(|i| i.get("type"))
-                    .and_then(Json::as_str)
-                    == Some("string") =>
-        {
-            (0.8, Json::Array(vec![s(&text_value)]))
-        }
         (MentionKind::Repo, Some("string") | None) => {
             if has(n, REPO_WORDS) {
                 (0.9, s(&text_value))
@@ -1175,9 +1179,19 @@ pub fn bind(
             ));
         }
     }
-    // Coordinated values for one parameter: one call each.
+    // Coordinated values for one parameter: one call each; not when the
+    // goal wants them together ("the *total* words in 'a b' and 'c'") or
+    // offers a choice ("*either*"), nor for a capability declared to write
+    // ("write 'hi' and 'bye' to x.txt" is not two overwrites; a call of
+    // unknown effects is approved one by one like any write).
+    let fan_allowed = !m.effects.contains(&ccos_marketplace::Effect::Write)
+        && !clause
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| TOGETHER_WORDS.contains(&w.to_lowercase().as_str()));
     let mut fanned: BTreeSet<MentionRef> = BTreeSet::new();
-    if let Some((pi, refs)) = fan_out(clause, mentions, &params, &bound_from, &whole, &items_used)
+    if fan_allowed
+        && let Some((pi, refs)) =
+            fan_out(clause, mentions, &params, &bound_from, &whole, &items_used)
         && let Some((_, first)) = bound.iter().find(|(p, _)| *p == pi)
     {
         let src = bound_from.get(&pi).copied();
@@ -1201,7 +1215,7 @@ pub fn bind(
     // something else already fans out (which to pair with which would be
     // a guess: the values are reported unused).
     for (pi, vs) in enum_many {
-        if taken_param.contains(&pi) || vs.len() > MAX_FAN_OUT {
+        if taken_param.contains(&pi) || vs.len() > MAX_FAN_OUT || !fan_allowed {
             continue;
         }
         let label = |vs: &[Json]| {
@@ -1260,11 +1274,33 @@ pub fn bind(
             // word), except a name that is the object of a place or target
             // preposition: "the time *in Tokyo*" is not served by the time
             // here.
-            let placed = it.kind == MentionKind::Name
-                && matches!(
-                    it.cue.prep.as_deref(),
-                    Some("in" | "at" | "from" | "to" | "for" | "on")
-                );
+            // Nor a name listed with a value the plan uses: "the time in
+            // Tokyo and *Brazil*", "in Paris, *Texas*" (a place and its
+            // state) are not served by Tokyo's or Paris's time.
+            let used_values = mentions.iter().enumerate().flat_map(|(oi, o)| {
+                let items: Vec<&Mention> = o
+                    .items
+                    .iter()
+                    .enumerate()
+                    .filter(|(ii, _)| items_used.contains(&(oi, *ii)))
+                    .map(|(_, x)| x)
+                    .collect();
+                if whole.contains(&oi) { vec![o] } else { items }
+            });
+            let listed = it.kind == MentionKind::Name
+                && used_values.into_iter().any(|o| {
+                    gap(clause, o, it).is_some()
+                        || gap(clause, it, o).is_some()
+                        || clause
+                            .get(o.span.end..it.span.start)
+                            .is_some_and(|g| g.trim() == ",")
+                });
+            let placed = listed
+                || (it.kind == MentionKind::Name
+                    && matches!(
+                        it.cue.prep.as_deref(),
+                        Some("in" | "at" | "from" | "to" | "for" | "on")
+                    ));
             if it.weak && !placed {
                 continue;
             }
