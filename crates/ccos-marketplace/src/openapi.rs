@@ -25,6 +25,11 @@
 //! `body` with location `body_whole`. A location may carry the wire name
 //! after a colon (`query:id`) when the property had to be renamed because
 //! two parameters of different locations share a name.
+//!
+//! Resolving `$ref`s is bounded: at most [`MAX_SCHEMA_NODES`] JSON values
+//! per operation and [`MAX_DOCUMENT_NODES`] per document; past them a
+//! reference resolves to `{}` (any value), so references that fan out
+//! cannot expand a few kilobytes into gigabytes.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
@@ -98,12 +103,28 @@ pub fn import(
         })?;
     let mut out: Vec<CapabilityManifest> = Vec::new();
     let mut used: BTreeSet<String> = BTreeSet::new();
+    let mut document_budget = MAX_DOCUMENT_NODES;
     for (path, item) in paths {
         let item = resolve(doc, item, 0);
         for method in METHODS {
             let Some(op) = item.get(method) else { continue };
             let at = format!("paths.{path}.{method}");
-            let m = operation(doc, &base, &prefix, path, method, &item, op, &at)?;
+            // Each operation's schemas hold at most MAX_SCHEMA_NODES
+            // values, and the whole document's at most MAX_DOCUMENT_NODES.
+            let mut budget = MAX_SCHEMA_NODES.min(document_budget);
+            let granted = budget;
+            let m = operation(
+                doc,
+                &base,
+                &prefix,
+                path,
+                method,
+                &item,
+                op,
+                &at,
+                &mut budget,
+            )?;
+            document_budget -= granted - budget;
             let mut id = m.id.clone();
             if used.contains(&id) {
                 let h = short_hash(&format!("{method} {path}"));
@@ -142,6 +163,7 @@ fn operation(
     item: &Json,
     op: &Json,
     at: &str,
+    budget: &mut usize,
 ) -> Result<CapabilityManifest, ImportError> {
     let op = resolve(doc, op, 0);
     let original = op
@@ -188,7 +210,7 @@ fn operation(
         }
         let mut schema = p
             .get("schema")
-            .map(|s| resolve_deep(doc, s, 0, 8))
+            .map(|s| resolve_deep(doc, s, 0, 8, budget))
             .unwrap_or_else(|| json!({}));
         if let (Some(d), Some(obj)) = (
             p.get("description").and_then(Json::as_str),
@@ -220,7 +242,7 @@ fn operation(
                 .and_then(|(_, v)| v.get("schema"))
         });
         if let Some(schema) = schema {
-            let schema = resolve_deep(doc, schema, 0, 8);
+            let schema = resolve_deep(doc, schema, 0, 8, budget);
             let body_required = rb.get("required").and_then(Json::as_bool) == Some(true);
             let body_props = schema.get("properties").and_then(Json::as_object);
             let mergeable = body_props
@@ -284,7 +306,7 @@ fn operation(
                 c.iter()
                     .find(|(k, _)| k.contains("json"))
                     .and_then(|(_, v)| v.get("schema"))
-                    .map(|s| resolve_deep(doc, s, 0, 3))
+                    .map(|s| resolve_deep(doc, s, 0, 3, budget))
             })
         });
 
@@ -347,9 +369,29 @@ fn resolve(doc: &Json, v: &Json, depth: usize) -> Json {
     }
 }
 
+/// Most JSON values the resolved schemas of one operation may hold:
+/// `$ref`s that fan out (each level's properties all pointing at the next
+/// level) grow a schema exponentially with the depth, so a 3 KB document
+/// could expand to gigabytes. Past the budget, references resolve to `{}`
+/// (any value: the call's arguments are then checked by the API only).
+pub const MAX_SCHEMA_NODES: usize = 5_000;
+
+/// Most JSON values the resolved schemas of a whole document may hold
+/// (bounds the catalog an import writes); past it, as above.
+pub const MAX_DOCUMENT_NODES: usize = 500_000;
+
 /// Resolves `$ref`s everywhere inside `v`, following at most `max` nested
-/// references on any branch (deeper ones become `{}`; this bounds cycles).
-fn resolve_deep(doc: &Json, v: &Json, depth: usize, max: usize) -> Json {
+/// references on any branch (deeper ones become `{}`; this bounds cycles)
+/// and producing at most `budget` values (taken from it).
+fn resolve_deep(doc: &Json, v: &Json, depth: usize, max: usize, budget: &mut usize) -> Json {
+    resolve_within(doc, v, depth, max, budget)
+}
+
+fn resolve_within(doc: &Json, v: &Json, depth: usize, max: usize, budget: &mut usize) -> Json {
+    if *budget == 0 {
+        return json!({});
+    }
+    *budget -= 1;
     match v {
         Json::Object(o) => {
             if let Some(r) = o.get("$ref").and_then(Json::as_str) {
@@ -357,18 +399,22 @@ fn resolve_deep(doc: &Json, v: &Json, depth: usize, max: usize) -> Json {
                     return json!({});
                 }
                 return match r.strip_prefix('#').and_then(|p| doc.pointer(p)) {
-                    Some(t) => resolve_deep(doc, t, depth + 1, max),
+                    Some(t) => resolve_within(doc, t, depth + 1, max, budget),
                     None => json!({"description": format!("unresolved $ref {r}")}),
                 };
             }
             Json::Object(
                 o.iter()
                     .filter(|(k, _)| k.as_str() != "example" && k.as_str() != "examples")
-                    .map(|(k, v)| (k.clone(), resolve_deep(doc, v, depth, max)))
+                    .map(|(k, v)| (k.clone(), resolve_within(doc, v, depth, max, budget)))
                     .collect(),
             )
         }
-        Json::Array(a) => Json::Array(a.iter().map(|x| resolve_deep(doc, x, depth, max)).collect()),
+        Json::Array(a) => Json::Array(
+            a.iter()
+                .map(|x| resolve_within(doc, x, depth, max, budget))
+                .collect(),
+        ),
         other => other.clone(),
     }
 }

@@ -262,3 +262,52 @@ async fn calls_a_real_server() {
         .unwrap_err();
     assert!(e.to_string().contains("unknown argument :bogus"), "{e}");
 }
+
+/// `$ref`s that fan out (each level's eight properties all pointing at the
+/// next level) expand exponentially; the import stays bounded.
+#[test]
+fn fanning_refs_expand_within_a_budget() {
+    let levels = 12;
+    let mut schemas = serde_json::Map::new();
+    for i in 0..levels {
+        let next = if i + 1 < levels {
+            json!({"$ref": format!("#/components/schemas/L{}", i + 1)})
+        } else {
+            json!({"type": "string"})
+        };
+        let props: serde_json::Map<String, Json> = "abcdefgh"
+            .chars()
+            .map(|c| (c.to_string(), next.clone()))
+            .collect();
+        schemas.insert(
+            format!("L{i}"),
+            json!({"type": "object", "properties": props}),
+        );
+    }
+    let paths: serde_json::Map<String, Json> = (0..40)
+        .map(|i| {
+            (
+                format!("/boom{i}"),
+                json!({"post": {"operationId": format!("boom{i}"),
+                    "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/L0"}}}},
+                    "responses": {"200": {"description": "ok"}}}}),
+            )
+        })
+        .collect();
+    let doc = json!({
+        "openapi": "3.0.0",
+        "info": {"title": "boom", "version": "1"},
+        "servers": [{"url": "http://127.0.0.1:9"}],
+        "components": {"schemas": schemas},
+        "paths": paths
+    });
+    let caps = import(&doc, None, None).unwrap();
+    assert_eq!(caps.len(), 40);
+    let size: usize = caps
+        .iter()
+        .map(|c| serde_json::to_string(&c.input_schema).unwrap().len())
+        .sum();
+    // 40 operations × at most MAX_SCHEMA_NODES values each, and the whole
+    // document at most MAX_DOCUMENT_NODES values: a few MB, not gigabytes.
+    assert!(size < 40 * 1024 * 1024, "{size} bytes of schemas");
+}
