@@ -571,8 +571,8 @@ fn coordinated_values_make_one_call_each() {
 }
 
 /// Ordinary requests a new user typed that were refused although the
-/// built-ins serve them: courtesy words, "today"/"current" for now, "how
-/// big", extremes, reversing, removing duplicates.
+/// built-ins serve them: courtesy words, "how big", extremes, reversing,
+/// removing duplicates.
 #[test]
 fn ordinary_requests_over_the_built_ins_are_served() {
     let home = home(false);
@@ -609,9 +609,6 @@ fn ordinary_requests_over_the_built_ins_are_served() {
     let (code, value, err) = run(home.path(), "how big is README.md?", &[]);
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(value["size"], json!(24), "{value}");
-    let (code, value, err) = run(home.path(), "what's today's date?", &[]);
-    assert_eq!(code, Some(0), "{err}");
-    assert!(value.as_str().is_some_and(|v| v.contains('T')), "{value}");
 }
 
 /// A country with one time zone names it ("India" is Asia/Kolkata, "right

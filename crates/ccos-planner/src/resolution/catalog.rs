@@ -404,12 +404,10 @@ impl ResolutionStrategy for CatalogResolution {
                         && payload_terms.contains(*q)
                         && evidence_terms.len() > payload_terms.len())
                 })
-                // A request word no capability uses ("*show* issue 3") says
-                // how to present, not what to do: not evidence either way.
-                .filter(|q| {
-                    stats.df.get(*q).copied().unwrap_or(0) > 0
-                        || !crate::understand::lexicon::filler_word_stems().contains(*q)
-                })
+                // Courtesy ("could you please") says nothing of what to
+                // do: not evidence either way. (It stays in the ranked
+                // text: removing it there changes the pool.)
+                .filter(|q| !crate::understand::lexicon::courtesy_stems().contains(*q))
                 .collect();
             let matched: Vec<&String> = judged
                 .iter()
@@ -676,17 +674,13 @@ pub(crate) const STOP_WORDS: [&str; 127] = [
 ];
 
 /// The words of `text` (identifier-split, lower-cased) without
-/// [`STOP_WORDS`] and words of courtesy, joined by spaces: the text that
-/// is matched.
+/// [`STOP_WORDS`], set phrases read as their word, joined by spaces: the
+/// text that is matched.
 fn content_text(text: &str) -> String {
     let words = ccos_marketplace::ids::words(text).join(" ");
     crate::understand::lexicon::without_idioms(&words)
         .split(' ')
-        .filter(|w| {
-            !w.is_empty()
-                && !STOP_WORDS.contains(w)
-                && !crate::understand::lexicon::COURTESY.contains(w)
-        })
+        .filter(|w| !w.is_empty() && !STOP_WORDS.contains(w))
         .collect::<Vec<_>>()
         .join(" ")
 }

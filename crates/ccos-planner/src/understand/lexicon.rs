@@ -179,7 +179,6 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["char", "chars", "character", "characters"],
     &["max", "maximum", "largest", "biggest", "highest"],
     &["min", "minimum", "smallest", "lowest"],
-    &["now", "current", "today"],
     &["size", "big"],
     &["entire", "everything", "whole"],
 ];
@@ -286,6 +285,12 @@ pub fn filler_word_stems() -> &'static BTreeSet<String> {
 /// nothing about what to do, so they are not evidence for or against a
 /// capability (a word no capability uses would otherwise weigh most).
 pub const COURTESY: &[&str] = &["could", "would", "please", "kindly", "pls"];
+
+/// The stems of [`COURTESY`] (computed once).
+pub fn courtesy_stems() -> &'static BTreeSet<String> {
+    static S: OnceLock<BTreeSet<String>> = OnceLock::new();
+    S.get_or_init(|| COURTESY.iter().flat_map(|w| analyze(w)).collect())
+}
 
 /// The other words of `word`'s synonym set (surface forms), if any.
 pub fn synonyms_of(word: &str) -> &'static [&'static str] {
