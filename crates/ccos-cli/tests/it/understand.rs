@@ -665,6 +665,14 @@ fn countries_name_their_zone_and_listed_places_are_not_dropped() {
         let out = ccos(home.path(), &["plan", goal]);
         assert_eq!(out.status.code(), Some(4), "{goal}: {}", text(&out.stdout));
     }
+    // A search queries what it is for, not the place searched.
+    let out = ccos(home.path(), &["plan", "search my knowledge graph for tea"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let plan = text(&out.stdout);
+    assert!(
+        plan.contains(r#"(call :mcp.memory.search_nodes {:query "tea"})"#),
+        "{plan}"
+    );
 }
 
 /// Coordinated values give one call each only when nothing else is a
@@ -689,4 +697,29 @@ fn one_call_per_value_never_guesses() {
     }
     assert!(!home.path().join("work/x.txt").exists());
     right(home.path(), "how many items are in 1, 2, 3", &[], json!(3));
+}
+
+/// Numbers are read as written: thousands separators group, a decimal
+/// comma or a hexadecimal literal is not guessed at; texts that spell
+/// numbers compare as numbers; a regular expression and the text it
+/// searches are not swapped.
+#[test]
+fn numbers_and_patterns_are_read_as_written() {
+    let home = home(false);
+    right(home.path(), "add 1,000 and 1", &[], json!(1001));
+    right(home.path(), "add 2,500 and 1,250", &[], json!(3750));
+    refused(home.path(), "add 0x10 and 1", "add 0x10 and 1");
+    refused(home.path(), "add 12,34 and 1", "add 12,34 and 1");
+    right(
+        home.path(),
+        "what is the largest of '10', '9', '100'",
+        &[],
+        json!("100"),
+    );
+    right(
+        home.path(),
+        "find the regex '[0-9]+' in 'a1b22'",
+        &[],
+        json!(["1", "22"]),
+    );
 }

@@ -222,10 +222,12 @@ impl BuiltinExecutor {
             }
             "ccos.data.max" | "ccos.data.min" => {
                 let items = Args::one_map(id, &args)?.seq("items")?;
+                let numeric = all_numeric_texts(items.iter());
+                let cmp = |a: &&Value, b: &&Value| order(a, b, numeric);
                 let pick = if id == "ccos.data.max" {
-                    items.iter().max()
+                    items.iter().max_by(cmp)
                 } else {
-                    items.iter().min()
+                    items.iter().min_by(cmp)
                 };
                 pick.cloned()
                     .ok_or_else(|| CallError::invalid(id, ":items is empty: it has no extreme"))
@@ -432,14 +434,44 @@ fn data_sort(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
         };
         keyed.push((k, item.clone()));
     }
+    let numeric = all_numeric_texts(keyed.iter().map(|(k, _)| k));
     keyed.sort_by(|x, y| {
         if descending {
-            y.0.cmp(&x.0)
+            order(&y.0, &x.0, numeric)
         } else {
-            x.0.cmp(&y.0)
+            order(&x.0, &y.0, numeric)
         }
     });
     Ok(Value::vector(keyed.into_iter().map(|(_, v)| v).collect()))
+}
+
+/// The number a text spells (`"10"`, `"-2.5"`), if it spells one.
+fn text_number(v: &Value) -> Option<f64> {
+    v.as_str()
+        .and_then(|s| s.trim().parse::<f64>().ok())
+        .filter(|f| f.is_finite())
+}
+
+/// Whether every value is a text that spells a number: such lists
+/// (`["10" "9" "100"]`, numbers read from a file) order as numbers, as a
+/// person reading them would, not letter by letter.
+fn all_numeric_texts<'v>(mut values: impl Iterator<Item = &'v Value>) -> bool {
+    let mut any = false;
+    let all = values.all(|v| {
+        any = true;
+        text_number(v).is_some()
+    });
+    any && all
+}
+
+/// The order of list items: numeric texts by their numbers when
+/// `numeric` (ties by the text, so the order stays total), otherwise the
+/// value order.
+fn order(a: &Value, b: &Value, numeric: bool) -> std::cmp::Ordering {
+    match (numeric, text_number(a), text_number(b)) {
+        (true, Some(x), Some(y)) => x.total_cmp(&y).then_with(|| a.cmp(b)),
+        _ => a.cmp(b),
+    }
 }
 
 /// Map lookup by name: keyword key first, then string key.

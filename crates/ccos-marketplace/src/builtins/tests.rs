@@ -672,6 +672,24 @@ async fn unique_max_min_reverse() {
         "4"
     );
     assert!(call(&mp, "ccos.data.max", "{:items []}").await.is_err());
+    // Texts that all spell numbers order as numbers, not letter by letter;
+    // other texts keep the text order.
+    assert_eq!(
+        ok(call(&mp, "ccos.data.max", r#"{:items ["10" "9" "100"]}"#).await),
+        "\"100\""
+    );
+    assert_eq!(
+        ok(call(&mp, "ccos.data.min", r#"{:items ["10" "9" "-2.5"]}"#).await),
+        "\"-2.5\""
+    );
+    assert_eq!(
+        ok(call(&mp, "ccos.data.sort", r#"{:items ["10" "9" "100"]}"#).await),
+        r#"["9" "10" "100"]"#
+    );
+    assert_eq!(
+        ok(call(&mp, "ccos.data.max", r#"{:items ["10" "9" "apple"]}"#).await),
+        "\"apple\""
+    );
     assert_eq!(
         ok(call(&mp, "ccos.text.reverse", "{:text \"stressed\"}").await),
         "\"desserts\""

@@ -109,10 +109,39 @@ fn tokens(text: &str) -> Option<Vec<T>> {
         }
         if c.is_ascii_digit() || (c == '.' && chars.get(i + 1).is_some_and(char::is_ascii_digit)) {
             let start = i;
+            // A hexadecimal, octal or binary literal (`0x10`) is not read
+            // as `0 × 10`: such a goal is not plain arithmetic.
+            if c == '0'
+                && matches!(chars.get(i + 1), Some('x' | 'X' | 'o' | 'O' | 'b' | 'B'))
+                && chars.get(i + 2).is_some_and(char::is_ascii_alphanumeric)
+            {
+                return None;
+            }
             while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == '.') {
                 i += 1;
+                // A comma followed by exactly three digits inside a whole
+                // number is a thousands separator (`1,000`), as the
+                // mention scan reads it; `1,2` stays a list.
+                if chars.get(i) == Some(&',')
+                    && !chars[start..i].contains(&'.')
+                    && chars
+                        .get(i + 1..i + 4)
+                        .is_some_and(|g| g.iter().all(char::is_ascii_digit))
+                    && !chars.get(i + 4).is_some_and(char::is_ascii_digit)
+                {
+                    i += 1;
+                }
             }
-            let s: String = chars[start..i].iter().collect();
+            let grouped: String = chars[start..i].iter().collect();
+            if grouped.contains(',') && !super::mentions::is_thousands(&grouped) {
+                return None;
+            }
+            // `12,34` is a decimal comma in much of the world and a list
+            // elsewhere: arithmetic does not guess which.
+            if chars.get(i) == Some(&',') && chars.get(i + 1).is_some_and(char::is_ascii_digit) {
+                return None;
+            }
+            let s: String = grouped.chars().filter(|c| *c != ',').collect();
             let v = if s.contains('.') {
                 let f: f64 = s.parse().ok()?;
                 serde_json::Number::from_f64(f).map(Json::Number)?
@@ -697,6 +726,9 @@ mod tests {
             ("the difference between 10 and 3", 7.0),
             ("the difference between 10 and 25", 15.0),
             ("-3 + 5", 2.0),
+            ("add 1,000 and 1", 1001.0),
+            ("add 2,500 and 1,250", 3750.0),
+            ("1,234,567.5 + 0.5", 1234568.0),
         ] {
             let e = parse(goal, false).unwrap_or_else(|| panic!("{goal}"));
             assert_eq!(eval(&e), want, "{goal}");
@@ -716,6 +748,11 @@ mod tests {
             "what time is it",
             "double it",
             "10%",
+            "add 0x10 and 1",
+            "add 0b11 and 1",
+            // A decimal comma or a list? Not guessed.
+            "add 12,34 and 1",
+            "the sum of 1,2 and 3",
             "10% + 5",
             "add 10% and 50",
             "2 to the power of 100",

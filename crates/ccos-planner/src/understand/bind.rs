@@ -717,6 +717,9 @@ pub fn compat(m: &Mention, p: &Param) -> Option<(f64, Json)> {
                 0.4
             } else if has(n, URL_WORDS) && !text_value.starts_with("http") {
                 0.3
+            } else if has(n, &["pattern", "regex", "regexp"]) && looks_like_regex(&text_value) {
+                // Metacharacters say which quoted text is the expression.
+                1.2
             } else if has(n, SEP_WORDS) || has(n, &["pattern", "regex", "format"]) {
                 // A role parameter: a short quoted text fits a separator.
                 if short { 1.0 } else { 0.5 }
@@ -918,6 +921,8 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
         {
             s += 0.5;
         }
+        // The text searched: "find '[0-9]+' in 'a1b22'".
+        Some("in" | "within" | "inside") if has(n, DATA_WORDS) => s += 0.4,
         Some("about" | "for" | "on" | "regarding")
             if has(
                 n,
@@ -934,6 +939,21 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
         _ => {}
     }
     s
+}
+
+/// Whether a quoted text reads as a regular expression rather than plain
+/// text: it uses a character class, a quantifier after something, an
+/// anchor or an escape.
+fn looks_like_regex(v: &str) -> bool {
+    let quantified = v
+        .char_indices()
+        .any(|(i, c)| i > 0 && matches!(c, '+' | '*' | '?' | '{'));
+    quantified
+        || v.contains('[')
+        || v.contains('\\')
+        || v.starts_with('^')
+        || v.ends_with('$')
+        || v.contains('|')
 }
 
 /// One scored (mention, parameter) pair.
@@ -995,6 +1015,30 @@ pub fn payload(clause: &str, keep: &[&Mention]) -> Option<String> {
     let text = rest.join(" ");
     let text = text.trim_matches(|c: char| c.is_whitespace() || ".?!,;".contains(c));
     (!text.is_empty() && text.chars().any(char::is_alphanumeric)).then(|| text.to_string())
+}
+
+/// Names of a parameter that holds search terms.
+const QUERY_WORDS: &[&str] = &[
+    "query", "q", "search", "keyword", "keywords", "term", "terms",
+];
+
+/// The search terms of a payload: the words after its first `for`,
+/// `about`, `matching`, `mentioning` or `containing` when words come
+/// before it (the place searched: "my knowledge graph for tea" is "tea");
+/// otherwise the whole payload.
+fn search_terms(payload: &str) -> String {
+    let words: Vec<&str> = payload.split_whitespace().collect();
+    let cut = words.iter().enumerate().skip(1).find(|(i, w)| {
+        *i + 1 < words.len()
+            && matches!(
+                w.to_lowercase().as_str(),
+                "for" | "about" | "matching" | "mentioning" | "containing"
+            )
+    });
+    match cut {
+        Some((i, _)) => words[i + 1..].join(" "),
+        None => payload.to_string(),
+    }
 }
 
 /// Binds the clause's `mentions` to the parameters of `m` (see the module
@@ -1376,6 +1420,13 @@ pub fn bind(
             && !has_input
             && let Some(text) = payload(clause, &used)
         {
+            // A search's terms are what it is for, not where it looks:
+            // "search my knowledge graph for tea" queries "tea".
+            let text = if has(&p.name_words, QUERY_WORDS) {
+                search_terms(&text)
+            } else {
+                text
+            };
             b.notes
                 .push(format!("the goal's words {text:?} -> :{}", p.name));
             taken_param.insert(pi);
@@ -1506,6 +1557,52 @@ mod tests {
             args(&b),
             json!({"destination": "notes.md", "source": "notes.txt"})
         );
+    }
+
+    #[test]
+    fn the_expression_and_the_text_searched_are_not_swapped() {
+        let find = cap(
+            "ccos.text.regex_find",
+            obj(
+                json!({"text": {"type": "string", "description": "the text to search"}, "pattern": {"type": "string", "description": "regular expression"}}),
+                &["text", "pattern"],
+            ),
+        );
+        for goal in [
+            "find the regex '[0-9]+' in 'a1b22'",
+            "find matches of '[0-9]+' in 'a1b22'",
+            "in 'a1b22' find '[0-9]+'",
+        ] {
+            assert_eq!(
+                args(&run(goal, &find)),
+                json!({"pattern": "[0-9]+", "text": "a1b22"}),
+                "{goal}"
+            );
+        }
+        // No metacharacters: the object of "in" is the text.
+        assert_eq!(
+            args(&run("find 'ab' in 'xabx'", &find)),
+            json!({"pattern": "ab", "text": "xabx"})
+        );
+    }
+
+    #[test]
+    fn a_search_queries_its_terms_not_the_place_searched() {
+        let search = cap(
+            "mcp.memory.search_nodes",
+            obj(
+                json!({"query": {"type": "string", "description": "The search query to match against entity names, types, and observation content"}}),
+                &["query"],
+            ),
+        );
+        for (goal, want) in [
+            ("search my knowledge graph for tea", "tea"),
+            ("find nodes about green tea", "green tea"),
+            ("search for tea", "tea"),
+            ("search for movies about dogs", "dogs"),
+        ] {
+            assert_eq!(args(&run(goal, &search)), json!({"query": want}), "{goal}");
+        }
     }
 
     #[test]
