@@ -31,7 +31,7 @@
 //! reference resolves to `{}` (any value), so references that fan out
 //! cannot expand a few kilobytes into gigabytes.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Duration;
 
 use serde_json::{Value as Json, json};
@@ -176,8 +176,11 @@ fn operation(
     };
     let id = cap_id(prefix, &local_name);
 
-    // Parameters: path-level, overridden by operation-level (same name+in).
-    let mut params: Vec<Json> = Vec::new();
+    // Parameters: path-level, overridden by operation-level (same name+in):
+    // the later one replaces the earlier and goes last. A map of keys to
+    // slots keeps this linear in the number of parameters.
+    let mut slots: Vec<Option<Json>> = Vec::new();
+    let mut slot_of: HashMap<(String, String), usize> = HashMap::new();
     for list in [item.get("parameters"), op.get("parameters")]
         .into_iter()
         .flatten()
@@ -188,11 +191,15 @@ fn operation(
         })?;
         for p in arr {
             let p = resolve(doc, p, 0);
-            let key = (p.get("name").cloned(), p.get("in").cloned());
-            params.retain(|q| (q.get("name").cloned(), q.get("in").cloned()) != key);
-            params.push(p);
+            let part = |k: &str| p.get(k).map(Json::to_string).unwrap_or_default();
+            let key = (part("name"), part("in"));
+            if let Some(old) = slot_of.insert(key, slots.len()) {
+                slots[old] = None;
+            }
+            slots.push(Some(p));
         }
     }
+    let params: Vec<Json> = slots.into_iter().flatten().collect();
     let mut props = serde_json::Map::new();
     let mut required: Vec<String> = Vec::new();
     let mut locations: BTreeMap<String, String> = BTreeMap::new();

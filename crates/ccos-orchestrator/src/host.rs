@@ -462,7 +462,14 @@ impl Host for GovernedHost {
             .deadline
             .saturating_duration_since(Instant::now())
             .max(Duration::from_millis(1));
-        let call_timeout = Duration::from_millis(policy.call_timeout_ms.max(1));
+        // A wait the plan asks for ("wait 5 minutes") is not cut short by
+        // the per-call timeout; the run's deadline still bounds it.
+        let call_timeout = Duration::from_millis(policy.call_timeout_ms.max(1)).max(
+            matches!(manifest.provider, ProviderSpec::Builtin)
+                .then(|| ccos_marketplace::builtins::intended_wait(req.capability, &req.args))
+                .flatten()
+                .map_or(Duration::ZERO, |w| w + Duration::from_secs(1)),
+        );
         let timeout = call_timeout.min(left);
         let timed_out = if timeout < call_timeout {
             format!(

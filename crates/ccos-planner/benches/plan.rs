@@ -6,8 +6,9 @@
 //! generator over small word lists), so every run plans over the same
 //! catalog. Each size also prints an explicit p50 / p95 over 200 plans.
 //!
-//! `plan_semantic/1000` measures the same with semantic resolution on
-//! (needs the embedding model).
+//! `plan_semantic/1000` and `plan_semantic/10000` measure the same with
+//! semantic resolution on (needs the embedding model; the 10k index is
+//! embedded once, uncached, before its samples).
 //!
 //! Run: `cargo bench -p ccos-planner --bench plan`
 
@@ -128,7 +129,7 @@ fn bench_semantic(_: &mut Criterion) {
 }
 
 /// Goal → validated plan with semantic resolution on (the CLI's default:
-/// catalog + semantic, gated RRF) at 1k synthetic capabilities. Needs the
+/// catalog + semantic, gated RRF) at 1k and 10k synthetic capabilities. Needs the
 /// embedding model; skipped with a note when absent.
 #[cfg(feature = "semantic")]
 fn bench_semantic(c: &mut Criterion) {
@@ -149,35 +150,38 @@ fn bench_semantic(c: &mut Criterion) {
         "add 2 and 3, then multiply by 4",
         "read notes.txt and count lines",
     ];
-    let n = 1_000usize;
-    let mp = Marketplace::new().expect("marketplace");
-    install(&mp, BuiltinConfig::default()).expect("built-ins");
-    mp.replace_all(synthetic(n)).expect("synthetic catalog");
-    let mp = Arc::new(mp);
-    let t = Instant::now();
-    let index = SemanticIndex::from_marketplace(embedder, &mp).expect("index");
-    eprintln!(
-        "semantic index of {} capabilities (no cache): {:?}",
-        index.len(),
-        t.elapsed()
-    );
-    let planner = Planner::new(
-        mp.clone(),
-        Policy::default(),
-        PatternDecomposition::builtin().expect("rules"),
-    )
-    .with_resolution(Box::new(CompositeResolution::default_for(
-        mp.clone(),
-        Some(Box::new(SemanticResolution::new(Arc::new(index)))),
-    )));
-    measure(
-        c,
-        &planner,
-        &goals,
-        60,
-        &format!("plan_semantic/{n}"),
-        &format!("plan latency with semantic on, {n} synthetic capabilities + built-ins"),
-    );
+    for n in [1_000usize, 10_000] {
+        let mp = Marketplace::new().expect("marketplace");
+        install(&mp, BuiltinConfig::default()).expect("built-ins");
+        mp.replace_all(synthetic(n)).expect("synthetic catalog");
+        let mp = Arc::new(mp);
+        ccos_testkit::rss::reset_peak();
+        let t = Instant::now();
+        let index = SemanticIndex::from_marketplace(embedder.clone(), &mp).expect("index");
+        eprintln!(
+            "semantic index of {} capabilities (no cache): {:?}, peak RSS {:.0} MiB",
+            index.len(),
+            t.elapsed(),
+            ccos_testkit::rss::peak_mib().unwrap_or(0.0)
+        );
+        let planner = Planner::new(
+            mp.clone(),
+            Policy::default(),
+            PatternDecomposition::builtin().expect("rules"),
+        )
+        .with_resolution(Box::new(CompositeResolution::default_for(
+            mp.clone(),
+            Some(Box::new(SemanticResolution::new(Arc::new(index)))),
+        )));
+        measure(
+            c,
+            &planner,
+            &goals,
+            60,
+            &format!("plan_semantic/{n}"),
+            &format!("plan latency with semantic on, {n} synthetic capabilities + built-ins"),
+        );
+    }
 }
 
 /// Checks every goal plans, prints p50/p95 over `samples` plans cycling
@@ -190,6 +194,7 @@ fn measure(
     name: &str,
     label: &str,
 ) {
+    ccos_testkit::rss::reset_peak();
     for g in goals {
         assert!(planner.plan(g).expect("plan").rtfs.is_some(), "{g}");
     }
@@ -202,9 +207,10 @@ fn measure(
         .collect();
     times.sort();
     eprintln!(
-        "{label}: p50 {:?}, p95 {:?}",
+        "{label}: p50 {:?}, p95 {:?}, peak RSS {:.0} MiB",
         times[times.len() / 2],
-        times[times.len() * 95 / 100]
+        times[times.len() * 95 / 100],
+        ccos_testkit::rss::peak_mib().unwrap_or(0.0)
     );
     c.bench_function(name, |b| {
         let mut i = 0;

@@ -13,6 +13,7 @@
 //! - [`cli::Ccos`]: runs the real `ccos` binary in a temporary home with
 //!   every `CCOS_*` variable of the developer's environment removed;
 //! - `pg` (feature `pg`): a fresh PostgreSQL schema per test;
+//! - [`rss`]: peak resident memory, for benchmarks;
 //! - [`required`]: skip locally with a note, fail under `CI=true`.
 //!
 //! ```
@@ -30,6 +31,7 @@ pub mod http;
 pub mod mcp;
 #[cfg(feature = "pg")]
 pub mod pg;
+pub mod rss;
 
 use std::path::PathBuf;
 

@@ -24,6 +24,22 @@ pub use manifests::manifests;
 
 /// Longest `ccos.time.sleep` (10 minutes).
 pub const MAX_SLEEP_MS: i64 = 600_000;
+
+/// How long a call waits by design (`ccos.time.sleep {:ms N}`: N ms), so
+/// the host's per-call timeout does not cut short a wait the plan asked
+/// for; the run's deadline still bounds it. `None` for every other call.
+pub fn intended_wait(capability: &str, args: &[Value]) -> Option<Duration> {
+    if capability != "ccos.time.sleep" {
+        return None;
+    }
+    let [arg] = args else { return None };
+    match lookup(arg.as_map()?, "ms")? {
+        Value::Int(ms) if (0..=MAX_SLEEP_MS).contains(ms) => {
+            Some(Duration::from_millis(ms.unsigned_abs()))
+        }
+        _ => None,
+    }
+}
 /// Largest file `ccos.file.read` returns (16 MiB).
 pub const MAX_READ_BYTES: u64 = 16 * 1024 * 1024;
 

@@ -1,9 +1,10 @@
 //! Governed runs over the built-in capabilities.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use ccos_governance::Policy;
 use ccos_orchestrator::{AutoApprove, RunError, RunOptions};
+use ccos_testkit::http::{LoopbackServer, Reply};
 
 use crate::support::{count, fixture, policy};
 
@@ -160,11 +161,16 @@ async fn call_budget_is_enforced() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn per_call_timeout_fails_the_step_and_stops_the_plan() {
-    let fx = fixture(policy("[limits]\ncall_timeout_ms = 100\n")).await;
+    let fx = fixture(policy(
+        "[limits]\ncall_timeout_ms = 100\n[http]\nallow_hosts = [\"127.0.0.1\"]\n",
+    ))
+    .await;
+    let server = LoopbackServer::start(|_| Reply::Hang(Duration::from_secs(5)));
     let marker = fx.path("after.txt");
     let src = format!(
-        r#"(do (step "Slow" (call :ccos.time.sleep {{:ms 5000}}))
+        r#"(do (step "Slow" (call :ccos.http.get {{:url "{}"}}))
                (step "After" (call :ccos.file.write {{:path "{}" :content "x"}})))"#,
+        server.url("/slow"),
         marker.display()
     );
     let started = Instant::now();
@@ -189,6 +195,42 @@ async fn per_call_timeout_fails_the_step_and_stops_the_plan() {
         error.message
     );
     assert!(!marker.exists(), "a step after the failed one ran");
+}
+
+/// A wait the plan asks for is not cut short by the per-call timeout
+/// ("wait 5 minutes" is a wait, not a hung call); the run's deadline
+/// still bounds it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_requested_wait_outlasts_the_call_timeout_within_the_run_deadline() {
+    let fx = fixture(policy("[limits]\ncall_timeout_ms = 100\n")).await;
+    let out = fx
+        .orchestrator
+        .run(
+            r#"(step "Wait" (call :ccos.time.sleep {:ms 400}))"#,
+            RunOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(out.value, rtfs::Value::Int(400));
+
+    let fx = fixture(policy(
+        "[limits]\ncall_timeout_ms = 100\nrun_timeout_ms = 300\n",
+    ))
+    .await;
+    let started = Instant::now();
+    let err = fx
+        .orchestrator
+        .run(
+            r#"(step "Wait" (call :ccos.time.sleep {:ms 5000}))"#,
+            RunOptions::default(),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        started.elapsed().as_secs() < 4,
+        "the run deadline did not stop the wait"
+    );
+    assert!(err.to_string().contains("run deadline"), "{err}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

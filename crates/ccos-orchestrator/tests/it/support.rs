@@ -23,6 +23,8 @@ pub async fn fixture(policy: Policy) -> Fixture {
         &marketplace,
         BuiltinConfig {
             file_roots: vec![dir.path().to_path_buf()],
+            // As the world wires it: the policy's HTTP allow-list.
+            http_allow_hosts: policy.http_allow_hosts.clone(),
             prompter: Arc::new(ccos_marketplace::prompt::ScriptedAnswers::new()),
             ..BuiltinConfig::default()
         },

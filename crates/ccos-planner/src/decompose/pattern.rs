@@ -20,8 +20,10 @@ const FILE: &str =
 /// Regex shorthand for a directory: a quoted string or a path-like token
 /// (a bare name such as `docs` included).
 const DIR: &str = r#"(?:"[^"]+"|'[^']+'|[\w.~/-]+)"#;
-/// Regex shorthand for a number.
-const NUM: &str = r"(?:-?\d+(?:\.\d+)?)";
+/// Regex shorthand for a number: ASCII digits only (`\d` is Unicode in
+/// the regex crate, and `٣` or `３` would pass as a number here and fail
+/// as one later).
+const NUM: &str = r"(?:-?[0-9]+(?:\.[0-9]+)?)";
 /// Regex shorthand for a quoted string.
 const TEXT: &str = r#"(?:"[^"]*"|'[^']*')"#;
 

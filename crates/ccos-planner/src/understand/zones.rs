@@ -6,8 +6,15 @@
 //! made up: a city is a zone when the database names a zone after it.
 //! A country is a zone when the database gives it exactly one ("India" →
 //! `Asia/Kolkata`, from the database's own `iso3166.tab` and `zone.tab`,
-//! vendored in `data/tzdata/`); a country with several zones ("United
-//! States") names none, and the user says which.
+//! vendored in `data/tzdata/`), or when the database's comment calls
+//! exactly one of its zones the country's main one ("most of Germany":
+//! `Europe/Berlin`; "Spain (mainland)": `Europe/Madrid`), as a person
+//! asking the time in Germany means. A country with several zones and no
+//! main one ("United States", "Australia") names none, and the user says
+//! which. A legacy zone that is a country's name ("Japan") is the
+//! country's canonical zone.
+//!
+//! Names are matched without regard to case ("india" is India).
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -27,7 +34,13 @@ pub fn iana_zone(place: &str) -> Option<&'static str> {
         if z.contains('/') {
             return Some(z);
         }
-        return city.get(&key).copied().or(Some(z));
+        // A legacy name that is also a country's ("Japan") is the
+        // country's canonical zone ("Asia/Tokyo").
+        return city
+            .get(&key)
+            .copied()
+            .or_else(|| country_zone(&key))
+            .or(Some(z));
     }
     city.get(&key).copied().or_else(|| country_zone(&key))
 }
@@ -43,19 +56,27 @@ fn country_zone(key: &str) -> Option<&'static str> {
                 .filter(|l| !l.starts_with('#'))
                 .map(|l| l.split('\t').collect::<Vec<&'static str>>())
         };
-        let mut zones: BTreeMap<&str, Vec<&'static str>> = BTreeMap::new();
+        // Per country: its zones, and those the database's comment calls
+        // the country's main one ("most of Germany", "Spain (mainland)").
+        let mut zones: BTreeMap<&str, (Vec<&'static str>, Vec<&'static str>)> = BTreeMap::new();
         for r in rows(ZONES) {
-            if let [code, _, zone, ..] = r.as_slice() {
+            if let [code, _, zone, rest @ ..] = r.as_slice() {
                 // Only zones this build's database knows.
                 if let Ok(tz) = zone.parse::<chrono_tz::Tz>() {
-                    zones.entry(code).or_default().push(tz.name());
+                    let entry = zones.entry(code).or_default();
+                    entry.0.push(tz.name());
+                    let comment = rest.first().copied().unwrap_or("");
+                    if comment.starts_with("most of ") || comment.ends_with("(mainland)") {
+                        entry.1.push(tz.name());
+                    }
                 }
             }
         }
         rows(ISO3166)
             .filter_map(|r| match r.as_slice() {
-                [code, name] => match zones.get(code).map(Vec::as_slice) {
-                    Some([one]) => Some((normalize(name), *one)),
+                [code, name] => match zones.get(code) {
+                    Some((all, _)) if all.len() == 1 => Some((normalize(name), all[0])),
+                    Some((_, main)) if main.len() == 1 => Some((normalize(name), main[0])),
                     _ => None,
                 },
                 _ => None,
@@ -130,6 +151,14 @@ mod tests {
         assert_eq!(iana_zone("India"), Some("Asia/Kolkata"));
         assert_eq!(iana_zone("Nepal"), Some("Asia/Kathmandu"));
         assert_eq!(iana_zone("United States"), None);
+        assert_eq!(iana_zone("Australia"), None);
+        // The country's main zone, as its database comment says.
+        assert_eq!(iana_zone("Germany"), Some("Europe/Berlin"));
+        assert_eq!(iana_zone("Spain"), Some("Europe/Madrid"));
+        assert_eq!(iana_zone("Chile"), Some("America/Santiago"));
+        // A legacy zone named like the country is its canonical zone.
+        assert_eq!(iana_zone("Japan"), Some("Asia/Tokyo"));
+        assert_eq!(iana_zone("india"), Some("Asia/Kolkata"));
         assert_eq!(iana_zone(""), None);
     }
 }
