@@ -303,7 +303,12 @@ impl Planner {
                 None => {
                     planned.push(s.clone());
                     let mut reason = no_fit_reason(&trace);
-                    let unknown = self.unknown_words(s);
+                    let mut unknown = self.unknown_words(s);
+                    if unknown.is_empty() && trace.skipped.is_empty() {
+                        // Nothing else to name: the names no capability
+                        // knows ("the 10th Fibonacci number").
+                        unknown = self.unknown_names(s);
+                    }
                     if !unknown.is_empty() {
                         let quoted: Vec<String> =
                             unknown.iter().map(|w| format!("{w:?}")).collect();
@@ -435,6 +440,30 @@ impl Planner {
                 .map(|hits| !hits.is_empty())
                 .unwrap_or(true);
             if !known {
+                out.push(lw);
+            }
+        }
+        out
+    }
+
+    /// The names the sub-intent states (capitalized words) that no
+    /// capability's text knows, lower-cased: what a report names when
+    /// every other word is known.
+    fn unknown_names(&self, s: &SubIntent) -> Vec<String> {
+        use crate::understand::mentions::MentionKind;
+        let mut out: Vec<String> = vec![];
+        for men in s.mentions.iter().filter(|m| m.kind == MentionKind::Name) {
+            let lw = men.text.to_lowercase();
+            let known = lw
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| w.len() > 1)
+                .any(|w| {
+                    self.marketplace
+                        .search(w, 1)
+                        .map(|hits| !hits.is_empty())
+                        .unwrap_or(true)
+                });
+            if !known && !out.contains(&lw) {
                 out.push(lw);
             }
         }
@@ -946,6 +975,39 @@ const VERB_RESTRICTIVE: &[&str] = &[
 /// skipped as words (their stems, "name" and "call", are not filler).
 const NAMING_WORDS: &[&str] = &["named", "called"];
 
+/// A character that says something but is neither a letter, a digit nor
+/// punctuation: an emoji, a flag's regional indicator ("time in 🇩🇪").
+/// Such a character is a word to account for, not a separator: dropped,
+/// the flag's country would be answered as no country at all.
+fn is_pictograph(c: char) -> bool {
+    !c.is_ascii()
+        && !c.is_alphanumeric()
+        && !c.is_whitespace()
+        && !matches!(
+            c,
+            '“' | '”'
+                | '‘'
+                | '’'
+                | '–'
+                | '—'
+                | '…'
+                | '«'
+                | '»'
+                | '¿'
+                | '¡'
+                | '€'
+                | '£'
+                | '¥'
+                | '°'
+                | '×'
+                | '÷'
+                | '·'
+                | '\u{200b}'
+                | '\u{200d}'
+                | '\u{fe0f}'
+        )
+}
+
 /// The first word of `text` (a sub-intent's [`judged_words`]) that
 /// changes what is asked in a way capability `m` (with its `params`),
 /// bound as `b`, does not account for (its name, description, parameters,
@@ -1008,7 +1070,7 @@ fn unaccounted_word(
         vocab.extend(analyze("lines line"));
     }
     let words = lexicon::order_phrases(
-        text.split(|c: char| !c.is_alphanumeric() && c != '\'')
+        text.split(|c: char| !c.is_alphanumeric() && c != '\'' && !is_pictograph(c))
             .filter(|w| !w.is_empty())
             .map(|w| {
                 let w = w.to_lowercase();
@@ -1024,7 +1086,9 @@ fn unaccounted_word(
                 .iter()
                 .all(|st| lexicon::synonym_stems(st).iter().any(|x| vocab.contains(x)))
     };
-    let is_filler = |w: &str| analyze(w).iter().all(|st| filler.contains(st));
+    // A pictograph has no stems, and is no filler for it.
+    let is_filler =
+        |w: &str| !w.chars().any(is_pictograph) && analyze(w).iter().all(|st| filler.contains(st));
     let unaccounted =
         |w: &str| !is_number(w) && !NAMING_WORDS.contains(&w) && !in_vocab(w) && !is_filler(w);
     let named = |w: &str| {

@@ -126,11 +126,20 @@ fn write_value(out: &mut String, v: &Value, limit: usize) -> bool {
             }
             Value::Float(f) => out.push_str(&format_float(*f)),
             Value::Str(s) => return write_string_literal_within(out, s, limit),
-            Value::Keyword(k) => {
+            // A name that cannot be read back as a keyword or a symbol
+            // (spaces, parentheses, quotes: a parameter name from an
+            // imported document) is written as a string literal, never
+            // verbatim: printed text must not become code when parsed.
+            Value::Keyword(k) if crate::syntax::is_valid_keyword_name(k) => {
                 out.push(':');
                 out.push_str(k);
             }
-            Value::Symbol(s) => out.push_str(s),
+            Value::Symbol(s) if crate::syntax::is_valid_symbol_name(s) || is_literal_symbol(s) => {
+                out.push_str(s)
+            }
+            Value::Keyword(name) | Value::Symbol(name) => {
+                return write_string_literal_within(out, name, limit);
+            }
             Value::List(items) => return write_seq(out, '(', ')', items, limit),
             Value::Vector(items) => return write_seq(out, '[', ']', items, limit),
             Value::Map(m) => {
@@ -293,6 +302,11 @@ fn push_indent(out: &mut String, n: usize) {
     out.extend(std::iter::repeat_n(' ', n));
 }
 
+/// `nil`, `true` and `false` are symbols the parser reads as literals.
+fn is_literal_symbol(s: &str) -> bool {
+    matches!(s, "nil" | "true" | "false")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -317,6 +331,35 @@ mod tests {
         assert_eq!(format_float(1e300), "1e300");
         assert_eq!(format_float(f64::NAN), "##NaN");
         assert_eq!(canon("2.50"), "2.5");
+    }
+
+    /// A name from outside (an imported parameter) that is not a keyword
+    /// token is printed as a string: its text never becomes code.
+    #[test]
+    fn names_that_are_not_tokens_print_as_strings() {
+        let hostile =
+            r#"units (do (call :ccos.file.write {:path "x" :content "x"}) "metric") :lang"#;
+        let m = Value::map([
+            (Value::keyword(hostile), Value::string("metric")),
+            (Value::keyword("city"), Value::string("Paris")),
+        ]);
+        let printed = print_value(&m);
+        let back = parse_one(&printed).unwrap();
+        let crate::syntax::ExprKind::Map(entries) = &back.kind else {
+            panic!("{printed}")
+        };
+        assert_eq!(entries.len(), 2, "{printed}");
+        // Read back, the name is the string it was: data, not a call.
+        assert_eq!(
+            back.to_value(),
+            Value::map([
+                (Value::string(hostile), Value::string("metric")),
+                (Value::keyword("city"), Value::string("Paris")),
+            ])
+        );
+        assert!(printed.contains(":city \"Paris\""), "{printed}");
+        assert_eq!(print_value(&Value::Symbol("a b".into())), "\"a b\"");
+        assert_eq!(print_value(&Value::Symbol("nil".into())), "nil");
     }
 
     #[test]

@@ -732,4 +732,34 @@ fn numbers_and_patterns_are_read_as_written() {
         &[],
         json!(["1", "22"]),
     );
+    // Trial 4: each of these once answered wrongly with exit 0.
+    right(
+        home.path(),
+        "add 1,000 and 1 then multiply by 2",
+        &[],
+        json!(2002),
+    );
+    right(
+        home.path(),
+        "what is the largest of '1,000' and '999'",
+        &[],
+        json!("1,000"),
+    );
+    // Metacharacters the goal does not call a regex: not searched as one.
+    refused(home.path(), "find '1+1' in '1+1=2'", "regular expression");
+    refused(
+        home.path(),
+        "find 'c++' in 'I like c++'",
+        "regular expression",
+    );
+    // A flag is a place, not decoration.
+    refused(home.path(), "what time is it in 🇩🇪", "🇩🇪");
+    // Texts with digits that are not all numbers: no order is sure.
+    for goal in [
+        "what is the largest of '10', '9' and ''",
+        "what is the largest of '$10' and '$9'",
+    ] {
+        let (code, value, err) = run(home.path(), goal, &[]);
+        assert_ne!(code, Some(0), "{goal} gave {value}: {err}");
+    }
 }

@@ -248,7 +248,7 @@ pub fn manifests() -> Vec<CapabilityManifest> {
         ),
         cap(
             "ccos.data.sort",
-            "Sort a list, by a key of its maps when :key is given, ascending unless :descending; texts that all spell numbers sort as numbers.",
+            "Sort a list, by a key of its maps when :key is given, ascending unless :descending.",
             obj(&[
                 ("items", items("the items to sort"), true),
                 ("key", s("sort by this key of each map"), false),
@@ -287,7 +287,7 @@ pub fn manifests() -> Vec<CapabilityManifest> {
         ),
         cap(
             "ccos.data.max",
-            "The largest item of a list (maximum, highest); texts that all spell numbers compare as numbers; an empty list is an error.",
+            "The largest item of a list (maximum, highest); an empty list is an error.",
             obj(&[("items", items("the list"), true)]),
             json!({}),
             &[Pure],
@@ -295,7 +295,7 @@ pub fn manifests() -> Vec<CapabilityManifest> {
         ),
         cap(
             "ccos.data.min",
-            "The smallest item of a list (minimum, lowest); texts that all spell numbers compare as numbers; an empty list is an error.",
+            "The smallest item of a list (minimum, lowest); an empty list is an error.",
             obj(&[("items", items("the list"), true)]),
             json!({}),
             &[Pure],

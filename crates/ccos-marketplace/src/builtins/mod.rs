@@ -239,6 +239,22 @@ impl BuiltinExecutor {
             "ccos.data.max" | "ccos.data.min" => {
                 let items = Args::one_map(id, &args)?.seq("items")?;
                 let numeric = all_numeric_texts(items.iter());
+                // Some texts with digits but not all numbers ("$10",
+                // "10 kg", "10" beside ""): text order would answer
+                // wrongly, and no order is sure.
+                if !numeric
+                    && let Some(t) = items
+                        .iter()
+                        .find_map(|v| v.as_str().filter(|t| t.chars().any(|c| c.is_ascii_digit())))
+                {
+                    return Err(CallError::invalid(
+                        id,
+                        format!(
+                            "the items are texts, some with numbers in them ({t:?}) but not all plain numbers: \
+                             compare them as numbers (make them numbers) or as texts (ccos.data.sort)"
+                        ),
+                    ));
+                }
                 let cmp = |a: &&Value, b: &&Value| order(a, b, numeric);
                 let pick = if id == "ccos.data.max" {
                     items.iter().max_by(cmp)
@@ -461,11 +477,34 @@ fn data_sort(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
     Ok(Value::vector(keyed.into_iter().map(|(_, v)| v).collect()))
 }
 
-/// The number a text spells (`"10"`, `"-2.5"`), if it spells one.
+/// The number a text spells (`"10"`, `"-2.5"`, `"1,000"`), if it spells
+/// a finite one.
 fn text_number(v: &Value) -> Option<f64> {
-    v.as_str()
-        .and_then(|s| s.trim().parse::<f64>().ok())
-        .filter(|f| f.is_finite())
+    let t = v.as_str()?.trim();
+    let plain = if t.contains(',') {
+        // Thousands separators only: `1,000`, `-12,345.5`.
+        let body = t.trim_start_matches(['-', '+']);
+        let int = body.split('.').next().unwrap_or("");
+        let groups: Vec<&str> = int.split(',').collect();
+        let grouped =
+            (1..=3).contains(&groups[0].len()) && groups[1..].iter().all(|g| g.len() == 3);
+        if !grouped {
+            return None;
+        }
+        t.replace(',', "")
+    } else {
+        t.to_string()
+    };
+    // Digits only: "inf", "NaN" and "1e400" are not numbers a person wrote.
+    if !plain
+        .trim_start_matches(['-', '+'])
+        .chars()
+        .all(|c| c.is_ascii_digit() || c == '.' || c == 'e' || c == 'E' || c == '-' || c == '+')
+        || !plain.chars().any(|c| c.is_ascii_digit())
+    {
+        return None;
+    }
+    plain.parse::<f64>().ok().filter(|f| f.is_finite())
 }
 
 /// Whether every value is a text that spells a number: such lists

@@ -687,9 +687,31 @@ async fn unique_max_min_reverse() {
         r#"["9" "10" "100"]"#
     );
     assert_eq!(
-        ok(call(&mp, "ccos.data.max", r#"{:items ["10" "9" "apple"]}"#).await),
-        "\"apple\""
+        ok(call(&mp, "ccos.data.max", r#"{:items ["pear" "apple"]}"#).await),
+        "\"pear\""
     );
+    assert_eq!(
+        ok(call(&mp, "ccos.data.max", r#"{:items ["1,000" "999"]}"#).await),
+        "\"1,000\""
+    );
+    assert_eq!(
+        ok(call(&mp, "ccos.data.sort", r#"{:items ["1,000" "999" "50"]}"#).await),
+        r#"["50" "999" "1,000"]"#
+    );
+    // Texts with digits that are not all numbers: no order is sure.
+    for items in [
+        r#"["10" "9" ""]"#,
+        r#"["$10" "$9"]"#,
+        r#"["10 kg" "9 kg"]"#,
+        r#"["NaN" "10" "9"]"#,
+        r#"["1e400" "5"]"#,
+        r#"["10" "9" "apple"]"#,
+    ] {
+        for id in ["ccos.data.max", "ccos.data.min"] {
+            let e = call(&mp, id, &format!("{{:items {items}}}")).await;
+            assert!(e.is_err(), "{id} {items}: {e:?}");
+        }
+    }
     assert_eq!(
         ok(call(&mp, "ccos.text.reverse", "{:text \"stressed\"}").await),
         "\"desserts\""

@@ -343,4 +343,19 @@ fn operation_parameters_override_path_parameters() {
     assert_eq!(props["p7"]["type"], "integer", "{}", props["p7"]);
     assert_eq!(props["p7_header"]["type"], "boolean");
     assert_eq!(caps[0].required_keys(), vec!["p7".to_string()]);
+
+    // Past the bound, the import fails naming the operation.
+    let too_many: Vec<Json> = (0..=MAX_PARAMETERS)
+        .map(|i| json!({"name": format!("p{i}"), "in": "query"}))
+        .collect();
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": {"title": "t", "version": "1"},
+        "paths": {"/x": {"get": {"operationId": "many", "parameters": too_many,
+                    "responses": {"200": {"description": "ok"}}}}}
+    });
+    let e = import(&doc, Some("http://127.0.0.1:9"), None)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("at most 2000") && e.contains("/x"), "{e}");
 }

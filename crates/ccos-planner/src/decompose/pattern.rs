@@ -23,7 +23,8 @@ const DIR: &str = r#"(?:"[^"]+"|'[^']+'|[\w.~/-]+)"#;
 /// Regex shorthand for a number: ASCII digits only (`\d` is Unicode in
 /// the regex crate, and `٣` or `３` would pass as a number here and fail
 /// as one later).
-const NUM: &str = r"(?:-?[0-9]+(?:\.[0-9]+)?)";
+/// Thousands separators group (`1,000`), as the mention scan reads them.
+const NUM: &str = r"(?:-?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|-?[0-9]+(?:\.[0-9]+)?)";
 /// Regex shorthand for a quoted string.
 const TEXT: &str = r#"(?:"[^"]*"|'[^']*')"#;
 
@@ -202,6 +203,16 @@ impl PatternDecomposition {
             if quotes.iter().any(|(s, e)| m.start() < *e && m.end() > *s) {
                 continue;
             }
+            // A thousands separator is no connector: `1,000`.
+            let after = &goal.as_bytes()[m.end()..];
+            if m.as_str() == ","
+                && goal[..m.start()].ends_with(|c: char| c.is_ascii_digit())
+                && after.len() >= 3
+                && after[..3].iter().all(u8::is_ascii_digit)
+                && after.get(3).is_none_or(|c| !c.is_ascii_digit())
+            {
+                continue;
+            }
             out.push(&goal[start..m.start()]);
             start = m.end();
         }
@@ -325,6 +336,21 @@ fn param(template: &str, values: &BTreeMap<&str, (String, bool)>) -> DraftParam 
 /// unless the text was quoted.
 pub(crate) fn typed_literal(v: &str, quoted: bool) -> rtfs::Value {
     if !quoted {
+        // `1,000` (a NUM with thousands separators) is 1000.
+        let grouped = v.contains(',')
+            && v.chars().all(|c| c.is_ascii_digit() || ",.-".contains(c))
+            && crate::understand::mentions::is_thousands(v.trim_start_matches('-'));
+        if grouped {
+            let plain = v.replace(',', "");
+            if let Ok(i) = plain.parse::<i64>() {
+                return rtfs::Value::Int(i);
+            }
+            if let Ok(f) = plain.parse::<f64>()
+                && f.is_finite()
+            {
+                return rtfs::Value::Float(f);
+            }
+        }
         if let Ok(i) = v.parse::<i64>() {
             return rtfs::Value::Int(i);
         }
@@ -453,6 +479,16 @@ mod tests {
         let v = d("subtract 3 from 10 then divide by 2.5");
         assert_eq!(lit(&v[0], "a"), Value::Int(10));
         assert_eq!(lit(&v[1], "b"), Value::Float(2.5));
+        // Thousands separators group; other scripts' digits are no number.
+        let v = d("add 1,000 and 1 then multiply by 2");
+        assert_eq!(v.len(), 2);
+        assert_eq!(lit(&v[0], "a"), Value::Int(1000));
+        assert_eq!(lit(&v[0], "b"), Value::Int(1));
+        let none = PatternDecomposition::builtin()
+            .unwrap()
+            .decompose("add ٣ and 4")
+            .unwrap();
+        assert!(none.is_none(), "{none:?}");
     }
 
     #[test]

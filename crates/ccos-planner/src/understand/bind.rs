@@ -941,6 +941,27 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
     s
 }
 
+/// Whether the parameter is a regular expression (by its name or its
+/// description), not a glob or a plain search text.
+fn takes_regex(p: &Param) -> bool {
+    has(&p.name_words, &["regex", "regexp"])
+        || has(&p.desc_words, &["regex", "regexp"])
+        || (has(&p.desc_words, &["regular"]) && has(&p.desc_words, &["expression"]))
+}
+
+/// Whether the clause says a text is a regular expression.
+fn says_regex(clause: &str) -> bool {
+    let lower = clause.to_lowercase();
+    ["regex", "regexp", "regular expression", "pattern"]
+        .iter()
+        .any(|w| lower.contains(w))
+}
+
+/// Whether `v` uses a character a regular expression treats specially.
+fn has_regex_metacharacters(v: &str) -> bool {
+    v.chars().any(|c| "\\.+*?()[]{}|^$".contains(c))
+}
+
 /// Whether a quoted text reads as a regular expression rather than plain
 /// text: it uses a character class, a quantifier after something, an
 /// anchor or an escape.
@@ -1395,6 +1416,24 @@ pub fn bind(
             b.unused.push(it.label());
         }
     }
+    // A quoted text with regular-expression metacharacters ('1+1',
+    // 'c++', '$5') fills a regular expression only when the goal says it
+    // is one: "find '1+1' in '1+1=2'" searches the text, and a regex
+    // engine would answer wrongly. Unsaid, it is not bound (refused).
+    if !says_regex(clause) {
+        bound.retain(|(pi, bd)| {
+            let literal = takes_regex(&params[*pi])
+                && bd.value.as_str().is_some_and(has_regex_metacharacters);
+            if literal {
+                b.unused.push(format!(
+                    "{} (a regular expression? the goal does not say)",
+                    bd.source
+                ));
+                taken_param.remove(pi);
+            }
+            !literal
+        });
+    }
     bound.sort_by_key(|(pi, _)| *pi);
     for (_, bd) in &bound {
         b.notes
@@ -1570,8 +1609,8 @@ mod tests {
         );
         for goal in [
             "find the regex '[0-9]+' in 'a1b22'",
-            "find matches of '[0-9]+' in 'a1b22'",
-            "in 'a1b22' find '[0-9]+'",
+            "find matches of the pattern '[0-9]+' in 'a1b22'",
+            "in 'a1b22' find the regular expression '[0-9]+'",
         ] {
             assert_eq!(
                 args(&run(goal, &find)),
@@ -1584,6 +1623,18 @@ mod tests {
             args(&run("find 'ab' in 'xabx'", &find)),
             json!({"pattern": "ab", "text": "xabx"})
         );
+        // Metacharacters the goal does not call a regular expression: a
+        // literal search, which a regex would answer wrongly. Not bound.
+        for goal in [
+            "find '1+1' in '1+1=2'",
+            "find 'c++' in 'I like c++'",
+            "find the text 'a1b22' in '[0-9]+'",
+            "find '[0-9]+' in 'a1b22'",
+        ] {
+            let b = run(goal, &find);
+            assert!(!b.complete(), "{goal}: {b:?}");
+            assert!(!b.unused.is_empty(), "{goal}: {b:?}");
+        }
     }
 
     #[test]

@@ -693,7 +693,7 @@ fn parse_number(w: &str) -> Option<Result<Json, String>> {
 }
 
 /// Whether `w` groups its whole part by thousands (`1,000`, `12,345.5`).
-pub(super) fn is_thousands(w: &str) -> bool {
+pub(crate) fn is_thousands(w: &str) -> bool {
     let int = w.split('.').next().unwrap_or("");
     let groups: Vec<&str> = int.split(',').collect();
     groups.len() > 1
