@@ -189,8 +189,18 @@ fn operation(
             at: at.into(),
             message: "parameters is not an array".into(),
         })?;
-        for p in arr {
-            let p = resolve(doc, p, 0);
+        for original in arr {
+            let p = resolve(doc, original, 0);
+            if let Some(r) = original.get("$ref")
+                && p.get("name").is_none()
+            {
+                return Err(ImportError::Invalid {
+                    at: at.into(),
+                    message: format!(
+                        "a parameter's $ref {r} does not resolve to a parameter (only local references, \"#/...\", without cycles)"
+                    ),
+                });
+            }
             let part = |k: &str| p.get(k).map(Json::to_string).unwrap_or_default();
             let key = (part("name"), part("in"));
             if let Some(old) = slot_of.insert(key, slots.len()) {
@@ -217,7 +227,10 @@ fn operation(
             .and_then(Json::as_str)
             .ok_or_else(|| ImportError::Invalid {
                 at: at.into(),
-                message: "a parameter has no name".into(),
+                message: match p.get("name") {
+                    Some(n) => format!("a parameter's name is not a string: {n}"),
+                    None => "a parameter has no name".into(),
+                },
             })?;
         let loc = p.get("in").and_then(Json::as_str).unwrap_or("query");
         if !matches!(loc, "path" | "query" | "header") {
@@ -329,9 +342,12 @@ fn operation(
         "get" | "head" | "options" => BTreeSet::from([Effect::Network, Effect::Read]),
         _ => BTreeSet::from([Effect::Network, Effect::Write]),
     };
+    // An example call, when every required name is a keyword token (a
+    // name from the document never goes into RTFS text otherwise).
     let example = {
         let args: Vec<String> = required
             .iter()
+            .filter(|k| rtfs::syntax::is_valid_keyword_name(k))
             .map(|k| {
                 let ty = props
                     .get(k)
@@ -345,7 +361,7 @@ fn operation(
                 format!(":{k} {v}")
             })
             .collect();
-        format!("(call :{id} {{{}}})", args.join(" "))
+        (args.len() == required.len()).then(|| format!("(call :{id} {{{}}})", args.join(" ")))
     };
     Ok(CapabilityManifest {
         id,
@@ -367,7 +383,7 @@ fn operation(
         trust_tier: TrustTier::Community,
         local: false,
         effects,
-        examples: vec![example],
+        examples: example.into_iter().collect(),
     })
 }
 

@@ -359,3 +359,43 @@ fn operation_parameters_override_path_parameters() {
         .to_string();
     assert!(e.contains("at most 2000") && e.contains("/x"), "{e}");
 }
+
+/// A parameter that cannot be read says why: a reference that does not
+/// resolve (missing, external, cyclic) or a name that is not a string.
+#[test]
+fn unreadable_parameters_say_why() {
+    let doc = |params: Json| {
+        json!({
+            "openapi": "3.0.3",
+            "info": {"title": "t", "version": "1"},
+            "paths": {"/x": {"get": {"parameters": params, "responses": {}}}},
+            "components": {"parameters": {"P": {"$ref": "#/components/parameters/P"}}}
+        })
+    };
+    for (params, says) in [
+        (
+            json!([{"$ref": "#/nope/x"}]),
+            "\"#/nope/x\" does not resolve",
+        ),
+        (
+            json!([{"$ref": "http://evil.example.com/x.json"}]),
+            "does not resolve",
+        ),
+        (
+            json!([{"$ref": "#/components/parameters/P"}]),
+            "does not resolve",
+        ),
+        (
+            json!([{"name": 5, "in": "query"}]),
+            "name is not a string: 5",
+        ),
+    ] {
+        let e = import(&doc(params.clone()), Some("http://127.0.0.1:9"), None)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(says) && e.contains("paths./x.get"),
+            "{params}: {e}"
+        );
+    }
+}

@@ -643,6 +643,34 @@ fn wanted_unit(p: &Param) -> Option<(f64, &'static str)> {
 /// The base score and value of mention `m` in parameter `p` (the type
 /// evidence of the module docs), or `None` when it cannot go there.
 pub fn compat(m: &Mention, p: &Param) -> Option<(f64, Json)> {
+    compat_unbounded(m, p).filter(|(_, v)| within(p, v))
+}
+
+/// Why `m` fits no free parameter only by its bounds ("above the maximum
+/// 600000 of :ms"), for the report of a value left unused.
+fn out_of_bounds(m: &Mention, params: &[Param], free: &[usize]) -> Option<String> {
+    free.iter().find_map(|&pi| {
+        let p = &params[pi];
+        let (_, v) = compat_unbounded(m, p)?;
+        if within(p, &v) {
+            return None;
+        }
+        let bound = |k: &str| p.schema.get(k).and_then(Json::as_f64);
+        let f = v.as_f64();
+        Some(match (f, bound("minimum"), bound("maximum")) {
+            (Some(f), _, Some(max)) if f > max => {
+                format!("{v} is above the maximum {max} of :{}", p.name)
+            }
+            (Some(f), Some(min), _) if f < min => {
+                format!("{v} is below the minimum {min} of :{}", p.name)
+            }
+            _ => format!("{v} is not a value :{} allows", p.name),
+        })
+    })
+}
+
+/// [`compat`] without the parameter's `enum`, `minimum` and `maximum`.
+fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     let ty = p.ty.as_deref();
     let n = &p.name_words;
     let s = |v: &str| Json::from(v.to_string());
@@ -843,7 +871,7 @@ pub fn compat(m: &Mention, p: &Param) -> Option<(f64, Json)> {
         }
         _ => return None,
     };
-    within(p, &out.1).then_some(out)
+    Some(out)
 }
 
 /// Evidence from the words around the mention and its preposition that
@@ -1413,7 +1441,10 @@ pub fn bind(
                 b.read_first.push((params[pi].name.clone(), path));
                 continue;
             }
-            b.unused.push(it.label());
+            b.unused.push(match out_of_bounds(it, &params, &free) {
+                Some(why) => format!("{} ({why})", it.label()),
+                None => it.label(),
+            });
         }
     }
     // A quoted text with regular-expression metacharacters ('1+1',
@@ -1672,7 +1703,10 @@ mod tests {
         );
         // Beyond the maximum: it fits nothing, and is reported unused.
         let b = run("wait 20 minutes", &sleep);
-        assert_eq!(b.unused, vec!["duration 20 minutes".to_string()]);
+        assert_eq!(
+            b.unused,
+            vec!["duration 20 minutes (1200000 is above the maximum 600000 of :ms)".to_string()]
+        );
         assert_eq!(b.missing, vec!["ms".to_string()]);
     }
 
