@@ -667,10 +667,13 @@ pub struct CaseResult {
     /// For requires-agent: why each unserved part is not served.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub refusals: Vec<String>,
+    /// With `explain`: the question and the planner's decision trace.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explain: Option<String>,
 }
 
-/// Plans one case and scores it.
-pub fn evaluate_case(case: &Case) -> CaseResult {
+/// Plans one case and scores it; `explain` keeps the decision trace.
+pub fn evaluate_case(case: &Case, explain: bool) -> CaseResult {
     let mut r = CaseResult {
         set: case.set.clone(),
         id: case.id.clone(),
@@ -683,6 +686,7 @@ pub fn evaluate_case(case: &Case) -> CaseResult {
         calls: vec![],
         error: None,
         refusals: vec![],
+        explain: None,
     };
     let planned = case_marketplace(case).and_then(|(mp, names)| {
         let planner = planner_for(mp.clone())?;
@@ -696,6 +700,14 @@ pub fn evaluate_case(case: &Case) -> CaseResult {
             return r;
         }
     };
+    if explain {
+        r.explain = Some(format!(
+            ";; {}\n{}{}",
+            case.question,
+            result.trace.explain(),
+            result.rtfs.as_deref().unwrap_or("(requires-agent)")
+        ));
+    }
     let relevant = case.set != IRRELEVANCE;
     if let Some(ra) = &result.requires_agent {
         r.answer = Answer::RequiresAgent;
@@ -863,12 +875,24 @@ pub struct BfclReport {
 }
 
 /// Which cases to evaluate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct BfclOptions {
     /// The dev/test part (by case index in its set).
     pub part: Part,
     /// At most this many cases per set (after the part).
     pub limit: Option<usize>,
+    /// Only the cases with one of these ids, or ids starting with one
+    /// that ends in `_` (`parallel_`); all when empty.
+    pub only: Vec<String>,
+    /// Keep each case's question and decision trace (candidates, scores,
+    /// why each was refused) in its result.
+    pub explain: bool,
+}
+
+/// Whether `--only` value `only` selects case `id`: the id itself, or a
+/// prefix ending in `_` (`simple_python_1` is not `simple_python_12`).
+fn selects(only: &str, id: &str) -> bool {
+    id == only || (only.ends_with('_') && id.starts_with(only))
 }
 
 /// Evaluates every set of `dir` (`../shared/bench/bfcl`).
@@ -891,9 +915,13 @@ pub fn evaluate_sets(
         let chosen: Vec<&Case> = cases
             .iter()
             .filter(|c| opts.part.contains(c.index))
+            .filter(|c| opts.only.is_empty() || opts.only.iter().any(|o| selects(o, &c.id)))
             .take(opts.limit.unwrap_or(usize::MAX))
             .collect();
-        let results: Vec<CaseResult> = chosen.iter().map(|c| evaluate_case(c)).collect();
+        let results: Vec<CaseResult> = chosen
+            .iter()
+            .map(|c| evaluate_case(c, opts.explain))
+            .collect();
         summaries.push(summarize(
             set,
             cases.len(),
@@ -1029,6 +1057,24 @@ pub fn render(r: &BfclReport) -> String {
         s,
         "(called / args / req-agent: percent of the cases; top1-trace: percent of the requires-agent answers where a gold function was the top-ranked candidate of some sub-intent in the decision trace; top1-cat: where it is the catalog's first choice for an unserved sub-intent, ranked without the planner's floors)"
     );
+    for c in r.cases.iter().filter(|c| c.explain.is_some()) {
+        let verdict = match (c.set == IRRELEVANCE, &c.answer) {
+            (true, Answer::RequiresAgent) => "refused (right)",
+            (true, _) => "planned (wrong)",
+            (false, Answer::Plan) if c.args_exact => "gold called, arguments right",
+            (false, Answer::Plan) if c.called => "gold called, arguments wrong",
+            (false, Answer::Plan) => "other function called",
+            (false, Answer::RequiresAgent) => "requires-agent",
+            (false, Answer::Error) => "error",
+        };
+        let _ = writeln!(s, "\n== {} ({}): {verdict}", c.id, c.set);
+        if let Some(e) = &c.explain {
+            let _ = writeln!(s, "{e}");
+        }
+        if let Some(e) = &c.error {
+            let _ = writeln!(s, "error: {e}");
+        }
+    }
     s
 }
 
@@ -1196,7 +1242,7 @@ mod tests {
         let (mp, names) = case_marketplace(&case).unwrap();
         assert!(mp.contains("calculate_triangle_area") && mp.contains("ccos.echo"));
         assert_eq!(names["calculate_triangle_area"], "calculate_triangle_area");
-        let r = evaluate_case(&case);
+        let r = evaluate_case(&case, false);
         assert_ne!(r.answer, Answer::Error, "{r:?}");
         // Whatever the planner answers, the figures agree with the calls.
         assert_eq!(r.called, calls_gold_functions(&r.calls, &case.gold));
@@ -1209,7 +1255,7 @@ mod tests {
             gold: vec![],
             ..case
         };
-        let r = evaluate_case(&irrelevant);
+        let r = evaluate_case(&irrelevant, false);
         assert!(
             !r.called && !r.args_exact && r.gold_top_ranked.is_none(),
             "{r:?}"
@@ -1231,6 +1277,7 @@ mod tests {
                 calls: vec![],
                 error: None,
                 refusals: vec![],
+                explain: None,
             };
         let rs = [
             r("simple", Answer::Plan, true, true, None),

@@ -77,6 +77,7 @@ fn a_few_cases_of_each_set_are_planned_and_scored() {
     let opts = BfclOptions {
         part: Part::Dev,
         limit: Some(3),
+        ..BfclOptions::default()
     };
     let r = bfcl::evaluate(&dir, opts).unwrap_or_else(|e| panic!("{e}"));
     let sets: Vec<&str> = r.sets.iter().map(|s| s.set.as_str()).collect();

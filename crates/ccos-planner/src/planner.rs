@@ -177,6 +177,66 @@ pub struct PlanResult {
     pub requires_agent: Option<RequiresAgent>,
 }
 
+impl PlanTrace {
+    /// The decision trace, as `;;` comment lines: for each sub-intent the
+    /// candidates with scores and reasons, the rejected ones with why, the
+    /// ones the policy filtered, the ones that do not serve it with why
+    /// (skipped), the choice and the argument notes.
+    pub fn explain(&self) -> String {
+        let t = self;
+        let mut out = format!(
+            ";; decomposition: {} (rules: {})\n",
+            t.decomposition, t.rules
+        );
+        for n in &t.notices {
+            out.push_str(&format!(";; notice: {n}\n"));
+        }
+        for i in &t.intents {
+            out.push_str(&format!(
+                ";; {} {:?} [{}]\n",
+                i.sub_intent, i.description, i.strategy
+            ));
+            for c in &i.candidates {
+                out.push_str(&format!(
+                    ";;   {:.3} {}: {}\n",
+                    c.score,
+                    c.capability_id,
+                    c.reasons.join("; ")
+                ));
+            }
+            for c in &i.rejected {
+                out.push_str(&format!(
+                    ";;   rejected {:.3} {}: {}\n",
+                    c.score,
+                    c.capability_id,
+                    c.reasons.join("; ")
+                ));
+            }
+            for f in &i.filtered {
+                out.push_str(&format!(
+                    ";;   filtered by policy {}: {}\n",
+                    f.capability_id,
+                    f.reasons.join("; ")
+                ));
+            }
+            for sk in &i.skipped {
+                out.push_str(&format!(
+                    ";;   skipped {}: {}\n",
+                    sk.capability_id, sk.reason
+                ));
+            }
+            match (&i.chosen, &i.decision) {
+                (Some(c), Some(d)) => out.push_str(&format!(";;   chosen {c} ({d})\n")),
+                _ => out.push_str(";;   chosen: none\n"),
+            }
+            for n in &i.notes {
+                out.push_str(&format!(";;   {n}\n"));
+            }
+        }
+        out
+    }
+}
+
 impl PlanResult {
     /// The generation mode recorded with the plan: `pattern` for rules,
     /// else the decomposition path.

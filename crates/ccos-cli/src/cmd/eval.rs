@@ -164,6 +164,15 @@ pub struct BfclArgs {
     /// Evaluate at most N cases of each set.
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
+    /// Only the case with this id (repeatable), or the cases whose id
+    /// starts with ID when it ends in `_`: `--only simple_python_12`,
+    /// `--only parallel_`.
+    #[arg(long, value_name = "ID")]
+    pub only: Vec<String>,
+    /// Print each case's question and decision trace (candidates, scores,
+    /// why each was refused) after the table; with --json, under `explain`.
+    #[arg(long)]
+    pub explain: bool,
     /// The bench directory (its bfcl/). Defaults to $CCOS_BENCH_DIR, else
     /// `<repo root>/../shared/bench` with the repo root found from the
     /// current directory.
@@ -279,6 +288,8 @@ fn run_bfcl(args: BfclArgs) -> Result<(), CliError> {
             BfclPart::All => Part::All,
         },
         limit: args.limit,
+        only: args.only,
+        explain: args.explain,
     };
     let report = bfcl::evaluate(&dir, opts).map_err(CliError::msg)?;
     if args.json {

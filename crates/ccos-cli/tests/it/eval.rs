@@ -383,4 +383,22 @@ fn eval_bfcl_reports_every_set_and_the_bars() {
         "{}",
         text(&out.stdout)
     );
+    // One case, explained: its question and the planner's decision trace.
+    let out = ccos(
+        home.path(),
+        &[
+            "eval",
+            "bfcl",
+            "--data-dir",
+            &dir,
+            "--only",
+            "simple_python_1",
+            "--explain",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert_eq!(report.matches("\n== ").count(), 1, "{report}");
+    assert!(report.contains("== simple_python_1 (simple)"), "{report}");
+    assert!(report.contains(";; decomposition:"), "{report}");
 }
