@@ -50,6 +50,10 @@ use crate::understand::lexicon::{self, contradiction};
 /// pool, so this is the absolute bar against "closest but wrong").
 pub const MIN_COVERAGE: f64 = 0.5;
 
+/// How many of the closest dropped capabilities the trace of a sub-intent
+/// nothing fits shows, with the bar each missed.
+const DIAGNOSED: usize = 3;
+
 /// Minimum candidate score (the default catalog weights give the best
 /// candidate of a clear match about 3; a weak partial match stays under 1).
 pub const MIN_SCORE: f64 = 1.0;
@@ -304,7 +308,7 @@ impl Planner {
         let mut missing = vec![];
         let mut planned: Vec<SubIntent> = vec![];
         for s in &subs {
-            let (trace, chosen) = self.choose(s)?;
+            let (mut trace, chosen) = self.choose(s)?;
             match chosen {
                 Some(c) => {
                     // Files whose content a parameter needs are read first.
@@ -363,6 +367,19 @@ impl Planner {
                 None => {
                     planned.push(s.clone());
                     let mut reason = no_fit_reason(&trace);
+                    // Nothing ranked at all: say, in the trace, which
+                    // capabilities came closest and which bar each missed.
+                    if trace.candidates.is_empty()
+                        && trace.rejected.is_empty()
+                        && trace.skipped.is_empty()
+                        && trace.filtered.is_empty()
+                    {
+                        trace.rejected = CatalogResolution::new(self.marketplace.clone())
+                            .with_min_coverage(MIN_COVERAGE)
+                            .diagnosing()
+                            .resolve(s, DIAGNOSED)
+                            .unwrap_or_default();
+                    }
                     let mut unknown = self.unknown_words(s);
                     if unknown.is_empty() && trace.skipped.is_empty() {
                         // Nothing else to name: the names no capability

@@ -167,6 +167,9 @@ pub struct CatalogResolution {
     marketplace: Arc<Marketplace>,
     weights: Weights,
     min_coverage: f64,
+    /// Report the capabilities the "fits" gates drop, with why (score 0),
+    /// instead of leaving them out (see [`CatalogResolution::diagnosing`]).
+    diagnose: bool,
     stats: Mutex<Option<Arc<Stats>>>,
 }
 
@@ -201,8 +204,19 @@ impl CatalogResolution {
             marketplace,
             weights: Weights::default(),
             min_coverage: DEFAULT_MIN_COVERAGE,
+            diagnose: false,
             stats: Mutex::new(None),
         }
+    }
+
+    /// A strategy that answers only with the capabilities its "fits"
+    /// gates drop (too little of the request's words, none of what the
+    /// capability does, nothing naming it), best pooled first, score 0
+    /// and the reason: why nothing fits, for the decision trace of a
+    /// sub-intent no capability serves. Never used to choose.
+    pub fn diagnosing(mut self) -> CatalogResolution {
+        self.diagnose = true;
+        self
     }
 
     /// Replaces the feature weights.
@@ -392,6 +406,7 @@ impl ResolutionStrategy for CatalogResolution {
         let w = self.weights;
         let mut out = Vec::with_capacity(scored.len());
         let mut slots: BTreeMap<String, usize> = BTreeMap::new();
+        let mut diagnosed: Vec<(f64, Candidate)> = vec![];
         for (slot, p) in scored.iter().enumerate() {
             let (m, index_score, t, bm, per_clause) =
                 (&p.manifest, p.index, &p.terms, p.bm25, &p.per_clause);
@@ -427,15 +442,32 @@ impl ResolutionStrategy for CatalogResolution {
             } else {
                 0.0
             };
+            let unmatched = || {
+                join(
+                    judged
+                        .iter()
+                        .filter(|q| !matched.contains(q))
+                        .take(6)
+                        .map(|q| q.as_str()),
+                )
+            };
+            let mut dropped: Option<String> = None;
             if coverage < self.min_coverage || matched.is_empty() {
-                continue;
+                dropped = Some(format!(
+                    "dropped: it has {coverage:.2} of the request's words by weight ({:.2} needed; it lacks {})",
+                    self.min_coverage,
+                    unmatched()
+                ));
             }
             // The words of the request must meet what the capability does,
             // not only its parameter names: "count to ten" is not served
             // by a tool whose *parameter* is named `count`.
             let meets_what = matched.iter().any(|q| syn(q).any(|s| t.what.contains(s)));
-            if intent.from_text && !meets_what {
-                continue;
+            if dropped.is_none() && intent.from_text && !meets_what {
+                dropped = Some(format!(
+                    "dropped: the request's words it has ({}) are only its parameters' names, not what it does",
+                    join(matched.iter().map(|q| q.as_str()))
+                ));
             }
             // ... and name it: a word of the request (or a synonym, or the
             // kind of a value it states: a URL, a file) is a word of the
@@ -445,8 +477,30 @@ impl ResolutionStrategy for CatalogResolution {
             let named = evidence_terms.iter().any(|q| {
                 syn(q).any(|s| t.name.contains(s) || t.lead.as_deref() == Some(s.as_str()))
             }) || hint_terms.iter().any(|h| t.name.contains(h));
-            if intent.from_text && !named {
-                continue;
+            if dropped.is_none() && intent.from_text && !named {
+                dropped = Some(format!(
+                    "dropped: no word of the request names it (its name words: {}{})",
+                    join(t.name.iter().map(|s| s.as_str())),
+                    t.lead
+                        .as_deref()
+                        .map(|l| format!("; its verb: {l}"))
+                        .unwrap_or_default()
+                ));
+            }
+            match (dropped, self.diagnose) {
+                (None, false) => {}
+                (Some(_), false) | (None, true) => continue,
+                (Some(why), true) => {
+                    diagnosed.push((
+                        bm,
+                        Candidate {
+                            capability_id: m.id.clone(),
+                            score: 0.0,
+                            reasons: vec![format!("{why}; bm25 {bm:.2}")],
+                        },
+                    ));
+                    continue;
+                }
             }
             reasons.push(format!("bm25 {bm:.2} on '{query}'"));
             let bm25_rel = if max_bm25 > 0.0 { bm / max_bm25 } else { 0.0 };
@@ -513,6 +567,14 @@ impl ResolutionStrategy for CatalogResolution {
                 reasons,
             });
             slots.insert(m.id.clone(), slot);
+        }
+        if self.diagnose {
+            // The dropped ones, most similar (BM25) first.
+            diagnosed.sort_by(|a, b| {
+                b.0.total_cmp(&a.0)
+                    .then_with(|| a.1.capability_id.cmp(&b.1.capability_id))
+            });
+            return Ok(diagnosed.into_iter().take(k).map(|(_, c)| c).collect());
         }
         sort_candidates(&mut out);
         out.truncate(k);
