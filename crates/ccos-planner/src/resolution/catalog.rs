@@ -454,7 +454,8 @@ impl ResolutionStrategy for CatalogResolution {
             let mut dropped: Option<String> = None;
             if coverage < self.min_coverage || matched.is_empty() {
                 dropped = Some(format!(
-                    "dropped: it has {coverage:.2} of the request's words by weight ({:.2} needed; it lacks {})",
+                    "dropped: it has {:.2} of the request's words by weight ({:.2} needed; it lacks {})",
+                    coverage.abs(),
                     self.min_coverage,
                     unmatched()
                 ));
