@@ -20,6 +20,61 @@ use serde_json::Value as Json;
 /// What replaces a secret.
 pub const REDACTED: &str = "<redacted>";
 
+/// The spellings a secret takes on the wire, which a service may echo
+/// back (a URL with `api_key=...` in an error, a decoded Basic header):
+/// percent-encoded (URL path and query, form `+` for spaces) and base64
+/// (standard and URL-safe, padded or not). Only for secrets of 8 bytes or
+/// more, whose encodings are not ordinary words.
+fn encoded_spellings(value: &str) -> Vec<String> {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
+    use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
+    if value.len() < 8 {
+        return vec![];
+    }
+    let percent = utf8_percent_encode(value, NON_ALPHANUMERIC).to_string();
+    // Unreserved characters are left alone by most encoders.
+    let unreserved = percent
+        .replace("%2D", "-")
+        .replace("%2E", ".")
+        .replace("%5F", "_")
+        .replace("%7E", "~");
+    let form = unreserved.replace("%20", "+");
+    let b = value.as_bytes();
+    let mut out = vec![
+        percent,
+        unreserved,
+        form,
+        STANDARD.encode(b),
+        STANDARD_NO_PAD.encode(b),
+        URL_SAFE.encode(b),
+        URL_SAFE_NO_PAD.encode(b),
+    ];
+    // Lower-case hex digits in escapes, as some encoders write them.
+    let lower: Vec<String> = out[..3].iter().map(|p| lower_escapes(p)).collect();
+    out.extend(lower);
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// `%2F` as `%2f`.
+fn lower_escapes(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        out.push(c);
+        if c == '%' {
+            for _ in 0..2 {
+                if let Some(h) = chars.next() {
+                    out.push(h.to_ascii_lowercase());
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Replaces secret values in strings and JSON values.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Redactor {
@@ -63,6 +118,7 @@ impl Redactor {
         ]
         .into_iter()
         .map(|q| q.trim_matches('"').to_string())
+        .chain(encoded_spellings(&value))
         .filter(|e| !e.is_empty() && *e != value)
         .collect();
         self.secrets.push((name.to_string(), value));
@@ -173,6 +229,31 @@ mod tests {
         );
         assert!(!r.redact_str(&msg).contains("ss"), "{}", r.redact_str(&msg));
         assert_eq!(r.named().count(), 1);
+    }
+
+    /// A secret as a service echoes it back: URL-encoded in a query
+    /// string, base64 in a decoded header.
+    #[test]
+    fn encoded_spellings_are_redacted_too() {
+        let mut r = Redactor::default();
+        r.add_named("MY_TOKEN", "AbC/dEf+GhI=jk");
+        for echoed in [
+            "GET /x?api_key=AbC%2FdEf%2BGhI%3Djk",
+            "api_key=AbC%2fdEf%2bGhI%3djk",
+            "basic QWJDL2RFZitHaEk9ams=",
+            "QWJDL2RFZitHaEk9ams",
+            "QWJDL2RFZitHaEk9ams=",
+        ] {
+            let out = r.redact_str(echoed);
+            assert!(out.contains(REDACTED), "{echoed} -> {out}");
+            assert!(!out.contains("AbC"), "{echoed} -> {out}");
+        }
+        // The names a plan reads stay the plain ones.
+        assert_eq!(r.named().count(), 1);
+        // Short secrets get no encoded spellings (they would be words).
+        let mut r = Redactor::default();
+        r.add_named("PIN", "1234");
+        assert_eq!(r.redact_str("MTIzNA== 1234"), "MTIzNA== <redacted>");
     }
 
     #[test]

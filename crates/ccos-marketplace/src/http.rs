@@ -103,12 +103,42 @@ impl std::error::Error for RedirectDenied {}
 /// not allowed ends the request with [`SendError::Denied`] before anything
 /// is sent to that host.
 pub fn client(timeout: Duration, allow: &AllowList) -> Result<reqwest::Client, String> {
+    client_with(timeout, allow, false)
+}
+
+/// [`client`] for a request that carries credentials: a redirect must also
+/// keep the first URL's origin (scheme, host and port), so an API key in
+/// a header of its own (which HTTP clients do not know to drop, unlike
+/// `Authorization`) never follows a redirect to another service.
+pub fn credentialed_client(
+    timeout: Duration,
+    allow: &AllowList,
+) -> Result<reqwest::Client, String> {
+    client_with(timeout, allow, true)
+}
+
+fn client_with(
+    timeout: Duration,
+    allow: &AllowList,
+    same_origin: bool,
+) -> Result<reqwest::Client, String> {
     let allow = allow.clone();
     let policy = reqwest::redirect::Policy::custom(move |attempt| {
         if attempt.previous().len() >= MAX_REDIRECTS {
             return attempt.error(RedirectDenied(format!(
                 "more than {MAX_REDIRECTS} redirects"
             )));
+        }
+        if same_origin
+            && let Some(first) = attempt.previous().first()
+            && first.origin() != attempt.url().origin()
+        {
+            let msg = format!(
+                "redirect to {} refused: the request carries credentials for {}",
+                attempt.url(),
+                first.origin().ascii_serialization()
+            );
+            return attempt.error(RedirectDenied(msg));
         }
         match allow.check(attempt.url()) {
             Ok(()) => attempt.follow(),
@@ -285,6 +315,25 @@ pub fn param_text(v: &rtfs::Value) -> Result<String, String> {
     }
 }
 
+/// Whether a plan may set header `name`: not the ones that say where a
+/// request goes or who sent it (`Host`, `Forwarded`, `X-Forwarded-*`,
+/// `X-Real-IP`: a proxy routing by them would take the request past the
+/// allow-list) nor the ones that frame the message (`Content-Length`,
+/// `Transfer-Encoding`, `Connection`).
+pub fn check_header_name(name: &str) -> Result<(), String> {
+    let n = name.to_ascii_lowercase();
+    let framing = matches!(
+        n.as_str(),
+        "host" | "forwarded" | "x-real-ip" | "content-length" | "transfer-encoding" | "connection"
+    );
+    if framing || n.starts_with("x-forwarded-") || n.starts_with(':') {
+        return Err(format!(
+            "header {name:?} may not be set by a plan: it says where the request goes or how it is framed"
+        ));
+    }
+    Ok(())
+}
+
 /// Headers from an RTFS map value (`{"Accept" "text/plain"}`), checked.
 pub fn headers_from_value(v: Option<&rtfs::Value>) -> Result<reqwest::header::HeaderMap, String> {
     let mut map = reqwest::header::HeaderMap::new();
@@ -297,6 +346,7 @@ pub fn headers_from_value(v: Option<&rtfs::Value>) -> Result<reqwest::header::He
         .ok_or_else(|| format!(":headers must be a map, got {}", v.type_name()))?;
     for (k, val) in m.iter() {
         let name = param_text(k)?;
+        check_header_name(&name)?;
         let value = param_text(val)?;
         let hn = reqwest::header::HeaderName::from_bytes(name.as_bytes())
             .map_err(|_| format!("invalid header name {name:?}"))?;
@@ -315,6 +365,28 @@ mod tests {
     fn segments_are_encoded() {
         assert_eq!(encode_path_segment("a b/c?é"), "a%20b%2Fc%3F%C3%A9");
         assert_eq!(encode_path_segment("Az09-._~"), "Az09-._~");
+    }
+
+    #[test]
+    fn routing_and_framing_headers_are_refused() {
+        for name in [
+            "Host",
+            "host",
+            "Forwarded",
+            "X-Forwarded-Host",
+            "Content-Length",
+            ":authority",
+        ] {
+            assert!(check_header_name(name).is_err(), "{name}");
+        }
+        for name in ["Accept", "X-Api-Key", "Authorization"] {
+            assert!(check_header_name(name).is_ok(), "{name}");
+        }
+        let v = rtfs::Value::map([(
+            rtfs::Value::string("Host"),
+            rtfs::Value::string("evil.example.com"),
+        )]);
+        assert!(headers_from_value(Some(&v)).is_err());
     }
 
     #[test]

@@ -56,6 +56,10 @@ pub enum ImportError {
     /// No base URL given and none in `servers`.
     #[error("the document has no servers; pass --base-url")]
     NoBaseUrl,
+    /// The id prefix (given, or from the document's title) is the
+    /// built-ins' own.
+    #[error("the id prefix {0:?} is reserved for the built-ins; pass --prefix NAME")]
+    ReservedPrefix(String),
     /// A structural problem at a given place in the document.
     #[error("{at}: {message}")]
     Invalid {
@@ -94,6 +98,9 @@ pub fn import(
         .and_then(Json::as_str)
         .unwrap_or("api");
     let prefix = sanitize_prefix(prefix.unwrap_or(title));
+    if prefix == "ccos" || prefix.starts_with("ccos.") {
+        return Err(ImportError::ReservedPrefix(prefix));
+    }
     let paths = doc
         .get("paths")
         .and_then(Json::as_object)
@@ -652,7 +659,8 @@ impl OpenApiExecutor {
         let mut path_out = path.clone();
         let mut query: Vec<(String, String)> = self.query.clone();
         let mut headers: Vec<(String, String)> = self.headers.clone();
-        if let Some(c) = self.credentials_for(id) {
+        let credentials = self.credentials_for(id);
+        if let Some(c) = credentials {
             query.extend(c.query.iter().cloned());
             headers.extend(c.headers.iter().cloned());
         }
@@ -688,7 +696,18 @@ impl OpenApiExecutor {
             };
             match loc {
                 "path" => {
-                    let seg = crate::http::encode_path_segment(&text(v)?);
+                    let value = text(v)?;
+                    // URLs resolve `.` and `..` segments, even encoded
+                    // (`%2E%2E`): such a value would name another path.
+                    if value == "." || value == ".." {
+                        return Err(CallError::invalid(
+                            id,
+                            format!(
+                                ":{key} is {value:?}, which a URL reads as a path step, not a value"
+                            ),
+                        ));
+                    }
+                    let seg = crate::http::encode_path_segment(&value);
                     path_out = path_out.replace(&format!("{{{wire}}}"), &seg);
                 }
                 "query" => match v.as_seq() {
@@ -699,7 +718,10 @@ impl OpenApiExecutor {
                     }
                     None => query.push((wire.to_string(), text(v)?)),
                 },
-                "header" => headers.push((wire.to_string(), text(v)?)),
+                "header" => {
+                    crate::http::check_header_name(wire).map_err(|e| CallError::invalid(id, e))?;
+                    headers.push((wire.to_string(), text(v)?));
+                }
                 "body" => {
                     let j = rtfs::to_json(v).map_err(|e| CallError::invalid(id, e.message))?;
                     body_fields.insert(wire.to_string(), j);
@@ -744,8 +766,15 @@ impl OpenApiExecutor {
                 qp.append_pair(k, v);
             }
         }
-        let client = crate::http::client(self.timeout, &self.allow)
-            .map_err(|e| CallError::unavailable(id, e))?;
+        let carries_credentials = credentials
+            .is_some_and(|c| !c.headers.is_empty() || !c.query.is_empty())
+            || !self.headers.is_empty();
+        let client = if carries_credentials {
+            crate::http::credentialed_client(self.timeout, &self.allow)
+        } else {
+            crate::http::client(self.timeout, &self.allow)
+        }
+        .map_err(|e| CallError::unavailable(id, e))?;
         let method = reqwest::Method::from_bytes(method.as_bytes())
             .map_err(|_| CallError::failed(id, format!("bad HTTP method {method}")))?;
         let mut req = client

@@ -390,6 +390,24 @@ impl Planner {
                         let quoted: Vec<String> =
                             unknown.iter().map(|w| format!("{w:?}")).collect();
                         reason = format!("{reason}; no capability knows {}", quoted.join(", "));
+                    } else if trace.skipped.is_empty()
+                        && let Some(closest) = trace
+                            .rejected
+                            .first()
+                            .and_then(|c| self.marketplace.get(&c.capability_id))
+                    {
+                        // Every word is known somewhere: name what the
+                        // closest capability does not know ("today").
+                        let lacks = lacking_words(s, &closest);
+                        if !lacks.is_empty() {
+                            let quoted: Vec<String> =
+                                lacks.iter().map(|w| format!("{w:?}")).collect();
+                            reason = format!(
+                                "{reason}; the closest, {}, does not know {}",
+                                closest.id,
+                                quoted.join(", ")
+                            );
+                        }
                     }
                     missing.push(MissingCapability {
                         sub_intent: s.id.clone(),
@@ -1051,6 +1069,58 @@ const VERB_RESTRICTIVE: &[&str] = &[
 /// Words that introduce a value the goal names ("the file *named* x"),
 /// skipped as words (their stems, "name" and "call", are not filler).
 const NAMING_WORDS: &[&str] = &["named", "called"];
+
+/// The words of sub-intent `s` (values aside, filler and stop words aside)
+/// that capability `m`'s text (name, description, parameters), with
+/// synonyms, does not have: what a refusal names when every word is known
+/// by some capability but none fits. At most five, in the goal's order.
+fn lacking_words(s: &SubIntent, m: &CapabilityManifest) -> Vec<String> {
+    use ccos_marketplace::search::analyze;
+    let mut vocab: BTreeSet<String> = analyze(&m.description).into_iter().collect();
+    vocab.extend(analyze(&m.name));
+    vocab.extend(lexicon::name_words(m));
+    if let Some(props) = m.input_schema.get("properties").and_then(|p| p.as_object()) {
+        for (k, v) in props {
+            vocab.extend(analyze(k));
+            if let Some(d) = v.get("description").and_then(|d| d.as_str()) {
+                vocab.extend(analyze(d));
+            }
+        }
+    }
+    // Words of asking, not of what is asked ("show me", "what is").
+    const ASKING: &[&str] = &[
+        "please", "show", "tell", "give", "display", "print", "return", "get", "find", "let",
+        "know", "want", "need", "like", "make", "can", "could", "would", "what", "whats", "which",
+        "how", "many", "much", "me", "us",
+    ];
+    let stop = stop_stems();
+    let asking: BTreeSet<String> = ASKING.iter().flat_map(|w| analyze(w)).collect();
+    let mut out: Vec<String> = vec![];
+    for w in operation_words(s).split(|c: char| !c.is_alphanumeric() && c != '-') {
+        let lw = w.to_lowercase();
+        let stems = analyze(&lw);
+        if lw.len() < 2
+            || lw.chars().any(|c| c.is_ascii_digit())
+            || out.contains(&lw)
+            || stems.is_empty()
+            || stems
+                .iter()
+                .all(|st| stop.contains(st) || asking.contains(st))
+        {
+            continue;
+        }
+        let known = stems
+            .iter()
+            .all(|st| lexicon::synonym_stems(st).iter().any(|x| vocab.contains(x)));
+        if !known {
+            out.push(lw);
+        }
+        if out.len() == 5 {
+            break;
+        }
+    }
+    out
+}
 
 /// A character that says something but is neither a letter, a digit nor
 /// punctuation: an emoji, a flag's regional indicator ("time in 🇩🇪").

@@ -34,10 +34,11 @@ impl World {
         })?;
         let caps = ccos_marketplace::openapi::import(&doc, base_url, prefix)
             .map_err(|e| WorldError::failed(format!("{}: {e}", file.display())))?;
+        let mp = self.marketplace()?;
+        refuse_mixed_origins(&mp, &caps)
+            .map_err(|e| WorldError::failed(format!("{}: {e}", file.display())))?;
         let ids: Vec<String> = caps.iter().map(|c| c.id.clone()).collect();
-        self.marketplace()?
-            .replace_all(caps)
-            .map_err(WorldError::failed)?;
+        mp.replace_all(caps).map_err(WorldError::failed)?;
         Ok(ids)
     }
 
@@ -170,4 +171,66 @@ pub enum PlanCheck {
     Unparsable(Box<rtfs::RtfsError>),
     /// The preflight and governance findings.
     Checked(Box<ccos_governance::PreflightReport>),
+}
+
+/// The origin (scheme, host, port) an imported operation's requests go to.
+fn openapi_origin(m: &ccos_marketplace::CapabilityManifest) -> Option<String> {
+    match &m.provider {
+        ccos_marketplace::ProviderSpec::OpenApi { base_url, .. } => {
+            Some(url_origin(base_url).unwrap_or_else(|| base_url.clone()))
+        }
+        _ => None,
+    }
+}
+
+/// `scheme://host:port` of a URL, when it parses.
+fn url_origin(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let authority = authority.rsplit('@').next()?.to_ascii_lowercase();
+    let default_port = match scheme.to_ascii_lowercase().as_str() {
+        "http" => ":80",
+        "https" => ":443",
+        _ => "",
+    };
+    let with_port = if authority.contains(':') && !authority.ends_with(']') {
+        authority
+    } else {
+        format!("{authority}{default_port}")
+    };
+    Some(format!("{}://{with_port}", scheme.to_ascii_lowercase()))
+}
+
+/// Credentials are configured per id prefix (`[openapi.PREFIX]`), so one
+/// prefix must hold one API: an import whose operations would join
+/// operations of another origin under the same prefix (a document titled
+/// like an API already imported, or the same prefix given twice) is
+/// refused, or that API's credentials would be sent to the new host.
+fn refuse_mixed_origins(
+    mp: &ccos_marketplace::Marketplace,
+    new: &[ccos_marketplace::CapabilityManifest],
+) -> Result<(), String> {
+    let namespace = |id: &str| id.rsplit_once('.').map(|(p, _)| p.to_string());
+    let mut incoming: std::collections::BTreeMap<String, String> = Default::default();
+    for m in new {
+        if let (Some(ns), Some(o)) = (namespace(&m.id), openapi_origin(m)) {
+            incoming.entry(ns).or_insert(o);
+        }
+    }
+    for m in mp.list() {
+        let (Some(ns), Some(o)) = (namespace(&m.id), openapi_origin(&m)) else {
+            continue;
+        };
+        if let Some(theirs) = incoming.get(&ns)
+            && *theirs != o
+        {
+            return Err(format!(
+                "the id prefix {ns:?} already holds operations of {o} ({}); this document's go to {theirs}: \
+                 one prefix holds one API (its credentials go with it). Pass another --prefix, or remove \
+                 the old ones first: ccos caps remove {ns} --prefix",
+                m.id
+            ));
+        }
+    }
+    Ok(())
 }
