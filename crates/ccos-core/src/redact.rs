@@ -12,6 +12,12 @@
 //! before the value is printed or serialised. Redacting the printed form
 //! instead would miss a secret containing `"` or `\`, which printing
 //! escapes.
+//!
+//! Each secret is also matched in the spellings it takes on the wire and
+//! may come back in (a service echoing a URL or a header): escaped as JSON
+//! and Rust print it, percent-encoded and base64-encoded. A plan that
+//! transforms a secret (reverses it, splits it) is beyond substring
+//! matching: a known limit.
 
 use std::borrow::Cow;
 
