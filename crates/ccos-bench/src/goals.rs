@@ -750,10 +750,17 @@ pub fn classify(goal: &Goal, ph: &Placeholders, obs: &Observed) -> Classified {
         reason,
         named,
     };
+    // A requires-agent answer is judged on its report (stderr): `run
+    // --json` also prints the result with its trace, which quotes the goal.
+    let judged = if matches!(obs.status, Status::Exited(4)) {
+        obs.stderr.as_str()
+    } else {
+        output.as_str()
+    };
     let error_matches = || {
         goal.error_match.as_deref().is_some_and(|m| {
             error_regex(&ph.apply(m, true))
-                .is_ok_and(|re| re.is_match(&without_goal_echo(&output, &goal_text)))
+                .is_ok_and(|re| re.is_match(&without_goal_echo(judged, &goal_text)))
         })
     };
     match &obs.status {
@@ -793,7 +800,7 @@ pub fn classify(goal: &Goal, ph: &Placeholders, obs: &Observed) -> Classified {
             }
         }
         Status::Exited(4) => {
-            let named = report_names_part(&output, &goal_text, &goal.missing);
+            let named = report_names_part(judged, &goal_text, &goal.missing);
             match kind {
                 Kind::Value => mk(
                     Outcome::RequiresAgent,
@@ -1421,6 +1428,11 @@ mod tests {
         // Only the echo of the goal mentions the missing words: not named.
         let echo = "requires-agent: no capability serves part of the goal \"book a flight to Paris\"\n  - s1 \"book a flight to Paris\": no capability fits\n";
         let c = classify(&g, &ph, &exited(4, "", echo));
+        assert_eq!((c.outcome, c.named), (Outcome::Right, Some(false)));
+        // The JSON result on stdout (`run --json`) quotes every part of the
+        // goal in its trace: only the report counts.
+        let json = r#"{"sub_intents": [{"description": "book a flight"}]}"#;
+        let c = classify(&g, &ph, &exited(4, json, echo));
         assert_eq!((c.outcome, c.named), (Outcome::Right, Some(false)));
         let c = classify(&g, &ph, &exited(0, &value_out("\"hi\""), ""));
         assert_eq!(c.outcome, Outcome::Wrong);

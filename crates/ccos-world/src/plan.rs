@@ -415,15 +415,20 @@ impl World {
 
 /// The requires-agent report of the deterministic planner, as text.
 pub fn requires_agent_report(r: &PlanResult) -> String {
+    // A person reads this: a long goal is quoted clipped, not whole.
+    const QUOTED: usize = 400;
+    let clip = |t: &str| ccos_core::text::clip(t, QUOTED).into_owned();
     let mut out = format!(
         "requires-agent: no capability serves part of the goal {:?}\n",
-        r.goal
+        clip(&r.goal)
     );
     if let Some(ra) = &r.requires_agent {
         for m in &ra.missing {
             out.push_str(&format!(
                 "  - {} {:?}: {}\n",
-                m.sub_intent, m.description, m.reason
+                m.sub_intent,
+                clip(&m.description),
+                clip(&m.reason)
             ));
         }
     }

@@ -178,12 +178,30 @@ pub fn run(args: RunArgs, home: &Path) -> Result<(), CliError> {
 
 fn run_goal(world: &World, goal: &str, mode: Option<Mode>, json: bool) -> Result<(), CliError> {
     match world.run_goal(goal, mode)? {
-        GoalRun::RequiresAgent { planned, .. } => {
-            note(ccos_world::plan::requires_agent_report(&planned));
+        GoalRun::RequiresAgent { planned, intent_id } => {
+            let report = ccos_world::plan::requires_agent_report(&planned);
+            note(&report);
+            if json {
+                // As `ccos plan --json` prints it: the result and its trace.
+                let mut j = serde_json::to_value(&*planned).map_err(CliError::msg)?;
+                if let Some(o) = j.as_object_mut() {
+                    o.insert("intent_id".into(), serde_json::json!(intent_id));
+                    o.insert("report".into(), serde_json::json!(report));
+                }
+                print_json(&j)?;
+            }
             Err(CliError::silent(Exit::RequiresAgent))
         }
-        GoalRun::ModelRequiresAgent { outcome, .. } => {
-            note(ccos_world::plan::model_requires_agent_report(&outcome));
+        GoalRun::ModelRequiresAgent { outcome, intent_id } => {
+            let report = ccos_world::plan::model_requires_agent_report(&outcome);
+            note(&report);
+            if json {
+                print_json(&serde_json::json!({
+                    "requires_agent": true,
+                    "intent_id": intent_id,
+                    "report": report,
+                }))?;
+            }
             Err(CliError::silent(Exit::RequiresAgent))
         }
         GoalRun::Ran {

@@ -763,3 +763,40 @@ fn numbers_and_patterns_are_read_as_written() {
         assert_ne!(code, Some(0), "{goal} gave {value}: {err}");
     }
 }
+
+/// Trial 6 (a new user): a clause after "then" that opens with an
+/// operator continues the previous result ("then times 3" once slept 3 ms:
+/// "times" stems to "time"); a bare number is no duration; `run --json`
+/// prints the refusal as JSON too.
+#[test]
+fn then_continues_the_arithmetic_and_a_bare_number_is_no_duration() {
+    let home = home(false);
+    for (goal, want) in [
+        ("what's 20 divided by 5 then times 3", json!(12)),
+        ("add 4 and 6 then times 2", json!(20)),
+        ("what is 9 plus 1 then divided by 2", json!(5)),
+        ("what is 9 plus 1 then multiply by 3", json!(30)),
+        ("add 2 and 3 then subtract 1", json!(4)),
+    ] {
+        right(home.path(), goal, &[], want);
+    }
+    refused(home.path(), "wait 3", "needs its unit");
+    let (code, value, _) = run(home.path(), "what is the meaning of life", &[]);
+    assert_eq!(code, Some(4));
+    // `run` printed the result as JSON: its `value` is null, its report set.
+    assert_eq!(value, Value::Null);
+    let out = crate::support::cmd(
+        home.path(),
+        &["run", "--json", "what is the meaning of life"],
+    )
+    .current_dir(home.path().join("work"))
+    .output();
+    let j: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        j["report"]
+            .as_str()
+            .is_some_and(|r| r.contains("requires-agent")),
+        "{j}"
+    );
+    assert!(j["requires_agent"]["missing"].is_array(), "{j}");
+}

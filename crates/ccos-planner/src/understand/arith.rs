@@ -318,7 +318,27 @@ impl P {
     }
 
     fn term(&mut self) -> Option<Expr> {
-        let mut a = self.power()?;
+        let a = self.power()?;
+        self.term_rest(a)
+    }
+
+    /// Whether the next token is an infix operator (`times`, `divided
+    /// by`, `plus`, `*`...): a clause that opens with one continues the
+    /// previous result ("then times 3").
+    fn at_infix(&self) -> bool {
+        match self.t.get(self.i) {
+            Some(T::Sym(c)) => "+*/×÷".contains(*c),
+            Some(T::Word(w)) => {
+                matches!(w.as_str(), "times" | "plus" | "minus" | "over")
+                    || (matches!(w.as_str(), "multiplied" | "divided")
+                        && self.peek_word_at(1) == Some("by"))
+            }
+            _ => false,
+        }
+    }
+
+    /// The rest of a term whose first factor is `a`.
+    fn term_rest(&mut self, mut a: Expr) -> Option<Expr> {
         loop {
             let op = if self.eat_sym('*')
                 || self.eat_sym('×')
@@ -462,6 +482,10 @@ impl P {
                     let b = self.expr()?;
                     return Some(Expr::bin(Op::Add, b, v.into_iter().next()?));
                 }
+                // "then add 3": to the previous result.
+                if v.len() == 1 && self.allow_prev && self.done() {
+                    return Some(Expr::bin(Op::Add, Expr::Prev, v.into_iter().next()?));
+                }
                 fold(Op::Add, v)
             }
             Some("sum" | "total") if self.peek_word_at(1) == Some("of") => {
@@ -487,6 +511,10 @@ impl P {
                     return Some(Expr::bin(Op::Sub, b.clone(), percent_of(Expr::Num(p), b)));
                 }
                 let a = self.expr()?;
+                // "then subtract 2": from the previous result.
+                if self.allow_prev && self.done() {
+                    return Some(Expr::bin(Op::Sub, Expr::Prev, a));
+                }
                 if !self.eat_word("from") {
                     return None;
                 }
@@ -504,6 +532,16 @@ impl P {
                     v.swap(0, 1);
                 }
                 (v.len() == 2).then(|| fold(Op::Sub, v))?
+            }
+            // "then multiply by 3", "then divide by 2": the previous
+            // result by the number.
+            Some(k @ ("multiply" | "divide"))
+                if self.allow_prev && self.peek_word_at(1) == Some("by") =>
+            {
+                let op = if k == "multiply" { Op::Mul } else { Op::Div };
+                self.i += 2;
+                let b = self.expr()?;
+                Some(Expr::bin(op, Expr::Prev, b))
             }
             Some("multiply") => {
                 self.i += 1;
@@ -619,7 +657,14 @@ pub fn parse(clause: &str, allow_prev: bool) -> Option<Expr> {
             break;
         }
     }
-    let e = p.body()?;
+    // "then times 3", "then divided by 2": the previous result is the
+    // left operand.
+    let e = if p.allow_prev && p.at_infix() {
+        let a = p.term_rest(Expr::Prev)?;
+        p.expr_rest(a)?
+    } else {
+        p.body()?
+    };
     p.eat_word("equal");
     p.eat_word("equals");
     if !p.done() || !matches!(e, Expr::Bin(..)) {
@@ -765,6 +810,33 @@ mod tests {
             parse("double it", true),
             Some(Expr::bin(Op::Mul, Expr::Prev, Expr::Num(Json::from(2))))
         );
+    }
+
+    /// A clause after "then" that opens with an operator continues the
+    /// previous result ("then times 3" once became a 3 ms sleep: "times"
+    /// stems to "time").
+    #[test]
+    fn a_clause_opening_with_an_operator_continues_the_previous_result() {
+        for (clause, op) in [
+            ("times 3", Op::Mul),
+            ("divided by 2", Op::Div),
+            ("multiplied by 4", Op::Mul),
+            ("plus 1", Op::Add),
+            ("minus 2", Op::Sub),
+            ("* 5", Op::Mul),
+            ("add 3", Op::Add),
+            ("subtract 2", Op::Sub),
+            ("multiply by 3", Op::Mul),
+            ("divide by 2", Op::Div),
+        ] {
+            let e = parse(clause, true).unwrap_or_else(|| panic!("{clause}"));
+            let Expr::Bin(got, a, _) = &e else {
+                panic!("{clause}: {e:?}")
+            };
+            assert_eq!((*got, a.as_ref()), (op, &Expr::Prev), "{clause}");
+        }
+        // Without a previous result, not arithmetic.
+        assert_eq!(parse("times 3", false), None);
     }
 
     #[test]

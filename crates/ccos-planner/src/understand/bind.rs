@@ -711,6 +711,11 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             _ => None,
         };
     }
+    // A bare number is no duration in milliseconds: "wait 3" is not 3 ms
+    // (nor surely 3 seconds); the goal says the unit or it is not read.
+    if m.kind == MentionKind::Number && wanted_unit(p).is_some_and(|(per, _)| per == 1.0) {
+        return None;
+    }
     let out = match (m.kind, ty) {
         (MentionKind::Number, Some("integer")) => {
             let f = m.value.as_f64()?;
@@ -1441,8 +1446,18 @@ pub fn bind(
                 b.read_first.push((params[pi].name.clone(), path));
                 continue;
             }
+            let unitless = it.kind == MentionKind::Number
+                && free
+                    .iter()
+                    .any(|&pi| wanted_unit(&params[pi]).is_some_and(|(per, _)| per == 1.0));
             b.unused.push(match out_of_bounds(it, &params, &free) {
                 Some(why) => format!("{} ({why})", it.label()),
+                None if unitless => format!(
+                    "{} (a duration needs its unit: {} seconds? {} ms?)",
+                    it.label(),
+                    it.text,
+                    it.text
+                ),
                 None => it.label(),
             });
         }
@@ -1697,6 +1712,10 @@ mod tests {
             ),
         );
         assert_eq!(args(&run("wait 1 second", &sleep)), json!({"ms": 1000}));
+        // A bare number is no duration: not read as milliseconds.
+        let b = run("wait 3", &sleep);
+        assert!(b.args.is_empty(), "{b:?}");
+        assert!(b.unused[0].contains("needs its unit"), "{b:?}");
         assert_eq!(
             args(&run("sleep for half a second", &sleep)),
             json!({"ms": 500})
