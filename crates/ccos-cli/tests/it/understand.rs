@@ -781,6 +781,8 @@ fn then_continues_the_arithmetic_and_a_bare_number_is_no_duration() {
         right(home.path(), goal, &[], want);
     }
     refused(home.path(), "wait 3", "needs its unit");
+    // "divide 2 into 10": 10 / 2, or 2 cut into 10 parts? Not guessed.
+    refused(home.path(), "divide 2 into 10", "divide 2 into 10");
     let (code, value, _) = run(home.path(), "what is the meaning of life", &[]);
     assert_eq!(code, Some(4));
     // `run` printed the result as JSON: its `value` is null, its report set.

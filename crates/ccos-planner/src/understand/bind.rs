@@ -711,6 +711,20 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             _ => None,
         };
     }
+    // "divide 2 into 10": a number *into* which something goes is no
+    // plain operand (is it 10 / 2, or 2 cut into 10 parts?); it fills only
+    // a parameter named for it (parts, pieces, target).
+    if m.kind == MentionKind::Number
+        && m.cue.prep.as_deref() == Some("into")
+        && !has(
+            n,
+            &[
+                "into", "parts", "pieces", "groups", "chunks", "target", "dest",
+            ],
+        )
+    {
+        return None;
+    }
     // A bare number is no duration in milliseconds: "wait 3" is not 3 ms
     // (nor surely 3 seconds); the goal says the unit or it is not read.
     if m.kind == MentionKind::Number && wanted_unit(p).is_some_and(|(per, _)| per == 1.0) {
