@@ -627,7 +627,9 @@ fn fits(schema: &Json, v: &Json) -> bool {
 fn wanted_unit(p: &Param) -> Option<(f64, &'static str)> {
     let all: BTreeSet<String> = p.name_words.union(&p.desc_words).cloned().collect();
     let name = p.name.to_ascii_lowercase();
-    if has(&all, &["ms", "millisecond", "milliseconds", "msec"]) || name.ends_with("ms") {
+    // `delay_ms`, `timeoutMs`, `ms`; not `bedrooms` or `items`.
+    let ms_suffix = name == "ms" || name.ends_with("_ms") || p.name.ends_with("Ms");
+    if has(&all, &["ms", "millisecond", "milliseconds", "msec"]) || ms_suffix {
         Some((1.0, "milliseconds"))
     } else if has(&all, &["second", "seconds", "sec", "secs"]) {
         Some((1000.0, "seconds"))
@@ -901,7 +903,14 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
 fn cue_score(m: &Mention, p: &Param) -> f64 {
     // Nearer words weigh more: the word right before the mention (or its
     // preposition) 0.8, earlier ones 0.4; the first word after 0.5, the
-    // next 0.3. Description words count a quarter of that.
+    // next 0.3. Description words count a quarter of that. A number's
+    // first word after is what it counts ("3 *bedrooms* and 2 bathrooms":
+    // "bedrooms" is also the word before 2), so it weighs 0.9 there.
+    let first_after = if m.kind == MentionKind::Number {
+        0.9
+    } else {
+        0.5
+    };
     let n = m.cue.before.len();
     let weighted = m
         .cue
@@ -914,7 +923,7 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
                 .after
                 .iter()
                 .enumerate()
-                .map(|(i, w)| (w, if i == 0 { 0.5 } else { 0.3 })),
+                .map(|(i, w)| (w, if i == 0 { first_after } else { 0.3 })),
         );
     let (mut name_score, mut desc_score) = (0.0f64, 0.0f64);
     for (w, weight) in weighted {
@@ -1726,6 +1735,22 @@ mod tests {
             ),
         );
         assert_eq!(args(&run("wait 1 second", &sleep)), json!({"ms": 1000}));
+        // A name ending in "ms" is not milliseconds ("bedrooms"), and a
+        // number counts the noun after it, not the one before.
+        let house = cap(
+            "predict_house_price",
+            obj(
+                json!({"bedrooms": {"type": "integer"}, "bathrooms": {"type": "integer"}}),
+                &["bedrooms", "bathrooms"],
+            ),
+        );
+        let b = run("a house with 3 bedrooms and 2 bathrooms", &house);
+        assert_eq!(
+            args(&b),
+            json!({"bedrooms": 3, "bathrooms": 2}),
+            "{:?}",
+            b.notes
+        );
         // A bare number is no duration: not read as milliseconds.
         let b = run("wait 3", &sleep);
         assert!(b.args.is_empty(), "{b:?}");
