@@ -730,6 +730,15 @@ impl Planner {
         let notes: Vec<String> = b.notes.iter().map(|n| format!("bound {n}")).collect();
         if open.is_empty() {
             Fit::Serves(chosen, notes)
+        } else if m.is_positional() && !b.args.is_empty() {
+            // Operands by position ("subtract 2"): which one the stated
+            // value is (2 - x or x - 2?) is not said; asking for the other
+            // would guess it.
+            Fit::Refused(format!(
+                "the goal states one operand of {} and not which: {} is open",
+                m.id,
+                open.join(", ")
+            ))
         } else if can_ask && open.len() == 1 && !b.args.is_empty() {
             Fit::Asks(chosen, format!("would ask for {}", open.join(", ")))
         } else {

@@ -783,6 +783,11 @@ fn then_continues_the_arithmetic_and_a_bare_number_is_no_duration() {
     refused(home.path(), "wait 3", "needs its unit");
     // "divide 2 into 10": 10 / 2, or 2 cut into 10 parts? Not guessed.
     refused(home.path(), "divide 2 into 10", "divide 2 into 10");
+    // "subtract 2" alone: 2 - x or x - 2? Not asked by guessing (with an
+    // answer of 10 it once gave -8).
+    let (code, value, err) = run(home.path(), "subtract 2 then times 3", &["--answer", "10"]);
+    assert_eq!(code, Some(4), "{value}: {err}");
+    assert!(err.contains("not which"), "{err}");
     let (code, value, _) = run(home.path(), "what is the meaning of life", &[]);
     assert_eq!(code, Some(4));
     // `run` printed the result as JSON: its `value` is null, its report set.
