@@ -127,6 +127,29 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 /// rather than read until memory runs out (`/dev/zero`).
 pub const MAX_INPUT_BYTES: u64 = 16 << 20;
 
+/// Whether `w` (a number's digits, sign and currency stripped) groups
+/// its whole part by thousands with commas: `1,000`, `12,345.5`; not
+/// `12,34` (a decimal comma elsewhere) nor `1,00,000`. Every layer that
+/// reads numbers people write (the planner's mentions and arithmetic, the
+/// built-ins comparing numeric texts) reads them this one way.
+pub fn is_thousands(w: &str) -> bool {
+    let int = w.split('.').next().unwrap_or("");
+    let groups: Vec<&str> = int.split(',').collect();
+    groups.len() > 1
+        && (1..=3).contains(&groups[0].len())
+        && groups.iter().all(|g| g.chars().all(|c| c.is_ascii_digit()))
+        && groups[1..].iter().all(|g| g.len() == 3)
+}
+
+/// Whether the text after a comma between digits makes it a thousands
+/// separator: exactly three digits, then no digit (`1,000`, `1,000.5`;
+/// not `1,00` nor `1,0000`).
+pub fn thousands_group_follows(after_comma: impl IntoIterator<Item = char>) -> bool {
+    let mut it = after_comma.into_iter();
+    (0..3).all(|_| it.next().is_some_and(|c| c.is_ascii_digit()))
+        && !it.next().is_some_and(|c| c.is_ascii_digit())
+}
+
 /// Bytes of a message (an error, a finding) kept by [`clip`]: enough for
 /// any message a person reads, bounded whatever the input (a 10 MB symbol
 /// in "unbound symbol `...`").
@@ -263,6 +286,16 @@ mod tests {
         #[test]
         fn index_agrees_with_the_naive_definition(src in "[a-zé\n€ ]{0,60}", offset in 0usize..80) {
             prop_assert_eq!(LineIndex::new(&src).line_col(offset), naive(&src, offset));
+        }
+    }
+
+    #[test]
+    fn thousands_groups_by_three() {
+        for w in ["1,000", "12,345.5", "999,999,999"] {
+            assert!(super::is_thousands(w), "{w}");
+        }
+        for w in ["1000", "12,34", "1,00,000", "1234,567", ",100", "1,0a0"] {
+            assert!(!super::is_thousands(w), "{w}");
         }
     }
 }

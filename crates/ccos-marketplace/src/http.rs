@@ -98,6 +98,14 @@ impl std::fmt::Display for RedirectDenied {
 
 impl std::error::Error for RedirectDenied {}
 
+/// The origin (`scheme://host:port`) requests to `url` go to, as the
+/// redirect checks compare it; `None` when `url` does not parse.
+pub fn origin(url: &str) -> Option<String> {
+    let u = reqwest::Url::parse(url).ok()?;
+    let o = u.origin();
+    o.is_tuple().then(|| o.ascii_serialization())
+}
+
 /// Builds a client with the given total timeout whose redirects are each
 /// checked against `allow` (at most [`MAX_REDIRECTS`]): a hop to a host
 /// not allowed ends the request with [`SendError::Denied`] before anything

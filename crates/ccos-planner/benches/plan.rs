@@ -54,23 +54,8 @@ const DOMAINS: &[&str] = &[
     "bank", "news", "transit", "notes", "chat", "photos", "docs",
 ];
 
-/// xorshift64*: small, seeded, deterministic.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn pick<'a>(&mut self, v: &[&'a str]) -> &'a str {
-        v[(self.next() % v.len() as u64) as usize]
-    }
-}
-
 fn synthetic(n: usize) -> Vec<CapabilityManifest> {
-    let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut r = ccos_testkit::rng::Xorshift(0x9e37_79b9_7f4a_7c15);
     (0..n)
         .map(|i| {
             let (d, v, o) = (r.pick(DOMAINS), r.pick(VERBS), r.pick(NOUNS));

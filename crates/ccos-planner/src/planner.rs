@@ -187,30 +187,22 @@ impl PlanTrace {
     /// ones the policy filtered, the ones that do not serve it with why
     /// (skipped), the choice and the argument notes.
     pub fn explain(&self) -> String {
-        let t = self;
         let mut out = format!(
             ";; decomposition: {} (rules: {})\n",
-            t.decomposition, t.rules
+            self.decomposition, self.rules
         );
-        for n in &t.notices {
+        for n in &self.notices {
             out.push_str(&format!(";; notice: {n}\n"));
         }
-        for i in &t.intents {
+        for i in &self.intents {
             out.push_str(&format!(
                 ";; {} {:?} [{}]\n",
                 i.sub_intent, i.description, i.strategy
             ));
-            for c in &i.candidates {
+            let ranked = i.candidates.iter().map(|c| ("", c));
+            for (label, c) in ranked.chain(i.rejected.iter().map(|c| ("rejected ", c))) {
                 out.push_str(&format!(
-                    ";;   {:.3} {}: {}\n",
-                    c.score,
-                    c.capability_id,
-                    c.reasons.join("; ")
-                ));
-            }
-            for c in &i.rejected {
-                out.push_str(&format!(
-                    ";;   rejected {:.3} {}: {}\n",
+                    ";;   {label}{:.3} {}: {}\n",
                     c.score,
                     c.capability_id,
                     c.reasons.join("; ")
@@ -255,6 +247,9 @@ pub struct Planner {
     policy: Policy,
     decomposition: HybridDecomposition,
     resolution: Box<dyn ResolutionStrategy>,
+    /// The catalog in diagnosing mode, for the trace of a sub-intent
+    /// nothing fits (kept, so its catalog statistics are computed once).
+    diagnosis: CatalogResolution,
     rules: String,
     notices: Vec<String>,
 }
@@ -272,6 +267,9 @@ impl Planner {
             resolution: Box::new(
                 CatalogResolution::new(marketplace.clone()).with_min_coverage(MIN_COVERAGE),
             ),
+            diagnosis: CatalogResolution::new(marketplace.clone())
+                .with_min_coverage(MIN_COVERAGE)
+                .diagnosing(),
             marketplace,
             policy,
             decomposition: HybridDecomposition::new(patterns),
@@ -374,11 +372,7 @@ impl Planner {
                         && trace.skipped.is_empty()
                         && trace.filtered.is_empty()
                     {
-                        trace.rejected = CatalogResolution::new(self.marketplace.clone())
-                            .with_min_coverage(MIN_COVERAGE)
-                            .diagnosing()
-                            .resolve(s, DIAGNOSED)
-                            .unwrap_or_default();
+                        trace.rejected = self.diagnosis.resolve(s, DIAGNOSED).unwrap_or_default();
                     }
                     let mut unknown = self.unknown_words(s);
                     if unknown.is_empty() && trace.skipped.is_empty() {
@@ -517,28 +511,11 @@ impl Planner {
     /// goal's order: what an agent or a new capability would have to bring
     /// ("book a flight" → `book, flight`).
     fn unknown_words(&self, s: &SubIntent) -> Vec<String> {
-        use ccos_marketplace::search::analyze;
-        let stop = filler_stems();
-        let mut out: Vec<String> = vec![];
-        for w in operation_words(s).split(|c: char| !c.is_alphanumeric() && c != '-') {
-            let lw = w.to_lowercase();
-            if lw.len() < 2
-                || lw.chars().any(|c| c.is_ascii_digit())
-                || out.contains(&lw)
-                || analyze(&lw).iter().all(|st| stop.contains(st))
-            {
-                continue;
-            }
-            let known = self
-                .marketplace
-                .search(&lw, 1)
-                .map(|hits| !hits.is_empty())
-                .unwrap_or(true);
-            if !known {
-                out.push(lw);
-            }
-        }
-        out
+        reportable_words(s, filler_stems())
+            .into_iter()
+            .map(|(w, _)| w)
+            .filter(|w| !self.known_anywhere(w))
+            .collect()
     }
 
     /// The names the sub-intent states (capitalized words) that no
@@ -552,17 +529,21 @@ impl Planner {
             let known = lw
                 .split(|c: char| !c.is_alphanumeric())
                 .filter(|w| w.len() > 1)
-                .any(|w| {
-                    self.marketplace
-                        .search(w, 1)
-                        .map(|hits| !hits.is_empty())
-                        .unwrap_or(true)
-                });
+                .any(|w| self.known_anywhere(w));
             if !known && !out.contains(&lw) {
                 out.push(lw);
             }
         }
         out
+    }
+
+    /// Whether some capability's text has `word` (a search error counts
+    /// as known: a report never blames a word on a failed search).
+    fn known_anywhere(&self, word: &str) -> bool {
+        self.marketplace
+            .search(word, 1)
+            .map(|hits| !hits.is_empty())
+            .unwrap_or(true)
     }
 
     /// Whether missing parameters may be asked: the ask capability exists
@@ -1079,56 +1060,61 @@ const VERB_RESTRICTIVE: &[&str] = &[
 /// skipped as words (their stems, "name" and "call", are not filler).
 const NAMING_WORDS: &[&str] = &["named", "called"];
 
-/// The words of sub-intent `s` (values aside, filler and stop words aside)
-/// that capability `m`'s text (name, description, parameters), with
-/// synonyms, does not have: what a refusal names when every word is known
-/// by some capability but none fits. At most five, in the goal's order.
-fn lacking_words(s: &SubIntent, m: &CapabilityManifest) -> Vec<String> {
+/// The stems of capability `m`'s own text: its name words, name,
+/// description, and its parameters' names and descriptions.
+fn capability_vocabulary(
+    m: &CapabilityManifest,
+    params: &[crate::understand::bind::Param],
+) -> BTreeSet<String> {
     use ccos_marketplace::search::analyze;
-    let mut vocab: BTreeSet<String> = analyze(&m.description).into_iter().collect();
+    let mut vocab = lexicon::name_words(m);
+    vocab.extend(analyze(&m.description));
     vocab.extend(analyze(&m.name));
-    vocab.extend(lexicon::name_words(m));
-    if let Some(props) = m.input_schema.get("properties").and_then(|p| p.as_object()) {
-        for (k, v) in props {
-            vocab.extend(analyze(k));
-            if let Some(d) = v.get("description").and_then(|d| d.as_str()) {
-                vocab.extend(analyze(d));
-            }
-        }
+    for p in params {
+        vocab.extend(p.name_words.iter().cloned());
+        vocab.extend(p.desc_words.iter().cloned());
     }
-    // Words of asking, not of what is asked ("show me", "what is").
-    const ASKING: &[&str] = &[
-        "please", "show", "tell", "give", "display", "print", "return", "get", "find", "let",
-        "know", "want", "need", "like", "make", "can", "could", "would", "what", "whats", "which",
-        "how", "many", "much", "me", "us",
-    ];
-    let stop = stop_stems();
-    let asking: BTreeSet<String> = ASKING.iter().flat_map(|w| analyze(w)).collect();
-    let mut out: Vec<String> = vec![];
+    vocab
+}
+
+/// The words of sub-intent `s` a report may name, in the goal's order,
+/// once each: values aside, and words all of whose stems are in `skip`
+/// (function words, words of asking) aside.
+fn reportable_words(s: &SubIntent, skip: &BTreeSet<String>) -> Vec<(String, Vec<String>)> {
+    use ccos_marketplace::search::analyze;
+    let mut out: Vec<(String, Vec<String>)> = vec![];
     for w in operation_words(s).split(|c: char| !c.is_alphanumeric() && c != '-') {
         let lw = w.to_lowercase();
         let stems = analyze(&lw);
         if lw.len() < 2
             || lw.chars().any(|c| c.is_ascii_digit())
-            || out.contains(&lw)
-            || stems.is_empty()
-            || stems
-                .iter()
-                .all(|st| stop.contains(st) || asking.contains(st))
+            || out.iter().any(|(x, _)| *x == lw)
+            || stems.iter().all(|st| skip.contains(st))
         {
             continue;
         }
-        let known = stems
-            .iter()
-            .all(|st| lexicon::synonym_stems(st).iter().any(|x| vocab.contains(x)));
-        if !known {
-            out.push(lw);
-        }
-        if out.len() == 5 {
-            break;
-        }
+        out.push((lw, stems));
     }
     out
+}
+
+/// The words of sub-intent `s` that capability `m`'s text, with synonyms,
+/// does not have: what a refusal names when every word is known by some
+/// capability but none fits. At most five, in the goal's order.
+fn lacking_words(s: &SubIntent, m: &CapabilityManifest) -> Vec<String> {
+    let vocab = capability_vocabulary(m, &crate::understand::bind::params_of(m).0);
+    let mut skip = stop_stems().clone();
+    skip.extend(lexicon::request_word_stems().iter().cloned());
+    reportable_words(s, &skip)
+        .into_iter()
+        .filter(|(_, stems)| {
+            !stems
+                .iter()
+                .all(|st| lexicon::synonym_stems(st).iter().any(|x| vocab.contains(x)))
+        })
+        .map(|(w, _)| w)
+        .take(5)
+        .collect()
 }
 
 /// A character that says something but is neither a letter, a digit nor
@@ -1190,13 +1176,7 @@ fn unaccounted_word(
     use ccos_marketplace::search::analyze;
     let filler = filler_stems();
     let names: BTreeSet<String> = lexicon::name_words(m);
-    let mut vocab = names.clone();
-    vocab.extend(analyze(&m.description));
-    vocab.extend(analyze(&m.name));
-    for p in params {
-        vocab.extend(p.name_words.iter().cloned());
-        vocab.extend(p.desc_words.iter().cloned());
-    }
+    let mut vocab = capability_vocabulary(m, params);
     if let Some(props) = m
         .output_schema
         .as_ref()

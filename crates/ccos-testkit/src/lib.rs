@@ -13,7 +13,8 @@
 //! - [`cli::Ccos`]: runs the real `ccos` binary in a temporary home with
 //!   every `CCOS_*` variable of the developer's environment removed;
 //! - `pg` (feature `pg`): a fresh PostgreSQL schema per test;
-//! - [`rss`]: peak resident memory, for benchmarks;
+//! - [`rss`]: peak resident memory, and [`rng`]: a seeded generator,
+//!   for benchmarks;
 //! - [`required`]: skip locally with a note, fail under `CI=true`.
 //!
 //! ```
@@ -31,6 +32,7 @@ pub mod http;
 pub mod mcp;
 #[cfg(feature = "pg")]
 pub mod pg;
+pub mod rng;
 pub mod rss;
 
 use std::path::PathBuf;

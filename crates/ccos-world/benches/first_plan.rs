@@ -43,25 +43,10 @@ const DOMAINS: &[&str] = &[
     "github", "stripe", "slack", "tmdb", "jira", "weather", "maps", "mail", "drive", "shop",
 ];
 
-/// xorshift64*: small, seeded, deterministic.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn pick<'a>(&mut self, v: &[&'a str]) -> &'a str {
-        v[(self.next() % v.len() as u64) as usize]
-    }
-}
-
 /// An OpenAPI 3 document with `n` operations, each with a path
 /// parameter, a query parameter and (for writes) a JSON body.
 fn synthetic_openapi(n: usize) -> Value {
-    let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut r = ccos_testkit::rng::Xorshift(0x9e37_79b9_7f4a_7c15);
     let mut paths = serde_json::Map::new();
     for i in 0..n {
         let (d, v, o) = (r.pick(DOMAINS), r.pick(VERBS), r.pick(NOUNS));

@@ -177,28 +177,10 @@ pub enum PlanCheck {
 fn openapi_origin(m: &ccos_marketplace::CapabilityManifest) -> Option<String> {
     match &m.provider {
         ccos_marketplace::ProviderSpec::OpenApi { base_url, .. } => {
-            Some(url_origin(base_url).unwrap_or_else(|| base_url.clone()))
+            Some(ccos_marketplace::http::origin(base_url).unwrap_or_else(|| base_url.clone()))
         }
         _ => None,
     }
-}
-
-/// `scheme://host:port` of a URL, when it parses.
-fn url_origin(url: &str) -> Option<String> {
-    let (scheme, rest) = url.split_once("://")?;
-    let authority = rest.split(['/', '?', '#']).next()?;
-    let authority = authority.rsplit('@').next()?.to_ascii_lowercase();
-    let default_port = match scheme.to_ascii_lowercase().as_str() {
-        "http" => ":80",
-        "https" => ":443",
-        _ => "",
-    };
-    let with_port = if authority.contains(':') && !authority.ends_with(']') {
-        authority
-    } else {
-        format!("{authority}{default_port}")
-    };
-    Some(format!("{}://{with_port}", scheme.to_ascii_lowercase()))
 }
 
 /// Credentials are configured per id prefix (`[openapi.PREFIX]`), so one

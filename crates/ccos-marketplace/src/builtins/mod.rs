@@ -483,12 +483,7 @@ fn text_number(v: &Value) -> Option<f64> {
     let t = v.as_str()?.trim();
     let plain = if t.contains(',') {
         // Thousands separators only: `1,000`, `-12,345.5`.
-        let body = t.trim_start_matches(['-', '+']);
-        let int = body.split('.').next().unwrap_or("");
-        let groups: Vec<&str> = int.split(',').collect();
-        let grouped =
-            (1..=3).contains(&groups[0].len()) && groups[1..].iter().all(|g| g.len() == 3);
-        if !grouped {
+        if !ccos_core::text::is_thousands(t.trim_start_matches(['-', '+'])) {
             return None;
         }
         t.replace(',', "")

@@ -204,12 +204,9 @@ impl PatternDecomposition {
                 continue;
             }
             // A thousands separator is no connector: `1,000`.
-            let after = &goal.as_bytes()[m.end()..];
             if m.as_str() == ","
                 && goal[..m.start()].ends_with(|c: char| c.is_ascii_digit())
-                && after.len() >= 3
-                && after[..3].iter().all(u8::is_ascii_digit)
-                && after.get(3).is_none_or(|c| !c.is_ascii_digit())
+                && ccos_core::text::thousands_group_follows(goal[m.end()..].chars())
             {
                 continue;
             }
@@ -339,7 +336,7 @@ pub(crate) fn typed_literal(v: &str, quoted: bool) -> rtfs::Value {
         // `1,000` (a NUM with thousands separators) is 1000.
         let grouped = v.contains(',')
             && v.chars().all(|c| c.is_ascii_digit() || ",.-".contains(c))
-            && crate::understand::mentions::is_thousands(v.trim_start_matches('-'));
+            && ccos_core::text::is_thousands(v.trim_start_matches('-'));
         if grouped {
             let plain = v.replace(',', "");
             if let Ok(i) = plain.parse::<i64>() {

@@ -226,17 +226,19 @@ pub async fn build_index_cached_with(
     progress: IndexProgress<'_>,
 ) -> Result<SemanticIndex, SemanticError> {
     let manifests = marketplace.list();
-    let hashes: Vec<String> = manifests
+    let texts: Vec<(String, String)> = manifests
         .iter()
-        .map(|m| text_hash(&capability_text(m)))
+        .map(|m| {
+            let t = capability_text(m);
+            (text_hash(&t), t)
+        })
         .collect();
+    let hashes: Vec<String> = texts.iter().map(|(h, _)| h.clone()).collect();
     let model = embedder.model_id().to_string();
     let mut cached = store.get_embeddings(&model, &hashes).await?;
     let mut missing: Vec<(String, String)> = vec![];
     let mut seen = std::collections::BTreeSet::new();
-    for m in &manifests {
-        let t = capability_text(m);
-        let h = text_hash(&t);
+    for (h, t) in texts {
         if !cached.contains_key(&h) && seen.insert(h.clone()) {
             missing.push((h, t));
         }

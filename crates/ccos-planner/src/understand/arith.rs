@@ -124,16 +124,13 @@ fn tokens(text: &str) -> Option<Vec<T>> {
                 // mention scan reads it; `1,2` stays a list.
                 if chars.get(i) == Some(&',')
                     && !chars[start..i].contains(&'.')
-                    && chars
-                        .get(i + 1..i + 4)
-                        .is_some_and(|g| g.iter().all(char::is_ascii_digit))
-                    && !chars.get(i + 4).is_some_and(char::is_ascii_digit)
+                    && ccos_core::text::thousands_group_follows(chars[i + 1..].iter().copied())
                 {
                     i += 1;
                 }
             }
             let grouped: String = chars[start..i].iter().collect();
-            if grouped.contains(',') && !super::mentions::is_thousands(&grouped) {
+            if grouped.contains(',') && !ccos_core::text::is_thousands(&grouped) {
                 return None;
             }
             // `12,34` is a decimal comma in much of the world and a list

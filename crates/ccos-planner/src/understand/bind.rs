@@ -642,6 +642,12 @@ fn wanted_unit(p: &Param) -> Option<(f64, &'static str)> {
     }
 }
 
+/// Whether `p` takes a duration in milliseconds (which no person writes
+/// as a bare number).
+fn wants_milliseconds(p: &Param) -> bool {
+    wanted_unit(p).is_some_and(|(per, _)| per == 1.0)
+}
+
 /// The base score and value of mention `m` in parameter `p` (the type
 /// evidence of the module docs), or `None` when it cannot go there.
 pub fn compat(m: &Mention, p: &Param) -> Option<(f64, Json)> {
@@ -729,7 +735,7 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     }
     // A bare number is no duration in milliseconds: "wait 3" is not 3 ms
     // (nor surely 3 seconds); the goal says the unit or it is not read.
-    if m.kind == MentionKind::Number && wanted_unit(p).is_some_and(|(per, _)| per == 1.0) {
+    if m.kind == MentionKind::Number && wants_milliseconds(p) {
         return None;
     }
     let out = match (m.kind, ty) {
@@ -1470,9 +1476,7 @@ pub fn bind(
                 continue;
             }
             let unitless = it.kind == MentionKind::Number
-                && free
-                    .iter()
-                    .any(|&pi| wanted_unit(&params[pi]).is_some_and(|(per, _)| per == 1.0));
+                && free.iter().any(|&pi| wants_milliseconds(&params[pi]));
             b.unused.push(match out_of_bounds(it, &params, &free) {
                 Some(why) => format!("{} ({why})", it.label()),
                 None if unitless => format!(

@@ -200,36 +200,19 @@ pub fn without_idioms(text: &str) -> String {
     t
 }
 
-/// Words of a request that say nothing a capability must do: requests
-/// ("show me", "please"), questions ("what", "how many"), and the
-/// containers of the values a goal states ("the file", "the text").
+/// Words of asking, not of what is asked: requests ("show me",
+/// "please") and questions ("what", "how many"). A refusal naming what a
+/// capability lacks skips them.
+pub const REQUEST_WORDS: &[&str] = &[
+    "please", "show", "tell", "give", "display", "print", "return", "get", "find", "let", "know",
+    "want", "need", "like", "make", "can", "could", "would", "will", "shall", "what", "whats",
+    "which", "how", "many", "much",
+];
+
+/// Words of a request that say nothing a capability must do: the
+/// [`REQUEST_WORDS`], and the containers of the values a goal states ("the
+/// file", "the text") and words of the present ("now", "today").
 pub const FILLER_WORDS: &[&str] = &[
-    "please",
-    "show",
-    "tell",
-    "give",
-    "display",
-    "print",
-    "return",
-    "get",
-    "find",
-    "let",
-    "know",
-    "want",
-    "need",
-    "like",
-    "make",
-    "can",
-    "could",
-    "would",
-    "will",
-    "shall",
-    "what",
-    "whats",
-    "which",
-    "how",
-    "many",
-    "much",
     "number",
     "numbers",
     "total",
@@ -275,10 +258,22 @@ pub const FILLER_WORDS: &[&str] = &[
     "title",
 ];
 
-/// The stems of [`FILLER_WORDS`] (computed once).
+/// The stems of [`REQUEST_WORDS`] (computed once).
+pub fn request_word_stems() -> &'static BTreeSet<String> {
+    static S: OnceLock<BTreeSet<String>> = OnceLock::new();
+    S.get_or_init(|| REQUEST_WORDS.iter().flat_map(|w| analyze(w)).collect())
+}
+
+/// The stems of [`REQUEST_WORDS`] and [`FILLER_WORDS`] (computed once).
 pub fn filler_word_stems() -> &'static BTreeSet<String> {
     static S: OnceLock<BTreeSet<String>> = OnceLock::new();
-    S.get_or_init(|| FILLER_WORDS.iter().flat_map(|w| analyze(w)).collect())
+    S.get_or_init(|| {
+        REQUEST_WORDS
+            .iter()
+            .chain(FILLER_WORDS)
+            .flat_map(|w| analyze(w))
+            .collect()
+    })
 }
 
 /// Words of courtesy around a request ("could you please ..."): they say

@@ -518,9 +518,7 @@ fn scan(text: &str) -> Vec<Tok> {
             if d == ','
                 && j > i
                 && b[j - 1].is_ascii_digit()
-                && b.len() >= j + 4
-                && b[j + 1..j + 4].iter().all(u8::is_ascii_digit)
-                && b.get(j + 4).is_none_or(|x| !x.is_ascii_digit())
+                && ccos_core::text::thousands_group_follows(text[j + 1..].chars())
                 && text[i..j]
                     .trim_start_matches(['-', '+'])
                     .trim_start_matches(['$', '€', '£'])
@@ -666,7 +664,7 @@ fn parse_number(w: &str) -> Option<Result<Json, String>> {
         return None;
     }
     if w.contains(',')
-        && !is_thousands(
+        && !ccos_core::text::is_thousands(
             w.trim_start_matches(['-', '+'])
                 .trim_start_matches(['$', '€', '£']),
         )
@@ -692,17 +690,6 @@ fn parse_number(w: &str) -> Option<Result<Json, String>> {
     ))
 }
 
-/// Whether `w` groups its whole part by thousands (`1,000`, `12,345.5`).
-pub(crate) fn is_thousands(w: &str) -> bool {
-    let int = w.split('.').next().unwrap_or("");
-    let groups: Vec<&str> = int.split(',').collect();
-    groups.len() > 1
-        && (1..=3).contains(&groups[0].len())
-        && groups[1..].iter().all(|g| g.len() == 3)
-}
-
-/// A number written in words (`seven`, `twenty-one`, `a hundred`): the
-/// value and how many tokens it takes from `i`.
 /// Whether `word` names the operands themselves, so that a number before
 /// it counts them ("two numbers", "3 values") rather than being one.
 fn counts_operands(word: &str) -> bool {
@@ -712,6 +699,8 @@ fn counts_operands(word: &str) -> bool {
     )
 }
 
+/// A number written in words (`seven`, `twenty-one`, `a hundred`): the
+/// value and how many tokens it takes from `i`.
 pub(crate) fn number_words_at(words: &[Option<String>], i: usize) -> Option<(i64, usize)> {
     let w = words.get(i)?.as_deref()?;
     let unit = |s: &str| UNITS.iter().position(|u| *u == s).map(|p| p as i64);
