@@ -807,3 +807,21 @@ fn then_continues_the_arithmetic_and_a_bare_number_is_no_duration() {
     );
     assert!(j["requires_agent"]["missing"].is_array(), "{j}");
 }
+
+#[test]
+fn quantities_keep_their_units_and_today_is_now() {
+    let home = home(false);
+    // Kilometres and miles are not two numbers to add: the sum of 5 and 3
+    // would be a wrong answer with exit 0.
+    refused(home.path(), "add 5 km and 3 miles", "5 km");
+    refused(home.path(), "what is 2 kg plus 3 kg", "kg");
+    // "today" asks for what ccos.time.now returns.
+    let (code, value, err) = run(home.path(), "what's today's date?", &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        value
+            .as_str()
+            .is_some_and(|v| v.len() >= 10 && v.starts_with("20")),
+        "{value}"
+    );
+}

@@ -423,6 +423,13 @@ impl ResolutionStrategy for CatalogResolution {
                 // do: not evidence either way. (It stays in the ranked
                 // text: removing it there changes the pool.)
                 .filter(|q| !crate::understand::lexicon::courtesy_stems().contains(*q))
+                // Filler ("today", "the number", "help me") says nothing a
+                // capability must do: evidence when the capability has it,
+                // never against it.
+                .filter(|q| {
+                    !crate::understand::lexicon::filler_word_stems().contains(*q)
+                        || syn(q).any(|s| t.tf.contains_key(s))
+                })
                 .collect();
             let matched: Vec<&String> = judged
                 .iter()

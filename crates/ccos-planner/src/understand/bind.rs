@@ -80,12 +80,20 @@ pub struct Param {
     pub required: bool,
     /// Its schema.
     pub schema: Json,
+    /// Stemmed words of the capability's name and description (shared by
+    /// its parameters): where a quantity's dimension may be named when
+    /// the parameter does not name it ([`super::units::fits`]).
+    pub capability_words: std::sync::Arc<BTreeSet<String>>,
 }
 
 /// Parameters of `m`, in schema order (positional items in order, object
 /// properties sorted by name), and whether the call is positional.
 pub fn params_of(m: &CapabilityManifest) -> (Vec<Param>, bool) {
     let (slots, positional) = crate::plan_gen::slots(m);
+    let mut capability_words: BTreeSet<String> = analyze(&m.description).into_iter().collect();
+    capability_words.extend(analyze(&m.name));
+    capability_words.extend(analyze(&m.id));
+    let capability_words = std::sync::Arc::new(capability_words);
     let params = slots
         .into_iter()
         .map(|(name, schema, required)| {
@@ -101,6 +109,7 @@ pub fn params_of(m: &CapabilityManifest) -> (Vec<Param>, bool) {
                 name,
                 required,
                 schema,
+                capability_words: capability_words.clone(),
             }
         })
         .collect();
@@ -680,6 +689,16 @@ fn out_of_bounds(m: &Mention, params: &[Param], free: &[usize]) -> Option<String
 /// [`compat`] without the parameter's `enum`, `minimum` and `maximum`.
 fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     let ty = p.ty.as_deref();
+    // A quantity ("10 meters") goes only where its dimension is named.
+    if let Some(unit) = m.unit.as_deref() {
+        let f = m.value.as_f64()?;
+        let sc = super::units::fits(unit, &p.name_words, &p.desc_words, &p.capability_words)?;
+        return match ty {
+            Some("number") | None => Some((sc, m.value.clone())),
+            Some("integer") => (f.fract() == 0.0).then(|| (sc, num(f))),
+            _ => None,
+        };
+    }
     let n = &p.name_words;
     let s = |v: &str| Json::from(v.to_string());
     let text_value = m.value.as_str().unwrap_or(&m.text).to_string();
@@ -1049,6 +1068,104 @@ struct Pair {
     value: Json,
 }
 
+/// What a value named in a coordination of parameters adds to its pair
+/// ([`respective`]): more than any cue or type evidence.
+const RESPECTIVE_BONUS: f64 = 3.0;
+
+/// Values coordinated after as many coordinated parameter names ("the
+/// *base and height* as *6cm and 10cm*", "*mass1, mass2* are 5 and 7"):
+/// the i-th value goes to the i-th named parameter. Each name must be
+/// one free parameter's name word, no two the same parameter; only
+/// joiners (`and`, commas, `the`, `its`) may stand between the names, and
+/// at most three words between the last name and the first value.
+fn respective(
+    clause: &str,
+    mentions: &[Mention],
+    params: &[Param],
+    free: &[usize],
+) -> Vec<(MentionRef, usize)> {
+    // The coordinated values: a list's items, or a run of top-level
+    // mentions joined by "and" or commas.
+    let mut runs: Vec<(usize, Vec<MentionRef>)> = vec![];
+    for (mi, men) in mentions.iter().enumerate() {
+        if men.items.len() >= 2 {
+            runs.push((
+                men.span.start,
+                (0..men.items.len()).map(|i| (mi, Some(i))).collect(),
+            ));
+        }
+    }
+    let mut i = 0;
+    while i < mentions.len() {
+        let mut j = i;
+        while j + 1 < mentions.len()
+            && mentions[j].items.is_empty()
+            && mentions[j + 1].items.is_empty()
+            && gap(clause, &mentions[j], &mentions[j + 1]).is_some()
+        {
+            j += 1;
+        }
+        if j > i {
+            runs.push((mentions[i].span.start, (i..=j).map(|k| (k, None)).collect()));
+        }
+        i = j + 1;
+    }
+    let mut out = vec![];
+    for (start, refs) in runs {
+        let Some(before) = clause.get(..start) else {
+            continue;
+        };
+        let words: Vec<String> = before
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|w| !w.is_empty())
+            .map(|w| {
+                w.trim_matches(|c: char| !c.is_alphanumeric() && c != '_')
+                    .to_lowercase()
+            })
+            .collect();
+        // The parameter a word names, when exactly one free parameter.
+        let param_of = |w: &str| {
+            let stems: BTreeSet<String> = analyze(w).into_iter().collect();
+            if stems.is_empty() {
+                return None;
+            }
+            let hits: Vec<usize> = free
+                .iter()
+                .copied()
+                .filter(|pi| {
+                    params[*pi].name.eq_ignore_ascii_case(w)
+                        || (stems.len() == 1 && stems.is_subset(&params[*pi].name_words))
+                })
+                .collect();
+            (hits.len() == 1).then(|| hits[0])
+        };
+        // Walk back over at most three words to the last name, then over
+        // names and joiners.
+        let mut k = words.len();
+        let mut skipped = 0;
+        while k > 0 && param_of(&words[k - 1]).is_none() && skipped < 3 {
+            k -= 1;
+            skipped += 1;
+        }
+        let mut named: Vec<usize> = vec![];
+        while k > 0 {
+            let w = words[k - 1].as_str();
+            if let Some(pi) = param_of(w) {
+                named.push(pi);
+            } else if !matches!(w, "and" | "the" | "its" | "their" | "") {
+                break;
+            }
+            k -= 1;
+        }
+        named.reverse();
+        let distinct: BTreeSet<usize> = named.iter().copied().collect();
+        if named.len() == refs.len() && distinct.len() == named.len() {
+            out.extend(refs.into_iter().zip(named));
+        }
+    }
+    out
+}
+
 /// Whether `m` has a required parameter that is the user's own words (a
 /// message, a prompt, a query), which a clause's payload may fill.
 pub fn takes_user_text(m: &CapabilityManifest) -> bool {
@@ -1166,6 +1283,15 @@ pub fn bind(
                         value,
                     });
                 }
+            }
+        }
+    }
+    // "its base and height as 6cm and 10cm": each value to the parameter
+    // named in the same place, before any other evidence.
+    for (r, pi) in respective(clause, mentions, &params, &free) {
+        for pr in pairs.iter_mut() {
+            if (pr.mention, pr.item) == r && pr.param == pi {
+                pr.score += RESPECTIVE_BONUS;
             }
         }
     }
@@ -1629,6 +1755,72 @@ mod tests {
                 .map(|a| (a.param.clone(), a.value.clone()))
                 .collect(),
         )
+    }
+
+    #[test]
+    fn coordinated_names_take_coordinated_values_in_order() {
+        let tri = cap(
+            "calculate_area",
+            obj(
+                json!({"base": {"type": "integer"}, "height": {"type": "integer"}}),
+                &["base", "height"],
+            ),
+        );
+        // The nearest word before 6cm is "height": without the
+        // coordination it would take 6.
+        let b = run(
+            "the area of a triangle given the lengths of its base and height as 6cm and 10cm",
+            &tri,
+        );
+        assert_eq!(args(&b), json!({"base": 6, "height": 10}), "{b:?}");
+        let b = run("the area of a triangle with base and height 3 and 4", &tri);
+        assert_eq!(args(&b), json!({"base": 3, "height": 4}), "{b:?}");
+    }
+
+    #[test]
+    fn quantities_go_where_their_dimension_is_named() {
+        let mut field = CapabilityManifest::new(
+            "calculate_magnetic_field_strength",
+            "calculate_magnetic_field_strength",
+            obj(
+                json!({
+                    "current": {"type": "integer", "description": "The current flowing through the wire in Amperes."},
+                    "distance": {"type": "integer", "description": "The perpendicular distance from the wire."},
+                    "permeability": {"type": "integer", "description": "The permeability."}
+                }),
+                &["current", "distance"],
+            ),
+        );
+        field.description =
+            "Calculate the magnetic field strength at a distance from a long wire.".into();
+        let b = run(
+            "the magnetic field strength 10 meters away from a long wire carrying a current of 20 Amperes",
+            &field,
+        );
+        assert!(b.unused.is_empty(), "{b:?}");
+        assert_eq!(args(&b), json!({"current": 20, "distance": 10}), "{b:?}");
+        // No conversion is guessed: kilometres do not go into miles.
+        let route = cap(
+            "route",
+            obj(
+                json!({"miles": {"type": "number", "description": "The distance in miles."}}),
+                &["miles"],
+            ),
+        );
+        let b = run("plan a route of 5 km", &route);
+        assert_eq!(b.unused, vec!["number 5 km".to_string()], "{b:?}");
+        // Adding two numbers names no length: "5 km" and "3 miles" are
+        // not its operands.
+        let add = cap(
+            "ccos.math.add",
+            obj(
+                json!({"a": {"type": "number"}, "b": {"type": "number"}}),
+                &["a", "b"],
+            ),
+        );
+        let b = run("add 5 km and 3 miles", &add);
+        assert!(b.args.is_empty(), "{b:?}");
+        assert_eq!(b.unused.len(), 2, "{b:?}");
     }
 
     #[test]

@@ -181,6 +181,7 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["min", "minimum", "smallest", "lowest"],
     &["size", "big"],
     &["entire", "everything", "whole"],
+    &["now", "today"],
 ];
 
 /// Set phrases read as the one word they mean ("right now" is "now": the
@@ -204,9 +205,41 @@ pub fn without_idioms(text: &str) -> String {
 /// "please") and questions ("what", "how many"). A refusal naming what a
 /// capability lacks skips them.
 pub const REQUEST_WORDS: &[&str] = &[
-    "please", "show", "tell", "give", "display", "print", "return", "get", "find", "let", "know",
-    "want", "need", "like", "make", "can", "could", "would", "will", "shall", "what", "whats",
-    "which", "how", "many", "much",
+    "please",
+    "show",
+    "tell",
+    "give",
+    "display",
+    "print",
+    "return",
+    "get",
+    "find",
+    "let",
+    "know",
+    "want",
+    "need",
+    "like",
+    "make",
+    "can",
+    "could",
+    "would",
+    "will",
+    "shall",
+    "what",
+    "whats",
+    "which",
+    "how",
+    "many",
+    "much",
+    "help",
+    "assist",
+    "provide",
+    "wonder",
+    "wondering",
+    "curious",
+    "interested",
+    "imagine",
+    "suppose",
 ];
 
 /// Words of a request that say nothing a capability must do: the

@@ -128,6 +128,10 @@ pub struct Mention {
     /// May be left unused (number words, names).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub weak: bool,
+    /// A number's unit of measure ("10 meters": `m`; see
+    /// [`super::units`]), part of the mention's text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
 }
 
 impl Mention {
@@ -848,6 +852,7 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
         let t = &toks[i];
         let mut take = 1;
         let mut m: Option<(MentionKind, Json, bool)> = None;
+        let mut unit: Option<&'static str> = None;
         match &t.kind {
             TokKind::Quoted(s) => m = Some((MentionKind::Quoted, Json::from(s.clone()), false)),
             TokKind::Json(j) => m = Some((MentionKind::Json, j.clone(), false)),
@@ -905,8 +910,36 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                         m = Some((MentionKind::Time, Json::from(hm), false));
                         take = 1 + usize::from(took);
                     } else {
+                        let after: Vec<Option<&str>> = (1..=3)
+                            .map(|k| words.get(i + k).and_then(|x| x.as_deref()))
+                            .collect();
+                        // A symbol written onto the number ("300K", "20A"),
+                        // case and all; else unit words ("10 meters").
+                        let glued = toks.get(i + 1).and_then(|n| match &n.kind {
+                            TokKind::Word(u) if n.start == t.end => {
+                                super::units::attached_symbol(u)
+                            }
+                            _ => None,
+                        });
+                        if let Some(u) = glued {
+                            unit = Some(u);
+                            take = 2;
+                        } else if let Some((u, n)) = super::units::unit_words(&after) {
+                            unit = Some(u);
+                            take = 1 + n;
+                        }
                         m = Some((MentionKind::Number, v, false));
                     }
+                } else if let Some((num, u)) = super::units::attached(w)
+                    && let Some(r) = parse_number(num)
+                {
+                    // "300K", "50km": a number with its unit attached.
+                    let v = r.map_err(|message| LiteralError {
+                        span: Span::new(t.start, t.end),
+                        message,
+                    })?;
+                    unit = Some(u);
+                    m = Some((MentionKind::Number, v, false));
                 } else if let Some(p) = lw.strip_suffix('%').and_then(parse_number) {
                     let v = p.map_err(|message| LiteralError {
                         span: Span::new(t.start, t.end),
@@ -1047,6 +1080,7 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                 cue: Cue::default(),
                 items: vec![],
                 weak,
+                unit: unit.map(str::to_string),
             });
         }
         i += take;
@@ -1159,6 +1193,9 @@ fn names(
         for o in owner.iter_mut().take(end).skip(start) {
             *o = Some(usize::MAX);
         }
+        // The object of "of" ("the contents of LICENSE", "the capital of
+        // France") is what the request is about.
+        let object_of = start > 0 && words[start - 1].as_deref() == Some("of");
         out.push(Mention {
             kind: MentionKind::Name,
             value: Json::from(s.clone()),
@@ -1169,7 +1206,8 @@ fn names(
             // A name of several words inside the sentence ("Iron Meadow",
             // "Leo Brandt") is a stated value the plan must use; a single
             // capitalised word, or one opening the goal, may be chance.
-            weak: end - start < 2 || start == 0,
+            weak: (end - start < 2 && !object_of) || start == 0,
+            unit: None,
         });
         i = end;
     }
@@ -1264,6 +1302,10 @@ fn lists(
         let mut j = i;
         while j + 1 < ms.len()
             && listable(ms[i].kind)
+            // Quantities with units stay one by one: each unit is judged
+            // where its number goes.
+            && ms[i].unit.is_none()
+            && ms[j + 1].unit.is_none()
             && ms[j + 1].kind == ms[i].kind
             && joined(j, j + 1)
         {
@@ -1284,6 +1326,7 @@ fn lists(
                 },
                 weak: items.iter().all(|m| m.weak),
                 items,
+                unit: None,
             });
             i = j + 1;
         } else {
@@ -1321,6 +1364,30 @@ mod tests {
             .into_iter()
             .map(|m| (m.kind, m.value))
             .collect()
+    }
+
+    #[test]
+    fn a_unit_after_a_number_is_part_of_it() {
+        let m = mentions("a wire 10 meters away carrying 20 Amperes at 300K, 25 degrees Celsius")
+            .unwrap();
+        let got: Vec<(&str, Json, Option<&str>)> = m
+            .iter()
+            .map(|m| (m.text.as_str(), m.value.clone(), m.unit.as_deref()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("10 meters", json!(10), Some("m")),
+                ("20 Amperes", json!(20), Some("A")),
+                ("300K", json!(300), Some("K")),
+                ("25 degrees Celsius", json!(25), Some("°C")),
+            ]
+        );
+        // Quantities with units are not a list of plain numbers.
+        assert_eq!(mentions("5 km and 3 miles").unwrap().len(), 2);
+        // The object of "of" is what is asked about, not chance.
+        let m = mentions("show me the contents of LICENSE").unwrap();
+        assert!(!m[0].weak, "{m:?}");
     }
 
     #[test]

@@ -10,6 +10,8 @@
 //!   divides is never served by a capability that sums);
 //! - [`arith`]: arithmetic in words and symbols, decomposed into one
 //!   compute sub-intent per operation;
+//! - [`units`]: units of measure after a number ("10 meters", "300K"),
+//!   and where such a quantity may go;
 //! - [`zones`]: place names as IANA time zones ("Tokyo" → `Asia/Tokyo`),
 //!   from the time-zone database.
 //!
@@ -21,6 +23,7 @@ pub mod arith;
 pub mod bind;
 pub mod lexicon;
 pub mod mentions;
+pub mod units;
 pub mod zones;
 
 pub use bind::{Binding, Bound, bind};
