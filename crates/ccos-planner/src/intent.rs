@@ -204,6 +204,12 @@ pub struct SubIntent {
     /// [`SubIntent::params`] holds the first value.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fan_out: Option<FanOut>,
+    /// The field of the capability's structured result that the goal's
+    /// question asks for ("how many stars does acme/rocket have?":
+    /// `stargazers_count`): the step's value is that field, not the whole
+    /// result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
 }
 
 /// Several values for one parameter, one call each (see
@@ -231,6 +237,7 @@ impl SubIntent {
             from_text: false,
             after: Vec::new(),
             fan_out: None,
+            answer: None,
         }
     }
 

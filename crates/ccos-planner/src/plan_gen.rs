@@ -386,6 +386,11 @@ fn ref_value(
     (v, notes)
 }
 
+/// The schema of field `field` of `m`'s structured result.
+pub(crate) fn answer_schema<'a>(m: &'a CapabilityManifest, field: &str) -> Option<&'a Json> {
+    m.output_schema.as_ref()?.get("properties")?.get(field)
+}
+
 fn step_form(desc: &str, call: Value) -> Value {
     Value::list(vec![
         Value::Symbol("step".into()),
@@ -405,6 +410,8 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
         .map(|s| {
             let t = if s.intent.each.is_some() || s.intent.fan_out.is_some() {
                 Some("array")
+            } else if let Some(field) = &s.intent.answer {
+                schema_type(answer_schema(&s.manifest, field))
             } else {
                 schema_type(s.manifest.output_schema.as_ref())
             };
@@ -416,7 +423,13 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
     let out_schema: BTreeMap<&str, &Json> = steps
         .iter()
         .filter(|s| s.intent.each.is_none() && s.intent.fan_out.is_none())
-        .filter_map(|s| Some((s.intent.id.as_str(), s.manifest.output_schema.as_ref()?)))
+        .filter_map(|s| {
+            let schema = match &s.intent.answer {
+                Some(field) => answer_schema(&s.manifest, field),
+                None => s.manifest.output_schema.as_ref(),
+            };
+            Some((s.intent.id.as_str(), schema?))
+        })
         .collect();
     let descriptions: BTreeMap<&str, &str> = steps
         .iter()
@@ -654,6 +667,20 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                 Value::vector(calls)
             }
             _ => call_with(filled),
+        };
+        // The field the question asks for, out of the structured result.
+        let body = match &st.intent.answer {
+            Some(field) if st.intent.fan_out.is_none() => {
+                note.push(format!(
+                    "answer: (get … :{field}), the field the question asks for"
+                ));
+                Value::list(vec![
+                    Value::Symbol("get".into()),
+                    body,
+                    Value::keyword(field),
+                ])
+            }
+            _ => body,
         };
         let mut step = step_form(&st.intent.description, body);
         if let Some(src) = &st.intent.each {

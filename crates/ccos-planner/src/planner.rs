@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::decompose::{DecompositionError, HybridDecomposition, HybridPath, PatternDecomposition};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use ccos_marketplace::CapabilityManifest;
 
@@ -300,6 +300,45 @@ impl Planner {
     pub fn plan(&self, goal: &str) -> Result<PlanResult, PlanError> {
         let goal = goal.trim();
         let outcome = self.decomposition.decompose_traced(goal)?;
+        // "how many stars does acme/rocket have?" is read first as a list
+        // to count; when no capability lists them, as one question whose
+        // answer is a number (a field of one result, [`answer_field`]).
+        let counted = outcome.path == HybridPath::Fallback
+            && outcome.sub_intents.len() == 2
+            && goal.to_lowercase().starts_with("how many ");
+        let whole = counted.then(|| {
+            let mut s = SubIntent::new("s1", goal, IntentType::Other("goal".into()));
+            s.mentions = crate::understand::mentions(goal).unwrap_or_default();
+            s.from_text = true;
+            crate::decompose::HybridOutcome {
+                sub_intents: vec![s],
+                path: HybridPath::Fallback,
+                strategy: "fallback".into(),
+                failures: outcome.failures.clone(),
+            }
+        });
+        let first = self.plan_outcome(goal, outcome)?;
+        if first.requires_agent.is_some()
+            && let Some(whole) = whole
+        {
+            let mut second = self.plan_outcome(goal, whole)?;
+            if second.rtfs.is_some() {
+                second.trace.notices.push(
+                    "\"how many\": no capability lists what to count; one result's field answers it"
+                        .into(),
+                );
+                return Ok(second);
+            }
+        }
+        Ok(first)
+    }
+
+    /// Plans `goal` decomposed as `outcome`.
+    fn plan_outcome(
+        &self,
+        goal: &str,
+        outcome: crate::decompose::HybridOutcome,
+    ) -> Result<PlanResult, PlanError> {
         let (subs, path, strategy) = (outcome.sub_intents, outcome.path, outcome.strategy);
         let mut traces = vec![];
         let mut steps: Vec<ResolvedStep> = vec![];
@@ -624,7 +663,13 @@ impl Planner {
 
     /// Whether capability `m` serves sub-intent `s`, and how.
     fn evaluate(&self, s: &SubIntent, m: &CapabilityManifest, can_ask: bool) -> Fit {
-        if let Some(why) = contradiction(&operation_words(s), m) {
+        // A question reads: its nouns ("how many *stars*", "the *new*
+        // issues") are no operation a reading capability contradicts.
+        let reads = lexicon::data_operations(m).iter().all(|o| *o == "read")
+            && !lexicon::data_operations(m).is_empty();
+        if let Some(why) = contradiction(&operation_words(s), m)
+            && !(s.from_text && reads && is_question(&s.description) && why.contains("does read"))
+        {
             return Fit::Refused(why);
         }
         // Earlier results not passed by name feed the first free required
@@ -659,7 +704,28 @@ impl Planner {
                 Fit::Refused(format!("required {} not fillable", open.join(", ")))
             };
         }
-        if let Some(why) = unanswered_question(&s.description, m) {
+        // "list the stars of acme/rocket" (how "how many" is read first)
+        // is not served by one object: counting its fields would answer.
+        if first_word(&s.description) == "list"
+            && m.output_schema
+                .as_ref()
+                .and_then(|o| o.get("type"))
+                .and_then(|t| t.as_str())
+                == Some("object")
+            && !lists_what_is_asked(s, m)
+        {
+            return Fit::Refused(format!(
+                "the goal lists; {} returns one object, not a list",
+                m.id
+            ));
+        }
+        // The field of a structured result the question asks for, which
+        // then answers it (its type, not the whole result's).
+        let answer = answer_field(s, m);
+        let answered = answer
+            .as_ref()
+            .and_then(|(field, _)| crate::plan_gen::answer_schema(m, field));
+        if let Some(why) = unanswered_question(&s.description, m, answered) {
             return Fit::Refused(why);
         }
         if let Some(why) = unasked_question(&s.description, m) {
@@ -702,13 +768,19 @@ impl Planner {
                 param: param.clone(),
                 values: values.clone(),
             });
-        let chosen = Chosen {
+        let mut chosen = Chosen {
             intent,
             manifest: m.clone(),
             read_first: b.read_first.clone(),
             read_lines: b.read_lines.clone(),
         };
-        let notes: Vec<String> = b.notes.iter().map(|n| format!("bound {n}")).collect();
+        let mut notes: Vec<String> = b.notes.iter().map(|n| format!("bound {n}")).collect();
+        if let Some((field, word)) = answer {
+            notes.push(format!(
+                "answers with :{field} of the result (the question asks for \"{word}\")"
+            ));
+            chosen.intent.answer = Some(field);
+        }
         if open.is_empty() {
             Fit::Serves(chosen, notes)
         } else if m.is_positional() && !b.args.is_empty() {
@@ -1426,7 +1498,23 @@ fn unserved_qualifier_of(
 /// Why `m` cannot answer the question `text` asks, when it asks for a
 /// number ("how many ...") and `m` does not return one: returning the
 /// whole list would print a confident non-answer.
-fn unanswered_question(text: &str, m: &CapabilityManifest) -> Option<String> {
+fn unanswered_question(
+    text: &str,
+    m: &CapabilityManifest,
+    answered: Option<&serde_json::Value>,
+) -> Option<String> {
+    if let Some(field) = answered {
+        // A field of the result answers it: a count for "how many".
+        let ty = field.get("type").and_then(|t| t.as_str());
+        let lower = text.to_lowercase();
+        let counting = lower.contains("how many") || lower.contains("how much");
+        return (counting && !matches!(ty, Some("integer" | "number"))).then(|| {
+            format!(
+                "the goal asks how many; the field {} finds is not a number",
+                m.id
+            )
+        });
+    }
     let lower = text.to_lowercase();
     let one_of = [
         "what is the ",
@@ -1503,6 +1591,33 @@ fn conversation(text: &str) -> bool {
             .any(|w| crate::understand::lexicon::is_action_verb(w))
 }
 
+/// Whether `m`'s result is the list sub-intent `s` asks for: an array, a
+/// page (`results`, `items`, `data`), or an object with an array field the
+/// request names ("list the movie *genres*": `{"genres": [...]}`). A
+/// repository's `topics` are not its stars.
+fn lists_what_is_asked(s: &SubIntent, m: &CapabilityManifest) -> bool {
+    use ccos_marketplace::search::analyze;
+    if returns_list(m) {
+        return true;
+    }
+    let Some(props) = m
+        .output_schema
+        .as_ref()
+        .and_then(|o| o.get("properties"))
+        .and_then(|p| p.as_object())
+    else {
+        return false;
+    };
+    let asked: BTreeSet<String> = reportable_words(s, stop_stems())
+        .into_iter()
+        .flat_map(|(_, stems)| stems)
+        .collect();
+    props.iter().any(|(key, schema)| {
+        schema.get("type").and_then(|t| t.as_str()) == Some("array")
+            && analyze(key).iter().any(|k| asked.contains(k))
+    })
+}
+
 /// Whether `m` answers with a list: an array, or a page object whose
 /// `results`/`items`/`data` is one.
 fn returns_list(m: &CapabilityManifest) -> bool {
@@ -1522,31 +1637,7 @@ fn returns_list(m: &CapabilityManifest) -> bool {
 /// issues ...?") is answered by reading, never by an operation that
 /// creates, changes or deletes something.
 fn question_that_changes(text: &str, m: &CapabilityManifest) -> Option<String> {
-    let t = text.trim();
-    let first = t
-        .split_whitespace()
-        .next()
-        .unwrap_or("")
-        .trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
-        .to_lowercase();
-    let question = t.ends_with('?')
-        || matches!(
-            first.as_str(),
-            "which"
-                | "what"
-                | "what's"
-                | "whats"
-                | "who"
-                | "whose"
-                | "when"
-                | "where"
-                | "how"
-                | "is"
-                | "are"
-                | "does"
-                | "do"
-        );
-    if !question {
+    if !is_question(text) {
         return None;
     }
     let ops = crate::understand::lexicon::data_operations(m);
@@ -1561,6 +1652,107 @@ fn question_that_changes(text: &str, m: &CapabilityManifest) -> Option<String> {
             ops.iter().copied().collect::<Vec<_>>().join(", ")
         )
     })
+}
+
+/// The first word of `text`, lower case, without punctuation.
+fn first_word(text: &str) -> String {
+    text.split_whitespace()
+        .next()
+        .unwrap_or("")
+        .trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+        .to_lowercase()
+}
+
+/// Whether `text` is a question: it ends with "?" or opens with a
+/// question word.
+fn is_question(text: &str) -> bool {
+    let t = text.trim();
+    t.ends_with('?')
+        || matches!(
+            first_word(t).as_str(),
+            "which"
+                | "what"
+                | "what's"
+                | "whats"
+                | "who"
+                | "whose"
+                | "when"
+                | "where"
+                | "how"
+                | "is"
+                | "are"
+                | "does"
+                | "do"
+        )
+}
+
+/// The field of `m`'s structured result that the question `s` asks for,
+/// with the word that names it: "how many *stars* does acme/rocket
+/// have?" → `stargazers_count` ("Number of stars"); "what *language* is
+/// acme/anvil written in?" → `language`; "is acme/roadrunner
+/// *archived*?" → `archived`.
+///
+/// A word of the question (values and words of asking aside) names a
+/// field by the field's name; by its description only when the question
+/// also fixes the type (a number for "how many", a yes or no for "is …"),
+/// which the field must have. Exactly one field must be named: two named
+/// fields, or none, and the whole result is the answer as before.
+fn answer_field(s: &SubIntent, m: &CapabilityManifest) -> Option<(String, String)> {
+    use ccos_marketplace::search::analyze;
+    if !is_question(&s.description) {
+        return None;
+    }
+    let props = m.output_schema.as_ref()?.get("properties")?.as_object()?;
+    let lower = s.description.to_lowercase();
+    let counting =
+        lower.contains("how many") || lower.contains("how much") || lower.contains("number of");
+    let yes_no = matches!(
+        first_word(&s.description).as_str(),
+        "is" | "are" | "was" | "were" | "does" | "do" | "did" | "has" | "have" | "can"
+    );
+    let wanted = |schema: &serde_json::Value| {
+        let ty = schema.get("type").and_then(|t| t.as_str());
+        if counting {
+            matches!(ty, Some("integer" | "number"))
+        } else if yes_no {
+            ty == Some("boolean")
+        } else {
+            !matches!(ty, Some("object") | None)
+        }
+    };
+    let mut skip = filler_stems().clone();
+    skip.extend(lexicon::request_word_stems().iter().cloned());
+    // The capability's own name words say which operation, not which
+    // field ("get a *repository*").
+    skip.extend(lexicon::name_words(m));
+    let words = reportable_words(s, &skip);
+    let mut named: BTreeMap<&str, String> = BTreeMap::new();
+    for (key, schema) in props {
+        if !wanted(schema) {
+            continue;
+        }
+        let key_words: BTreeSet<String> = analyze(key).into_iter().collect();
+        let desc_words: BTreeSet<String> = schema
+            .get("description")
+            .and_then(|d| d.as_str())
+            .map(|d| analyze(d).into_iter().collect())
+            .unwrap_or_default();
+        let names = |stems: &[String], of: &BTreeSet<String>| {
+            !stems.is_empty()
+                && stems
+                    .iter()
+                    .all(|st| lexicon::synonym_stems(st).iter().any(|x| of.contains(x)))
+        };
+        for (w, stems) in &words {
+            if names(stems, &key_words) || ((counting || yes_no) && names(stems, &desc_words)) {
+                named.insert(key.as_str(), w.clone());
+            }
+        }
+    }
+    match named.into_iter().collect::<Vec<_>>().as_slice() {
+        [(field, word)] => Some((field.to_string(), word.clone())),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

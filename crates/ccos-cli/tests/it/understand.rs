@@ -825,3 +825,99 @@ fn quantities_keep_their_units_and_today_is_now() {
         "{value}"
     );
 }
+
+/// A home with the goal suite's GitHub-like document imported against
+/// the loopback fixture server, whose host is allowed.
+fn github_home(server: &LoopbackServer) -> tempfile::TempDir {
+    let home = home(false);
+    let doc = ccos_testkit::repo_root().join("goals/fixtures/github-subset.openapi.json");
+    let out = ccos(
+        home.path(),
+        &[
+            "caps",
+            "import-openapi",
+            doc.to_str().unwrap(),
+            "--base-url",
+            &server.url("/github"),
+            "--prefix",
+            "github",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    write(
+        home.path(),
+        "config.toml",
+        &format!(
+            "[files]\nroots = [{:?}]\n[http]\nallow_hosts = [\"127.0.0.1:{}\"]\n",
+            home.path().join("work").display().to_string(),
+            server.addr().port()
+        ),
+    );
+    home
+}
+
+#[test]
+fn a_question_about_one_field_is_answered_with_that_field() {
+    let fixtures =
+        ccos_testkit::fixtures::Fixtures::load(&ccos_testkit::repo_root().join("goals/fixtures"))
+            .unwrap();
+    let server = fixtures.serve();
+    let home = github_home(&server);
+    let repo = &fixtures_repo("acme/rocket");
+    let yes = ["--yes"];
+    right(
+        home.path(),
+        "how many stars does acme/rocket have?",
+        &yes,
+        repo["stargazers_count"].clone(),
+    );
+    right(
+        home.path(),
+        "how many forks does acme/rocket have?",
+        &yes,
+        repo["forks_count"].clone(),
+    );
+    right(
+        home.path(),
+        "is acme/rocket archived?",
+        &yes,
+        repo["archived"].clone(),
+    );
+    // The plan shows the projection, and the trace says why.
+    let out = ccos(
+        home.path(),
+        &["plan", "--explain", "how many stars does acme/rocket have?"],
+    );
+    let shown = text(&out.stdout) + &text(&out.stderr);
+    assert!(shown.contains(":stargazers_count"), "{shown}");
+    assert!(shown.contains("the question asks for \"stars\""), "{shown}");
+    // "issue 3" is not a label: the list of issues labelled "3" was once
+    // the answer to who opened issue 3.
+    let (code, value, err) = run(home.path(), "who opened issue 3 of acme/rocket?", &yes);
+    assert_ne!(code, Some(0), "{value}: {err}");
+    assert!(!err.contains("labels"), "{err}");
+}
+
+/// The fixture's record of repository `full_name`.
+fn fixtures_repo(full_name: &str) -> Value {
+    let text =
+        std::fs::read_to_string(ccos_testkit::repo_root().join("goals/fixtures/github.json"))
+            .unwrap();
+    let j: Value = serde_json::from_str(&text).unwrap();
+    find_repo(&j, full_name).unwrap_or_else(|| panic!("{full_name} not in github.json"))
+}
+
+fn find_repo(j: &Value, full_name: &str) -> Option<Value> {
+    match j {
+        Value::Object(o) => {
+            if o.get("full_name").and_then(Value::as_str) == Some(full_name)
+                && o.contains_key("stargazers_count")
+            {
+                return Some(j.clone());
+            }
+            o.values().find_map(|v| find_repo(v, full_name))
+        }
+        Value::Array(a) => a.iter().find_map(|v| find_repo(v, full_name)),
+        _ => None,
+    }
+}

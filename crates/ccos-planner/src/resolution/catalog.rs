@@ -423,13 +423,6 @@ impl ResolutionStrategy for CatalogResolution {
                 // do: not evidence either way. (It stays in the ranked
                 // text: removing it there changes the pool.)
                 .filter(|q| !crate::understand::lexicon::courtesy_stems().contains(*q))
-                // Filler ("today", "the number", "help me") says nothing a
-                // capability must do: evidence when the capability has it,
-                // never against it.
-                .filter(|q| {
-                    !crate::understand::lexicon::filler_word_stems().contains(*q)
-                        || syn(q).any(|s| t.tf.contains_key(s))
-                })
                 .collect();
             let matched: Vec<&String> = judged
                 .iter()
@@ -458,11 +451,27 @@ impl ResolutionStrategy for CatalogResolution {
                         .map(|q| q.as_str()),
                 )
             };
+            // The bar: filler ("today", "the number", "help me") says
+            // nothing a capability must do, so it counts for a capability
+            // that has it and never against one. (The score's coverage
+            // keeps it: the ranking is measured with it.)
+            let filler = crate::understand::lexicon::filler_word_stems();
+            let unmatched_filler: f64 = judged
+                .iter()
+                .filter(|q| filler.contains(q.as_str()) && !matched.contains(q))
+                .map(|q| evidence_idf.get(q.as_str()).copied().unwrap_or(0.0))
+                .sum();
+            let bar_total = judged_total - unmatched_filler;
+            let bar_coverage = if bar_total > 0.0 {
+                coverage * judged_total / bar_total
+            } else {
+                0.0
+            };
             let mut dropped: Option<String> = None;
-            if coverage < self.min_coverage || matched.is_empty() {
+            if bar_coverage < self.min_coverage || matched.is_empty() {
                 dropped = Some(format!(
                     "dropped: it has {:.2} of the request's words by weight ({:.2} needed; it lacks {})",
-                    coverage.abs(),
+                    bar_coverage.abs(),
                     self.min_coverage,
                     unmatched()
                 ));
@@ -484,7 +493,11 @@ impl ResolutionStrategy for CatalogResolution {
             // description merely mentions "removed".
             let named = evidence_terms.iter().any(|q| {
                 syn(q).any(|s| t.name.contains(s) || t.lead.as_deref() == Some(s.as_str()))
-            }) || hint_terms.iter().any(|h| t.name.contains(h));
+            }) || hint_terms.iter().any(|h| {
+                crate::understand::lexicon::synonym_stems(h)
+                    .iter()
+                    .any(|s| t.name.contains(s))
+            });
             if dropped.is_none() && intent.from_text && !named {
                 dropped = Some(format!(
                     "dropped: no word of the request names it (its name words: {}{})",

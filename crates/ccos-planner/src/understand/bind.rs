@@ -1068,6 +1068,18 @@ struct Pair {
     value: Json,
 }
 
+/// Whether a word beside mention `m` (before it, after it, or its
+/// preposition) is a word of parameter `p`'s name.
+fn cue_names(m: &Mention, p: &Param) -> bool {
+    m.cue
+        .before
+        .iter()
+        .chain(&m.cue.after)
+        .chain(&m.cue.prep)
+        .flat_map(|w| analyze(w))
+        .any(|st| p.name_words.contains(&st))
+}
+
 /// What a value named in a coordination of parameters adds to its pair
 /// ([`respective`]): more than any cue or type evidence.
 const RESPECTIVE_BONUS: f64 = 3.0;
@@ -1263,6 +1275,17 @@ pub fn bind(
         for &pi in &free {
             let p = &params[pi];
             if let Some((base, value)) = compat(men, p) {
+                // A number goes into a text parameter that is no id only
+                // when a word beside it names the parameter ("zip 90210"):
+                // "issue 3" is not a label because `labels` is described
+                // as the issues' labels.
+                if men.kind == MentionKind::Number
+                    && p.ty.as_deref() == Some("string")
+                    && !has(&p.name_words, ID_WORDS)
+                    && !cue_names(men, p)
+                {
+                    continue;
+                }
                 let score = base + cue_score(men, p).min(base * 2.0);
                 pairs.push(Pair {
                     mention: mi,
