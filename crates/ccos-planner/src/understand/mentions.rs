@@ -1036,13 +1036,14 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                 } else if i > 0
                     && matches!(
                         words[i - 1].as_deref(),
-                        Some("labeled" | "labelled" | "tagged")
+                        Some("labeled" | "labelled" | "tagged" | "named" | "called")
                     )
                     && !FUNCTION_WORDS.contains(&lw.as_str())
                     && w.chars()
                         .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
                 {
-                    // "labeled bug": the label is a stated value (a name).
+                    // "labeled bug", "a directory named reports": the
+                    // label or name is a stated value.
                     m = Some((MentionKind::Name, Json::from(w.clone()), false));
                 } else {
                     let (has_ext, slash) = is_path_like(w);
@@ -1388,6 +1389,12 @@ mod tests {
         // The object of "of" is what is asked about, not chance.
         let m = mentions("show me the contents of LICENSE").unwrap();
         assert!(!m[0].weak, "{m:?}");
+        // What follows "named" or "called" is a name the goal states.
+        let m = mentions("make a new directory named reports").unwrap();
+        assert_eq!(
+            (m[0].kind, m[0].text.as_str(), m[0].weak),
+            (MentionKind::Name, "reports", false)
+        );
     }
 
     #[test]
