@@ -210,6 +210,10 @@ pub struct SubIntent {
     /// result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer: Option<String>,
+    /// The step's value is the first item of the result (before
+    /// [`SubIntent::answer`]): the one match a lookup by name kept.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub first: bool,
 }
 
 /// Several values for one parameter, one call each (see
@@ -238,6 +242,7 @@ impl SubIntent {
             after: Vec::new(),
             fan_out: None,
             answer: None,
+            first: false,
         }
     }
 

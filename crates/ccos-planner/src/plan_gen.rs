@@ -391,6 +391,19 @@ pub(crate) fn answer_schema<'a>(m: &'a CapabilityManifest, field: &str) -> Optio
     m.output_schema.as_ref()?.get("properties")?.get(field)
 }
 
+/// The schema of a step's value: its capability's result, its first item
+/// ([`SubIntent::first`]), then the field asked ([`SubIntent::answer`]).
+fn value_schema(st: &ResolvedStep) -> Option<&Json> {
+    let mut schema = st.manifest.output_schema.as_ref()?;
+    if st.intent.first {
+        schema = schema.get("items")?;
+    }
+    if let Some(field) = &st.intent.answer {
+        schema = schema.get("properties")?.get(field)?;
+    }
+    Some(schema)
+}
+
 fn step_form(desc: &str, call: Value) -> Value {
     Value::list(vec![
         Value::Symbol("step".into()),
@@ -410,10 +423,8 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
         .map(|s| {
             let t = if s.intent.each.is_some() || s.intent.fan_out.is_some() {
                 Some("array")
-            } else if let Some(field) = &s.intent.answer {
-                schema_type(answer_schema(&s.manifest, field))
             } else {
-                schema_type(s.manifest.output_schema.as_ref())
+                schema_type(value_schema(s))
             };
             (s.intent.id.as_str(), t)
         })
@@ -423,13 +434,7 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
     let out_schema: BTreeMap<&str, &Json> = steps
         .iter()
         .filter(|s| s.intent.each.is_none() && s.intent.fan_out.is_none())
-        .filter_map(|s| {
-            let schema = match &s.intent.answer {
-                Some(field) => answer_schema(&s.manifest, field),
-                None => s.manifest.output_schema.as_ref(),
-            };
-            Some((s.intent.id.as_str(), schema?))
-        })
+        .filter_map(|s| Some((s.intent.id.as_str(), value_schema(s)?)))
         .collect();
     let descriptions: BTreeMap<&str, &str> = steps
         .iter()
@@ -667,6 +672,26 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                 Value::vector(calls)
             }
             _ => call_with(filled),
+        };
+        // The one item a lookup kept; none is an error that says so.
+        let body = if st.intent.first && st.intent.fan_out.is_none() {
+            note.push("its first match; none is an error".to_string());
+            let found = || Value::Symbol("matches".into());
+            Value::list(vec![
+                Value::Symbol("let".into()),
+                Value::vector(vec![found(), body]),
+                Value::list(vec![
+                    Value::Symbol("if".into()),
+                    Value::list(vec![Value::Symbol("empty?".into()), found()]),
+                    Value::list(vec![
+                        Value::Symbol("throw".into()),
+                        Value::string(&format!("nothing found: {}", st.intent.description)),
+                    ]),
+                    Value::list(vec![Value::Symbol("first".into()), found()]),
+                ]),
+            ])
+        } else {
+            body
         };
         // The field the question asks for, out of the structured result.
         let body = match &st.intent.answer {

@@ -402,6 +402,19 @@ impl Planner {
                     });
                 }
                 None => {
+                    // "what is the runtime of Copper Sky?": the capability
+                    // that answers takes an id; look the name up first.
+                    if let Some(chain) = self.by_name(s) {
+                        trace.notes.extend(chain.notes);
+                        trace.chosen = Some(chain.details.manifest.id.clone());
+                        trace.decision = Some(chain.decision);
+                        for st in [chain.find, chain.pick, chain.details] {
+                            planned.push(st.intent.clone());
+                            steps.push(st);
+                        }
+                        traces.push(trace);
+                        continue;
+                    }
                     planned.push(s.clone());
                     let mut reason = no_fit_reason(&trace);
                     // Nothing ranked at all: say, in the trace, which
@@ -724,7 +737,7 @@ impl Planner {
         let answer = answer_field(s, m);
         let answered = answer
             .as_ref()
-            .and_then(|(field, _)| crate::plan_gen::answer_schema(m, field));
+            .and_then(|(field, _, _)| crate::plan_gen::answer_schema(m, field));
         if let Some(why) = unanswered_question(&s.description, m, answered) {
             return Fit::Refused(why);
         }
@@ -775,7 +788,7 @@ impl Planner {
             read_lines: b.read_lines.clone(),
         };
         let mut notes: Vec<String> = b.notes.iter().map(|n| format!("bound {n}")).collect();
-        if let Some((field, word)) = answer {
+        if let Some((field, word, _)) = answer {
             notes.push(format!(
                 "answers with :{field} of the result (the question asks for \"{word}\")"
             ));
@@ -800,6 +813,131 @@ impl Planner {
                 open.join(", ")
             ))
         }
+    }
+
+    /// A question about one thing the goal names ("what is the runtime of
+    /// Copper Sky?") that no capability takes by name, answered in three
+    /// steps: a search capability for the thing's kind (`search-movie`,
+    /// by its one required text parameter), the one result whose `title`
+    /// (or `name`) equals the name exactly (`ccos.data.filter`, then its
+    /// first item's `id`), and the capability whose one required
+    /// parameter is that kind's id (`movie_id`) and whose result has the
+    /// field the question asks for ([`answer_field`]: `runtime`).
+    ///
+    /// Only when exactly one such capability exists, the policy allows
+    /// all three, and the details capability serves the rest of the
+    /// question; no match at run time is an error, never another movie.
+    fn by_name(&self, s: &SubIntent) -> Option<NameChain> {
+        use crate::understand::MentionKind;
+        use ccos_marketplace::search::analyze;
+        if !s.from_text || !is_question(&s.description) || s.mentions.len() != 1 {
+            return None;
+        }
+        let name = s
+            .mentions
+            .iter()
+            .find(|m| m.kind == MentionKind::Name && !m.weak)?;
+        let allowed = |m: &CapabilityManifest| {
+            let d = self.policy.decide_call(m);
+            (!matches!(d, CallDecision::Deny { .. })).then(|| d.label().to_string())
+        };
+        let filter = self.marketplace.get(FILTER_CAPABILITY)?;
+        allowed(&filter)?;
+        // The question without the name: what it asks of the thing.
+        let mut asked = s.clone();
+        asked.mentions.clear();
+        asked
+            .description
+            .replace_range(name.span.start..name.span.end, &" ".repeat(name.text.len()));
+        let all = self.marketplace.list();
+        let mut found = vec![];
+        for d in &all {
+            let (params, positional) = crate::understand::bind::params_of(d);
+            let required: Vec<_> = params.iter().filter(|p| p.required).collect();
+            let ([id], false) = (required.as_slice(), positional) else {
+                continue;
+            };
+            let stems = analyze(&id.name);
+            let [entity, last] = stems.as_slice() else {
+                continue;
+            };
+            if last != "id" || !matches!(id.ty.as_deref(), Some("integer" | "string")) {
+                continue;
+            }
+            let Some((_, _, hits)) = answer_field(&asked, d) else {
+                continue;
+            };
+            let Some(search) = search_for(&all, entity) else {
+                continue;
+            };
+            found.push((hits, d.clone(), id.name.clone(), search));
+        }
+        // The capability whose field the question names with the most
+        // words ("original title": a movie's, not a company's country).
+        let most = found.iter().map(|f| f.0).max()?;
+        found.retain(|f| f.0 == most);
+        let [(_, details, id_param, (search, query_param, key))] = found.as_slice() else {
+            return None;
+        };
+        let details_decision = allowed(details)?;
+        allowed(search)?;
+        let find_id = format!("{}-find", s.id);
+        let pick_id = format!("{}-pick", s.id);
+        asked
+            .params
+            .insert(id_param.clone(), ParamValue::StepRef(pick_id.clone()));
+        asked.depends_on.push(pick_id.clone());
+        let Fit::Serves(chosen, mut notes) = self.evaluate(&asked, details, false) else {
+            return None;
+        };
+        let mut detail_intent = chosen.intent;
+        detail_intent.description = s.description.clone();
+        let find = SubIntent::new(
+            find_id.clone(),
+            format!("search for {}", name.text),
+            IntentType::Fetch,
+        )
+        .with_param(query_param.clone(), rtfs::Value::string(&name.text));
+        let mut pick_manifest = filter;
+        // Its result: the search's results, so the id's type is known.
+        if let Some(items) = search
+            .output_schema
+            .as_ref()
+            .and_then(|o| o.get("properties"))
+            .and_then(|p| p.get("results"))
+        {
+            pick_manifest.output_schema = Some(items.clone());
+        }
+        let mut pick = SubIntent::new(
+            pick_id,
+            format!("the result whose {key} is {}", name.text),
+            IntentType::Filter,
+        )
+        .with_step_param("items", find_id)
+        .with_param("key", rtfs::Value::string(key))
+        .with_param("equals", rtfs::Value::string(&name.text));
+        pick.first = true;
+        pick.answer = Some("id".into());
+        notes.push(format!(
+            "looked up {:?} by name: {} {{:{query_param} …}}, the result whose {key} is exactly {:?}, its id -> :{id_param}",
+            name.text, search.id, name.text
+        ));
+        Some(NameChain {
+            find: ResolvedStep {
+                intent: find,
+                manifest: search.clone(),
+            },
+            pick: ResolvedStep {
+                intent: pick,
+                manifest: pick_manifest,
+            },
+            details: ResolvedStep {
+                intent: detail_intent,
+                manifest: details.clone(),
+            },
+            notes,
+            decision: details_decision,
+        })
     }
 
     /// Preflights the plan; error findings are a planner bug.
@@ -832,6 +970,67 @@ struct Chosen {
     read_first: Vec<(String, String)>,
     /// The `read_first` parameters that take the file's lines.
     read_lines: BTreeSet<String>,
+}
+
+/// The capability that keeps the maps of a list whose key equals a value.
+const FILTER_CAPABILITY: &str = "ccos.data.filter";
+
+/// A lookup by name ([`Planner::by_name`]): search, pick the exact match,
+/// then the capability that answers, with the notes and decision of the
+/// last.
+struct NameChain {
+    find: ResolvedStep,
+    pick: ResolvedStep,
+    details: ResolvedStep,
+    notes: Vec<String>,
+    decision: String,
+}
+
+/// The search capability for things of kind `entity` (a stem: `movi`):
+/// its name says search and the kind, it takes one required text (the
+/// query), and its result lists `results` with an `id` and a `title` or
+/// `name`. Returns it, the query parameter and the key names are matched
+/// on. `None` when there is not exactly one.
+fn search_for(
+    all: &[CapabilityManifest],
+    entity: &str,
+) -> Option<(CapabilityManifest, String, String)> {
+    let found: Vec<(CapabilityManifest, String, String)> = all
+        .iter()
+        .filter_map(|m| {
+            let words = lexicon::name_words(m);
+            if !words.contains("search") || !words.contains(entity) {
+                return None;
+            }
+            let (params, positional) = crate::understand::bind::params_of(m);
+            let required: Vec<_> = params.iter().filter(|p| p.required).collect();
+            let ([q], false) = (required.as_slice(), positional) else {
+                return None;
+            };
+            if q.ty.as_deref() != Some("string") {
+                return None;
+            }
+            let item = m
+                .output_schema
+                .as_ref()?
+                .get("properties")?
+                .get("results")?
+                .get("items")?
+                .get("properties")?
+                .as_object()?;
+            if !item.contains_key("id") {
+                return None;
+            }
+            let key = ["title", "name"]
+                .into_iter()
+                .find(|k| item.contains_key(*k))?;
+            Some((m.clone(), q.name.clone(), key.to_string()))
+        })
+        .collect();
+    match found.as_slice() {
+        [one] => Some(one.clone()),
+        _ => None,
+    }
 }
 
 /// How a candidate fits a sub-intent.
@@ -1697,7 +1896,7 @@ fn is_question(text: &str) -> bool {
 /// also fixes the type (a number for "how many", a yes or no for "is …"),
 /// which the field must have. Exactly one field must be named: two named
 /// fields, or none, and the whole result is the answer as before.
-fn answer_field(s: &SubIntent, m: &CapabilityManifest) -> Option<(String, String)> {
+fn answer_field(s: &SubIntent, m: &CapabilityManifest) -> Option<(String, String, usize)> {
     use ccos_marketplace::search::analyze;
     if !is_question(&s.description) {
         return None;
@@ -1720,13 +1919,15 @@ fn answer_field(s: &SubIntent, m: &CapabilityManifest) -> Option<(String, String
             !matches!(ty, Some("object") | None)
         }
     };
-    let mut skip = filler_stems().clone();
+    // Filler words count here ("the original *title*").
+    let mut skip = stop_stems().clone();
     skip.extend(lexicon::request_word_stems().iter().cloned());
     // The capability's own name words say which operation, not which
     // field ("get a *repository*").
     skip.extend(lexicon::name_words(m));
     let words = reportable_words(s, &skip);
-    let mut named: BTreeMap<&str, String> = BTreeMap::new();
+    // Field → the words of the question naming it.
+    let mut named: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
     for (key, schema) in props {
         if !wanted(schema) {
             continue;
@@ -1745,12 +1946,26 @@ fn answer_field(s: &SubIntent, m: &CapabilityManifest) -> Option<(String, String
         };
         for (w, stems) in &words {
             if names(stems, &key_words) || ((counting || yes_no) && names(stems, &desc_words)) {
-                named.insert(key.as_str(), w.clone());
+                named.entry(key.as_str()).or_default().insert(w.clone());
             }
         }
     }
-    match named.into_iter().collect::<Vec<_>>().as_slice() {
-        [(field, word)] => Some((field.to_string(), word.clone())),
+    // The field named by the most words, when it is the only one and
+    // every word naming some field names it ("original title": not
+    // `original_language`; "the runtime and the original title": none).
+    let naming: BTreeSet<&String> = named.values().flatten().collect();
+    let most = named.values().map(BTreeSet::len).max()?;
+    let best: Vec<(&str, &BTreeSet<String>)> = named
+        .iter()
+        .filter(|(_, ws)| ws.len() == most)
+        .map(|(k, ws)| (*k, ws))
+        .collect();
+    match best.as_slice() {
+        [(field, ws)] if ws.len() == naming.len() => Some((
+            field.to_string(),
+            ws.iter().cloned().collect::<Vec<_>>().join(" "),
+            most,
+        )),
         _ => None,
     }
 }

@@ -921,3 +921,60 @@ fn find_repo(j: &Value, full_name: &str) -> Option<Value> {
         _ => None,
     }
 }
+
+#[test]
+fn a_name_is_looked_up_before_the_capability_that_takes_its_id() {
+    let Some(doc) = tmdb() else { return };
+    let fixtures =
+        ccos_testkit::fixtures::Fixtures::load(&ccos_testkit::repo_root().join("goals/fixtures"))
+            .unwrap();
+    let server = fixtures.serve();
+    let home = home(false);
+    let out = ccos(
+        home.path(),
+        &[
+            "caps",
+            "import-openapi",
+            doc.to_str().unwrap(),
+            "--base-url",
+            &server.url("/3"),
+            "--prefix",
+            "tmdb",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    write(
+        home.path(),
+        "config.toml",
+        &format!(
+            "[files]\nroots = [{:?}]\n[http]\nallow_hosts = [\"127.0.0.1:{}\"]\n",
+            home.path().join("work").display().to_string(),
+            server.addr().port()
+        ),
+    );
+    // Search the title, keep the result whose title is exactly it (not
+    // its sequel "Copper Sky: Ascent"), then the details' runtime.
+    right(
+        home.path(),
+        "what is the runtime of Copper Sky?",
+        &["--yes"],
+        json!(141),
+    );
+    let out = ccos(
+        home.path(),
+        &["plan", "--explain", "what is the runtime of Copper Sky?"],
+    );
+    let shown = text(&out.stdout) + &text(&out.stderr);
+    assert!(
+        shown.contains("looked up \"Copper Sky\" by name"),
+        "{shown}"
+    );
+    // No exact match is an error that says so, never another movie.
+    let (code, value, err) = run(
+        home.path(),
+        "what is the runtime of Copper Skies Forever?",
+        &["--yes"],
+    );
+    assert_eq!(code, Some(1), "{value}: {err}");
+    assert!(err.contains("nothing found"), "{err}");
+}
