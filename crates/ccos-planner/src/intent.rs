@@ -214,6 +214,11 @@ pub struct SubIntent {
     /// [`SubIntent::answer`]): the one match a lookup by name kept.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub first: bool,
+    /// Its result is counted ("how many X does Y have?" read as "list X,
+    /// count them"): only a capability that says it returns a list of what
+    /// the goal names serves it (counting an object's fields is no answer).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub counted: bool,
 }
 
 /// Several values for one parameter, one call each (see
@@ -243,6 +248,7 @@ impl SubIntent {
             fan_out: None,
             answer: None,
             first: false,
+            counted: false,
         }
     }
 

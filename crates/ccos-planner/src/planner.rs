@@ -719,16 +719,24 @@ impl Planner {
         }
         // "list the stars of acme/rocket" (how "how many" is read first)
         // is not served by one object: counting its fields would answer.
+        let out_type = m
+            .output_schema
+            .as_ref()
+            .and_then(|o| o.get("type"))
+            .and_then(|t| t.as_str());
         if first_word(&s.description) == "list"
-            && m.output_schema
-                .as_ref()
-                .and_then(|o| o.get("type"))
-                .and_then(|t| t.as_str())
-                == Some("object")
+            && out_type == Some("object")
             && !lists_what_is_asked(s, m)
         {
             return Fit::Refused(format!(
                 "the goal lists; {} returns one object, not a list",
+                m.id
+            ));
+        }
+        // What is counted must be a list the capability says it returns.
+        if s.counted && !(out_type == Some("array") || lists_what_is_asked(s, m)) {
+            return Fit::Refused(format!(
+                "the goal counts what it lists; {} does not say it returns a list of it",
                 m.id
             ));
         }
@@ -763,6 +771,9 @@ impl Planner {
             return Fit::Refused(why);
         }
         if let Some(why) = unaccounted_word(m, &b, &judged, &params) {
+            return Fit::Refused(why);
+        }
+        if let Some(why) = word_after_a_number(s, m, &b, &params) {
             return Fit::Refused(why);
         }
         let open: Vec<String> = b.missing.iter().skip(spare_refs).cloned().collect();
@@ -970,6 +981,29 @@ struct Chosen {
     read_first: Vec<(String, String)>,
     /// The `read_first` parameters that take the file's lines.
     read_lines: BTreeSet<String>,
+}
+
+/// Words of a question that name result fields whose names say it
+/// otherwise ("born": `birthday`, `place_of_birth`), as stems. Only for
+/// naming fields (not for ranking capabilities).
+fn field_synonyms(stem: &str) -> impl Iterator<Item = &'static String> {
+    static TABLE: std::sync::OnceLock<Vec<BTreeSet<String>>> = std::sync::OnceLock::new();
+    const SETS: &[&[&str]] = &[
+        &["born", "birth", "birthday"],
+        &["die", "died", "death", "deathday"],
+        &["directed", "director"],
+        &["long", "length", "runtime", "duration"],
+    ];
+    let table = TABLE.get_or_init(|| {
+        SETS.iter()
+            .map(|set| {
+                set.iter()
+                    .flat_map(|w| ccos_marketplace::search::analyze(w))
+                    .collect()
+            })
+            .collect()
+    });
+    table.iter().filter(move |set| set.contains(stem)).flatten()
 }
 
 /// The capability that keeps the maps of a list whose key equals a value.
@@ -1600,6 +1634,75 @@ fn unaccounted_word(
     None
 }
 
+/// Why the word right after a number the goal states is not accounted
+/// for: a unit no table knows ("2 mA", "10 F", "5 kilohms") or what the
+/// number counts ("5 apples") must be something capability `m` (with its
+/// `params`) knows, or the number is read without what it measures.
+fn word_after_a_number(
+    s: &SubIntent,
+    m: &CapabilityManifest,
+    b: &crate::understand::bind::Binding,
+    params: &[crate::understand::bind::Param],
+) -> Option<String> {
+    use crate::understand::MentionKind;
+    use ccos_marketplace::search::analyze;
+    let mut vocab = capability_vocabulary(m, params);
+    // What the steps read first do ("the first 2 *lines* of words.txt").
+    if !b.read_first.is_empty() {
+        vocab.extend(analyze("read file"));
+    }
+    if !b.read_lines.is_empty() {
+        vocab.extend(analyze("lines line"));
+    }
+    let filler = filler_stems();
+    let numbers = s.mentions.iter().flat_map(|x| {
+        if x.items.is_empty() {
+            vec![x]
+        } else {
+            x.items.iter().collect()
+        }
+    });
+    for n in numbers.filter(|x| x.kind == MentionKind::Number && x.unit.is_none() && !x.weak) {
+        let Some(after) = s.description.get(n.span.end..) else {
+            continue;
+        };
+        // Glued ("2mA") or after a space, before any punctuation.
+        if after.starts_with(|c: char| !(c.is_alphanumeric() || c == ' ')) {
+            continue;
+        }
+        let Some(word) = after.split_whitespace().next() else {
+            continue;
+        };
+        let word = word.trim_end_matches(|c: char| !c.is_alphanumeric());
+        if word.is_empty() || !word.chars().any(char::is_alphabetic) {
+            continue;
+        }
+        let lw = word.to_lowercase();
+        // The next value itself ("5 'a'"), unless a chance capital ("10
+        // F" is a temperature, not a name).
+        let at = n.span.end + after.find(word).unwrap_or(0);
+        let next_value = s
+            .mentions
+            .iter()
+            .any(|x| x.span.start == at && !(x.kind == MentionKind::Name && x.weak));
+        if lexicon::TIME_UNITS.contains(&lw.as_str()) || next_value {
+            continue;
+        }
+        let stems = analyze(&lw);
+        let known = !stems.is_empty()
+            && stems.iter().all(|st| {
+                filler.contains(st) || lexicon::synonym_stems(st).iter().any(|x| vocab.contains(x))
+            });
+        if !known {
+            return Some(format!(
+                "the goal says \"{} {word}\", and {} does not account for \"{word}\"",
+                n.text, m.id
+            ));
+        }
+    }
+    None
+}
+
 /// The words of sub-intent `s` the guards judge against capability `m`:
 /// [`operation_words`], without the user's own words when `m` takes them
 /// and they are not quoted (then the quote is the payload, and the words
@@ -1940,9 +2043,10 @@ fn answer_field(s: &SubIntent, m: &CapabilityManifest) -> Option<(String, String
             .unwrap_or_default();
         let names = |stems: &[String], of: &BTreeSet<String>| {
             !stems.is_empty()
-                && stems
-                    .iter()
-                    .all(|st| lexicon::synonym_stems(st).iter().any(|x| of.contains(x)))
+                && stems.iter().all(|st| {
+                    lexicon::synonym_stems(st).iter().any(|x| of.contains(x))
+                        || field_synonyms(st).any(|x| of.contains(x))
+                })
         };
         for (w, stems) in &words {
             if names(stems, &key_words) || ((counting || yes_no) && names(stems, &desc_words)) {
@@ -1955,11 +2059,22 @@ fn answer_field(s: &SubIntent, m: &CapabilityManifest) -> Option<(String, String
     // `original_language`; "the runtime and the original title": none).
     let naming: BTreeSet<&String> = named.values().flatten().collect();
     let most = named.values().map(BTreeSet::len).max()?;
-    let best: Vec<(&str, &BTreeSet<String>)> = named
+    let mut best: Vec<(&str, &BTreeSet<String>)> = named
         .iter()
         .filter(|(_, ws)| ws.len() == most)
         .map(|(k, ws)| (*k, ws))
         .collect();
+    // "*when* was she born": the date, not the place of birth; "*where*":
+    // the place.
+    let kind: &[&str] = match first_word(&s.description).as_str() {
+        "when" => &["day", "date", "time", "year"],
+        "where" => &["place", "location", "city", "country", "address"],
+        _ => &[],
+    };
+    if best.len() > 1 && !kind.is_empty() {
+        // By the key's letters: `birthday` is a day.
+        best.retain(|(k, _)| kind.iter().any(|x| k.to_lowercase().contains(x)));
+    }
     match best.as_slice() {
         [(field, ws)] if ws.len() == naming.len() => Some((
             field.to_string(),

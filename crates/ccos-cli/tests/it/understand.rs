@@ -978,3 +978,24 @@ fn a_name_is_looked_up_before_the_capability_that_takes_its_id() {
     assert_eq!(code, Some(1), "{value}: {err}");
     assert!(err.contains("nothing found"), "{err}");
 }
+
+#[test]
+fn durations_and_unknown_units_are_not_plain_numbers() {
+    let home = home(false);
+    // "2 h" once went in as 7200 seconds, and "the second number" read
+    // as a parameter in seconds.
+    for goal in [
+        "subtract 10 from 2 h",
+        "add 2 h and 3",
+        "divide 1 hour by 60",
+        "add 5 ms and 3",
+    ] {
+        refused(home.path(), goal, "duration");
+    }
+    // A duration is no text to lower-case.
+    refused(home.path(), "convert 2 hours to seconds", "2 hours");
+    // A word after a number that nothing knows is what it measures.
+    refused(home.path(), "add 5 apples and 3", "apples");
+    // Durations still go where a time is meant.
+    right(home.path(), "wait 1 second", &[], json!(1000));
+}

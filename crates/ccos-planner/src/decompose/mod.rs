@@ -246,6 +246,7 @@ impl HybridDecomposition {
             let mut s = SubIntent::new("s1", &listing, IntentType::Fetch);
             s.mentions = crate::understand::mentions(&listing).unwrap_or_default();
             s.from_text = true;
+            s.counted = true;
             let mut c = SubIntent::new("s2", "count the items in the list", IntentType::Compute);
             c.params.insert(
                 "items".into(),

@@ -59,6 +59,12 @@ const TOGETHER_WORDS: &[&str] = &[
 /// is refused: a plan is read by a person before it runs).
 pub const MAX_FAN_OUT: usize = 20;
 
+/// Words of a parameter that take a duration when it names no unit.
+const DURATION_WORDS: &[&str] = &[
+    "time", "duration", "delay", "timeout", "wait", "interval", "period", "elapsed", "sleep",
+    "pause", "ttl", "expiry",
+];
+
 /// Least score for a pair to be bound (weak mentions need [`WEAK_MIN`]).
 pub const BIND_MIN: f64 = 0.3;
 
@@ -640,15 +646,39 @@ fn wanted_unit(p: &Param) -> Option<(f64, &'static str)> {
     let ms_suffix = name == "ms" || name.ends_with("_ms") || p.name.ends_with("Ms");
     if has(&all, &["ms", "millisecond", "milliseconds", "msec"]) || ms_suffix {
         Some((1.0, "milliseconds"))
-    } else if has(&all, &["second", "seconds", "sec", "secs"]) {
+    } else if says_seconds(p) {
         Some((1000.0, "seconds"))
     } else if has(&all, &["minute", "minutes", "min", "mins"]) {
         Some((60_000.0, "minutes"))
     } else if has(&all, &["hour", "hours"]) {
         Some((3_600_000.0, "hours"))
+    } else if has(&all, &["day", "days"]) {
+        Some((86_400_000.0, "days"))
+    } else if has(&all, &["week", "weeks"]) {
+        Some((604_800_000.0, "weeks"))
     } else {
         None
     }
+}
+
+/// Whether `p`'s name or description says seconds: the word as written
+/// ("seconds", "sec", `timeout_s`), not its stem, which "the *second*
+/// number" shares.
+fn says_seconds(p: &Param) -> bool {
+    let desc = p
+        .schema
+        .get("description")
+        .and_then(Json::as_str)
+        .unwrap_or("")
+        .to_lowercase();
+    let name = p.name.to_lowercase();
+    name.ends_with("_s")
+        || name.ends_with("_sec")
+        || name.ends_with("secs")
+        || name.ends_with("seconds")
+        || desc
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| matches!(w, "seconds" | "sec" | "secs"))
 }
 
 /// Whether `p` takes a duration in milliseconds (which no person writes
@@ -773,9 +803,22 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
         }
         (MentionKind::Duration, Some("integer" | "number") | None) => {
             let ms = m.value.as_f64()?;
+            let all: BTreeSet<String> = p.name_words.union(&p.desc_words).cloned().collect();
+            // Months and years are no fixed number of milliseconds: a
+            // parameter in them is not filled by guessing a conversion.
+            if has(
+                &all,
+                &["month", "months", "year", "years", "decade", "decades"],
+            ) {
+                return None;
+            }
             let (per, sc) = match wanted_unit(p) {
                 Some((per, _)) => (per, 1.0),
-                None => (1000.0, 0.5),
+                // A parameter that names no time ("a", "distance") is not
+                // a duration: "subtract 10 from 2 h" is no arithmetic on
+                // seconds.
+                None if has(&all, DURATION_WORDS) => (1000.0, 0.5),
+                None => return None,
             };
             let v = ms / per;
             if ty == Some("integer") && v.fract() != 0.0 {
@@ -783,7 +826,15 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             }
             (sc, num(v))
         }
-        (MentionKind::Duration, Some("string")) => (0.3, s(&m.text)),
+        (MentionKind::Duration, Some("string")) => {
+            // As text only where a time is meant: "2 hours" is no text to
+            // lower-case.
+            let all: BTreeSet<String> = p.name_words.union(&p.desc_words).cloned().collect();
+            if !has(&all, DURATION_WORDS) && !has(&all, TIME_WORDS) {
+                return None;
+            }
+            (0.3, s(&m.text))
+        }
         (MentionKind::Quoted, Some("string") | None) => {
             let looks_path = text_value.contains('/') || text_value.contains('.');
             let short = text_value.chars().count() <= 3;
@@ -1068,14 +1119,16 @@ struct Pair {
     value: Json,
 }
 
-/// Whether a word beside mention `m` (before it, after it, or its
-/// preposition) is a word of parameter `p`'s name.
+/// Whether the word right before or right after mention `m` is a word
+/// of parameter `p`'s name.
 fn cue_names(m: &Mention, p: &Param) -> bool {
+    // The nearest word on either side: "labels" two words before "issue
+    // 3" names the issue's labels, not 3.
     m.cue
         .before
-        .iter()
-        .chain(&m.cue.after)
-        .chain(&m.cue.prep)
+        .last()
+        .into_iter()
+        .chain(m.cue.after.first())
         .flat_map(|w| analyze(w))
         .any(|st| p.name_words.contains(&st))
 }

@@ -1038,6 +1038,18 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                         words[i - 1].as_deref(),
                         Some("labeled" | "labelled" | "tagged" | "named" | "called")
                     )
+                    // A name of one word, where the clause or a phrase
+                    // ends after it ("named reports", "called v2 in
+                    // /repo"); "named crash on start" may be longer.
+                    && (matches!(words[i - 1].as_deref(), Some("labeled" | "labelled" | "tagged"))
+                        || match toks.get(i + 1).map(|t| &t.kind) {
+                            None | Some(TokKind::Punct(_)) => true,
+                            Some(TokKind::Word(_)) => matches!(
+                                next,
+                                Some("and" | "then" | "in" | "into" | "inside" | "under" | "at" | "to" | "with")
+                            ),
+                            _ => false,
+                        })
                     && !FUNCTION_WORDS.contains(&lw.as_str())
                     && w.chars()
                         .all(|c| c.is_alphanumeric() || c == '-' || c == '_')

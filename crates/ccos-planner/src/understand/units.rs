@@ -219,6 +219,17 @@ const UNITS: &[Unit] = &[
     unit("°", "angle", &["degree", "degrees", "deg", "°"], &["°"]),
     unit("rad", "angle", &["radian", "radians", "rad"], &["rad"]),
     unit("J/K", "entropy", &["j/k"], &["J/K"]),
+    unit("ohm", "resistance", &["ohm", "ohms", "Ω"], &["Ω"]),
+    unit(
+        "kohm",
+        "resistance",
+        &["kilohm", "kilohms", "kiloohm", "kiloohms", "kΩ"],
+        &["kΩ"],
+    ),
+    unit("wk", "time", &["week", "weeks"], &[]),
+    unit("mo", "time", &["month", "months"], &[]),
+    unit("yr", "time", &["year", "years"], &[]),
+    unit("decade", "time", &["decade", "decades"], &[]),
 ];
 
 const fn unit(
@@ -276,6 +287,11 @@ const DIMENSION_WORDS: &[(&str, &[&str])] = &[
     ("acceleration", &["acceleration"]),
     ("angle", &["angle"]),
     ("entropy", &["entropy", "capacity"]),
+    ("resistance", &["resistance", "impedance"]),
+    (
+        "time",
+        &["time", "duration", "period", "age", "term", "tenure"],
+    ),
 ];
 
 /// The unit written by the words at the start of `words` (lower case), and
@@ -362,15 +378,21 @@ fn named(stems: &BTreeSet<String>) -> (BTreeSet<&'static str>, BTreeSet<&'static
 /// description (stemmed words) are `name` and `desc`, of a capability
 /// whose text is `capability`: `Some(score)`, or `None` when it does not.
 ///
-/// - the parameter names the unit: 1.1;
-/// - it names another unit of the same dimension ("in miles" for "5
-///   km"): no (a conversion is never guessed);
-/// - its name names the dimension (`distance`): 1.0; another dimension
-///   (`specific_heat_capacity` for "30 degrees Celsius"): no;
-/// - its description names the dimension: 0.8; another one: no;
-/// - it names nothing: 0.7 when the capability's text names the unit or
-///   dimension, else no ("add 5 km and 3 miles" is not served by `add
-///   two numbers`).
+/// The most specific text that names a unit or a dimension decides: the
+/// parameter's name, then its description, then (only for a parameter
+/// whose name says nothing, such as `x` or `value`) the capability's.
+/// - it names the unit: 1.1 (1.0, 0.8, 0.7 by level for the dimension);
+/// - it names another unit of the same dimension ("in miles" for "5 km"):
+///   no, a conversion is never guessed;
+/// - it names another dimension (`resistance` for "5 amperes",
+///   `specific_heat_capacity` for "30 degrees Celsius"), or a rate ("per
+///   hour") for a quantity that is none: no;
+/// - nothing names anything: no ("add 5 km and 3 miles" is not served
+///   by `add two numbers`).
+///
+/// A unit of the quantity's dimension that the capability's text names
+/// ("the area of a triangle in centimeters") also refuses another unit:
+/// "6 inches" never goes in as 6.
 pub fn fits(
     unit: &str,
     name: &BTreeSet<String>,
@@ -378,30 +400,53 @@ pub fn fits(
     capability: &BTreeSet<String>,
 ) -> Option<f64> {
     let dim = dimension_of(unit)?;
-    let (name_units, name_dims) = named(name);
-    let (desc_units, desc_dims) = named(desc);
-    let units: BTreeSet<&str> = name_units.union(&desc_units).copied().collect();
-    if units.contains(unit) {
-        return Some(1.1);
-    }
-    if units.iter().any(|u| dimension_of(u) == Some(dim)) {
-        return None;
-    }
-    if name_dims.contains(dim) {
-        return Some(1.0);
-    }
-    if !name_dims.is_empty() || !name_units.is_empty() {
-        return None;
-    }
-    if desc_dims.contains(dim) {
-        return Some(0.8);
-    }
-    if !desc_dims.is_empty() || !desc_units.is_empty() {
-        return None;
-    }
     let (cunits, cdims) = named(capability);
-    (cunits.contains(unit) || cdims.contains(dim)).then_some(0.7)
+    if cunits
+        .iter()
+        .any(|u| *u != unit && dimension_of(u) == Some(dim))
+        && !cunits.contains(unit)
+    {
+        return None;
+    }
+    let rate = |stems: &BTreeSet<String>| stems.contains("per");
+    let generic = name
+        .iter()
+        .all(|w| w.len() <= 2 || GENERIC.contains(&w.as_str()));
+    let levels: [(&BTreeSet<String>, f64, bool); 3] = [
+        (name, 1.0, true),
+        (desc, 0.8, true),
+        (capability, 0.7, generic),
+    ];
+    for (stems, score, considered) in levels {
+        if !considered {
+            continue;
+        }
+        let (units, dims) = if std::ptr::eq(stems, capability) {
+            (cunits.clone(), cdims.clone())
+        } else {
+            named(stems)
+        };
+        if units.is_empty() && dims.is_empty() && !rate(stems) {
+            continue;
+        }
+        if rate(stems) && !matches!(dim, "speed" | "acceleration") {
+            return None;
+        }
+        if units.contains(unit) {
+            return Some(1.1);
+        }
+        if units.iter().any(|u| dimension_of(u) == Some(dim)) {
+            return None;
+        }
+        return dims.contains(dim).then_some(score);
+    }
+    None
 }
+
+/// Parameter-name words that say nothing of what the value is.
+const GENERIC: &[&str] = &[
+    "valu", "value", "amount", "quantiti", "number", "input", "num",
+];
 
 #[cfg(test)]
 mod tests {
@@ -477,6 +522,47 @@ mod tests {
         assert_eq!(
             fits("m/s", &stems("acceleration"), &stems("in m/s^2"), &none),
             None
+        );
+        // A rate is no length: "7 km" is not a speed in kilometers per
+        // hour, though its description says kilometers.
+        assert_eq!(
+            fits(
+                "km",
+                &stems("speed_kmh"),
+                &stems("Speed in kilometers per hour"),
+                &none
+            ),
+            None
+        );
+        // A resistance takes no amperes, though the capability's text
+        // names a current.
+        assert_eq!(
+            fits(
+                "A",
+                &stems("resistance"),
+                &stems("Resistance in ohms"),
+                &stems("voltage from a current")
+            ),
+            None
+        );
+        // The capability names centimeters: inches are not put in as such.
+        assert_eq!(
+            fits(
+                "in",
+                &stems("base"),
+                &none,
+                &stems("Triangle area in centimeters")
+            ),
+            None
+        );
+        assert_eq!(
+            fits(
+                "cm",
+                &stems("base"),
+                &none,
+                &stems("Triangle area in centimeters")
+            ),
+            Some(1.0)
         );
         // Nothing named: the capability must name the dimension.
         assert_eq!(
