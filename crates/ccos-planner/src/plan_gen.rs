@@ -673,21 +673,35 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
             }
             _ => call_with(filled),
         };
-        // The one item a lookup kept; none is an error that says so.
+        // The one item a lookup kept; none, or several, is an error that
+        // says so (which of two "The Hobbit" is meant is not guessed).
         let body = if st.intent.first && st.intent.fan_out.is_none() {
-            note.push("its first match; none is an error".to_string());
+            note.push("its only match; none or several is an error".to_string());
             let found = || Value::Symbol("matches".into());
+            let sym = |s: &str| Value::Symbol(s.into());
+            let throw = |what: &str| {
+                Value::list(vec![
+                    sym("throw"),
+                    Value::string(&format!("{what}: {}", st.intent.description)),
+                ])
+            };
             Value::list(vec![
-                Value::Symbol("let".into()),
+                sym("let"),
                 Value::vector(vec![found(), body]),
                 Value::list(vec![
-                    Value::Symbol("if".into()),
-                    Value::list(vec![Value::Symbol("empty?".into()), found()]),
+                    sym("if"),
+                    Value::list(vec![sym("empty?"), found()]),
+                    throw("nothing found"),
                     Value::list(vec![
-                        Value::Symbol("throw".into()),
-                        Value::string(&format!("nothing found: {}", st.intent.description)),
+                        sym("if"),
+                        Value::list(vec![
+                            sym("="),
+                            Value::list(vec![sym("count"), found()]),
+                            Value::Int(1),
+                        ]),
+                        Value::list(vec![sym("first"), found()]),
+                        throw("several found, which one is meant is not said"),
                     ]),
-                    Value::list(vec![Value::Symbol("first".into()), found()]),
                 ]),
             ])
         } else {

@@ -733,13 +733,22 @@ impl Planner {
                 m.id
             ));
         }
-        // What is counted must be a list the capability says it returns.
-        if s.counted && !(out_type == Some("array") || lists_what_is_asked(s, m)) {
-            return Fit::Refused(format!(
-                "the goal counts what it lists; {} does not say it returns a list of it",
-                m.id
-            ));
-        }
+        // What is counted must be a list of what the goal names, which
+        // the capability says it returns ("how many forks": not the
+        // repository's issues).
+        let counted_field = if s.counted {
+            match counted_list(s, m) {
+                Some(field) => field,
+                None => {
+                    return Fit::Refused(format!(
+                        "the goal counts what it lists; {} does not say it returns a list of it",
+                        m.id
+                    ));
+                }
+            }
+        } else {
+            None
+        };
         // The field of a structured result the question asks for, which
         // then answers it (its type, not the whole result's).
         let answer = answer_field(s, m);
@@ -765,6 +774,24 @@ impl Planner {
         if !b.unused.is_empty() {
             return Fit::Refused(format!("would drop {}", b.unused.join(", ")));
         }
+        // "How many books does Jane Austen have?" is not the number of
+        // hits of a search for "Jane Austen".
+        if s.counted
+            && let Some(a) = b.args.iter().find(|a| {
+                a.source.starts_with("name ")
+                    && ccos_marketplace::search::analyze(&a.param).iter().any(|w| {
+                        ["queri", "q", "search", "term", "keyword", "text"].contains(&w.as_str())
+                    })
+            })
+        {
+            return Fit::Refused(format!(
+                "the goal counts what {} has; the hits of a search for it ({} :{}) are not that",
+                a.source.trim_start_matches("name "),
+                m.id,
+                a.param
+            ));
+        }
+
         let judged = judged_words(s, m);
         let params = crate::understand::bind::params_of(m).0;
         if let Some(why) = unserved_qualifier_of(s, m, &b, &judged, &params) {
@@ -803,6 +830,10 @@ impl Planner {
             notes.push(format!(
                 "answers with :{field} of the result (the question asks for \"{word}\")"
             ));
+            chosen.intent.answer = Some(field);
+        }
+        if let Some(field) = counted_field {
+            notes.push(format!("counts the list :{field} of the result"));
             chosen.intent.answer = Some(field);
         }
         if open.is_empty() {
@@ -1786,6 +1817,27 @@ fn unserved_qualifier_of(
     if let Some(why) = lexicon::negation(&own) {
         return Some(why);
     }
+    // A time the goal restricts to ("this week", "recently") needs a
+    // parameter that takes it: a total is no answer to "how many stars
+    // this week".
+    if let Some(when) = lexicon::time_restriction(&own) {
+        use ccos_marketplace::search::analyze;
+        let time_param = b.args.iter().any(|a| {
+            analyze(&a.param).iter().any(|w| {
+                [
+                    "date", "since", "until", "time", "period", "rang", "start", "end", "year",
+                    "month", "week", "day", "after", "befor", "from", "to",
+                ]
+                .contains(&w.as_str())
+            })
+        });
+        if !time_param {
+            return Some(format!(
+                "the goal says \"{when}\", and {} takes no time to restrict to",
+                m.id
+            ));
+        }
+    }
     let params: Vec<String> = params.iter().map(|p| p.name.clone()).collect();
     let bound: BTreeSet<String> = b
         .args
@@ -1805,6 +1857,28 @@ fn unanswered_question(
     m: &CapabilityManifest,
     answered: Option<&serde_json::Value>,
 ) -> Option<String> {
+    let yes_no = matches!(
+        first_word(text).as_str(),
+        "is" | "are" | "was" | "were" | "does" | "do" | "did" | "has" | "have" | "can"
+    );
+    let out_type = m
+        .output_schema
+        .as_ref()
+        .and_then(|o| o.get("type"))
+        .and_then(|t| t.as_str());
+    // Only when the result's fields are known and none answers.
+    let fields_known = m
+        .output_schema
+        .as_ref()
+        .and_then(|o| o.get("properties"))
+        .and_then(|p| p.as_object())
+        .is_some_and(|p| !p.is_empty());
+    if yes_no && answered.is_none() && out_type == Some("object") && fields_known {
+        return Some(format!(
+            "the goal asks yes or no; {} returns an object and no field of it answers",
+            m.id
+        ));
+    }
     if let Some(field) = answered {
         // A field of the result answers it: a count for "how many".
         let ty = field.get("type").and_then(|t| t.as_str());
@@ -1891,6 +1965,52 @@ fn conversation(text: &str) -> bool {
         && !words
             .iter()
             .any(|w| crate::understand::lexicon::is_action_verb(w))
+}
+
+/// The list a counted sub-intent `s` ("list forks of acme/rocket", read
+/// from "how many forks …") counts in `m`'s result: `Some(None)` for an
+/// array result, `Some(Some(field))` for the array field of an object
+/// (the field the goal names, else the page's `results`/`items`/`data`);
+/// `None` when `m` does not say it returns a list, or a word of what is
+/// counted is neither in its name nor the field's ("forks" is not what
+/// `issues.list-for-repo` lists).
+fn counted_list(s: &SubIntent, m: &CapabilityManifest) -> Option<Option<String>> {
+    use ccos_marketplace::search::analyze;
+    let out = m.output_schema.as_ref()?;
+    let mut skip = filler_stems().clone();
+    skip.extend(lexicon::request_word_stems().iter().cloned());
+    let asked: Vec<Vec<String>> = reportable_words(s, &skip)
+        .into_iter()
+        .map(|(_, stems)| stems)
+        .collect();
+    let named_by = |words: &BTreeSet<String>| {
+        asked.iter().any(|stems| {
+            stems
+                .iter()
+                .all(|st| lexicon::synonym_stems(st).iter().any(|x| words.contains(x)))
+        })
+    };
+    let is_array = |s: &serde_json::Value| s.get("type").and_then(|t| t.as_str()) == Some("array");
+    let name = lexicon::name_words(m);
+    if is_array(out) {
+        return named_by(&name).then_some(None);
+    }
+    let props = out.get("properties")?.as_object()?;
+    let arrays: Vec<&String> = props
+        .iter()
+        .filter(|(_, v)| is_array(v))
+        .map(|(k, _)| k)
+        .collect();
+    if let Some(k) = arrays
+        .iter()
+        .find(|k| named_by(&analyze(k).into_iter().collect()))
+    {
+        return Some(Some((*k).clone()));
+    }
+    let page = arrays
+        .iter()
+        .find(|k| matches!(k.as_str(), "results" | "items" | "data"))?;
+    named_by(&name).then(|| Some((*page).clone()))
 }
 
 /// Whether `m`'s result is the list sub-intent `s` asks for: an array, a
@@ -2032,7 +2152,11 @@ fn answer_field(s: &SubIntent, m: &CapabilityManifest) -> Option<(String, String
     // Field → the words of the question naming it.
     let mut named: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
     for (key, schema) in props {
-        if !wanted(schema) {
+        // "How many votes": a count, not `vote_average`.
+        let measure = analyze(key).iter().any(|w| {
+            ["averag", "avg", "mean", "rate", "ratio", "percent", "score"].contains(&w.as_str())
+        });
+        if !wanted(schema) || (counting && measure) {
             continue;
         }
         let key_words: BTreeSet<String> = analyze(key).into_iter().collect();

@@ -606,9 +606,11 @@ fn ordinary_requests_over_the_built_ins_are_served() {
         &[],
         json!([3, 1, 2]),
     );
+    // The question names the stat's size field: the answer is the size.
     let (code, value, err) = run(home.path(), "how big is README.md?", &[]);
     assert_eq!(code, Some(0), "{err}");
-    assert_eq!(value["size"], json!(24), "{value}");
+    assert_eq!(value, json!(24), "{value}");
+    right(home.path(), "does missing.txt exist?", &[], json!(false));
 }
 
 /// A country with one time zone names it ("India" is Asia/Kolkata, "right
@@ -891,6 +893,22 @@ fn a_question_about_one_field_is_answered_with_that_field() {
     let shown = text(&out.stdout) + &text(&out.stderr);
     assert!(shown.contains(":stargazers_count"), "{shown}");
     assert!(shown.contains("the question asks for \"stars\""), "{shown}");
+    // "how many forks did … get" once counted the repository's issues.
+    right(
+        home.path(),
+        "how many forks did acme/rocket get?",
+        &yes,
+        repo["forks_count"].clone(),
+    );
+    // A total is no answer to a question about this week.
+    refused(
+        home.path(),
+        "how many stars did acme/rocket get this week?",
+        "this week",
+    );
+    // A yes or no that no field answers is not the whole repository.
+    let (code, value, err) = run(home.path(), "is acme/rocket licensed?", &yes);
+    assert_eq!(code, Some(4), "{value}: {err}");
     // "issue 3" is not a label: the list of issues labelled "3" was once
     // the answer to who opened issue 3.
     let (code, value, err) = run(home.path(), "who opened issue 3 of acme/rocket?", &yes);
@@ -969,6 +987,8 @@ fn a_name_is_looked_up_before_the_capability_that_takes_its_id() {
         shown.contains("looked up \"Copper Sky\" by name"),
         "{shown}"
     );
+    // Two results with the title would be an error, not the first one.
+    assert!(shown.contains("several found"), "{shown}");
     // No exact match is an error that says so, never another movie.
     let (code, value, err) = run(
         home.path(),

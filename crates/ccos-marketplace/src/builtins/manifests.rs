@@ -351,7 +351,13 @@ pub fn manifests() -> Vec<CapabilityManifest> {
             "ccos.file.stat",
             "File metadata: exists, type, size, modification time.",
             obj(&[("path", s("file path"), true)]),
-            json!({"type": "object"}),
+            json!({"type": "object", "properties": {
+                "path": {"type": "string", "description": "the path"},
+                "exists": {"type": "boolean", "description": "whether the file or directory exists"},
+                "type": {"type": "string", "description": "file, dir, symlink or other (absent when it does not exist)"},
+                "size": {"type": "integer", "description": "size in bytes"},
+                "modified": {"type": ["string", "null"], "description": "modification time (RFC 3339)"}
+            }}),
             &[Read],
             r#"(call :ccos.file.stat {:path "notes.txt"})"#,
         ),

@@ -812,12 +812,25 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             ) {
                 return None;
             }
+            let cap = &p.capability_words;
             let (per, sc) = match wanted_unit(p) {
                 Some((per, _)) => (per, 1.0),
-                // A parameter that names no time ("a", "distance") is not
-                // a duration: "subtract 10 from 2 h" is no arithmetic on
-                // seconds.
-                None if has(&all, DURATION_WORDS) => (1000.0, 0.5),
+                // A time parameter that states no unit, of a capability
+                // that does ("the delay, in milliseconds"); else the unit
+                // is not guessed. A parameter that names no time ("a",
+                // "distance") is no duration at all: "subtract 10 from 2
+                // h" is no arithmetic on seconds.
+                None if has(&all, DURATION_WORDS) => {
+                    if has(cap, &["ms", "millisecond", "milliseconds"]) {
+                        (1.0, 0.6)
+                    } else if has(cap, &["minute", "minutes"]) {
+                        (60_000.0, 0.6)
+                    } else if has(cap, &["hour", "hours"]) {
+                        (3_600_000.0, 0.6)
+                    } else {
+                        return None;
+                    }
+                }
                 None => return None,
             };
             let v = ms / per;

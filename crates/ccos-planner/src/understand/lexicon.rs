@@ -581,6 +581,45 @@ pub fn negation(text: &str) -> Option<String> {
         })
 }
 
+/// A time the text restricts to: "this week", "last month", "past
+/// year", "per day", "recently", "yesterday", "since", "ago" (not
+/// "today", which asks for the present).
+pub fn time_restriction(text: &str) -> Option<String> {
+    const SPANS: &[&str] = &[
+        "hour", "day", "week", "weekend", "month", "quarter", "year", "decade", "night", "morning",
+        "evening",
+    ];
+    const WORDS: &[&str] = &[
+        "recently",
+        "lately",
+        "yesterday",
+        "tomorrow",
+        "since",
+        "ago",
+        "previously",
+        "formerly",
+    ];
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    for (i, w) in words.iter().enumerate() {
+        if WORDS.contains(&w.as_str()) {
+            return Some(w.clone());
+        }
+        if matches!(
+            w.as_str(),
+            "this" | "last" | "past" | "next" | "per" | "every"
+        ) && let Some(n) = words.get(i + 1)
+            && SPANS.contains(&n.trim_end_matches('s'))
+        {
+            return Some(format!("{w} {n}"));
+        }
+    }
+    None
+}
+
 /// Units after "the last/next N" that make it a time range.
 pub(crate) const TIME_UNITS: &[&str] = &[
     "seconds", "minutes", "hours", "days", "weeks", "months", "years", "decades",

@@ -1100,6 +1100,7 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
     }
     names(text, &toks, &words, &mut owner, &mut out);
     out.sort_by_key(|m| m.span.start);
+    let mut out = compound_durations(text, out);
     // Re-derive owners after sorting.
     let mut owner: Vec<Option<usize>> = vec![None; toks.len()];
     for (mi, m) in out.iter().enumerate() {
@@ -1114,6 +1115,39 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
     }
     let out = lists(text, &toks, &words, &owner, out);
     Ok(out)
+}
+
+/// "27 minutes and 30 seconds", "1 hour 30 minutes": one duration, the
+/// sum, when each unit is smaller than the one before (two durations in
+/// the same unit are two values).
+fn compound_durations(text: &str, ms: Vec<Mention>) -> Vec<Mention> {
+    let unit_of = |m: &Mention| {
+        m.text
+            .split_whitespace()
+            .last()
+            .and_then(|w| unit_ms(&w.to_lowercase()))
+    };
+    let mut out: Vec<Mention> = Vec::with_capacity(ms.len());
+    for m in ms {
+        if let Some(prev) = out.last_mut()
+            && prev.kind == MentionKind::Duration
+            && m.kind == MentionKind::Duration
+            && let (Some(a), Some(b)) = (unit_of(prev), unit_of(&m))
+            && a > b
+            && text.get(prev.span.end..m.span.start).is_some_and(|g| {
+                g.split(|c: char| c.is_whitespace() || c == ',')
+                    .all(|w| w.is_empty() || w.eq_ignore_ascii_case("and"))
+            })
+            && let (Some(x), Some(y)) = (prev.value.as_f64(), m.value.as_f64())
+        {
+            prev.value = json_num(x + y);
+            prev.span = Span::new(prev.span.start, m.span.end);
+            prev.text = text[prev.span.start..prev.span.end].to_string();
+            continue;
+        }
+        out.push(m);
+    }
+    out
 }
 
 fn is_fraction(w: &str) -> bool {
@@ -1396,6 +1430,9 @@ mod tests {
                 ("25 degrees Celsius", json!(25), Some("°C")),
             ]
         );
+        // A compound duration is one.
+        let m = mentions("a pace for 3 miles in 27 minutes and 30 seconds").unwrap();
+        assert_eq!(m.last().map(|m| m.value.clone()), Some(json!(1_650_000)));
         // Quantities with units are not a list of plain numbers.
         assert_eq!(mentions("5 km and 3 miles").unwrap().len(), 2);
         // The object of "of" is what is asked about, not chance.

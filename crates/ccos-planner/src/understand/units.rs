@@ -226,6 +226,11 @@ const UNITS: &[Unit] = &[
         &["kilohm", "kilohms", "kiloohm", "kiloohms", "kΩ"],
         &["kΩ"],
     ),
+    unit("s", "time", &["seconds", "secs", "sec"], &[]),
+    unit("min", "time", &["minute", "minutes", "mins"], &[]),
+    unit("h", "time", &["hour", "hours", "hrs"], &[]),
+    unit("day", "time", &["day", "days"], &[]),
+    unit("ms", "time", &["millisecond", "milliseconds", "msec"], &[]),
     unit("wk", "time", &["week", "weeks"], &[]),
     unit("mo", "time", &["month", "months"], &[]),
     unit("yr", "time", &["year", "years"], &[]),
@@ -355,7 +360,7 @@ fn named(stems: &BTreeSet<String>) -> (BTreeSet<&'static str>, BTreeSet<&'static
         // description names no unit, and "m/s" would be found in "m/s^2".
         let hit = u.words.iter().any(|w| {
             w.len() > 2
-                && w.chars().all(|c| c.is_ascii_alphabetic())
+                && w.chars().all(|c| c.is_ascii_alphabetic() || c == ' ')
                 && analyze(w).iter().all(|s| stems.contains(s))
         });
         if hit {
@@ -400,47 +405,39 @@ pub fn fits(
     capability: &BTreeSet<String>,
 ) -> Option<f64> {
     let dim = dimension_of(unit)?;
+    let same_dim_other = |units: &BTreeSet<&str>| {
+        !units.contains(unit) && units.iter().any(|u| dimension_of(u) == Some(dim))
+    };
     let (cunits, cdims) = named(capability);
-    if cunits
-        .iter()
-        .any(|u| *u != unit && dimension_of(u) == Some(dim))
-        && !cunits.contains(unit)
-    {
+    if same_dim_other(&cunits) {
         return None;
     }
-    let rate = |stems: &BTreeSet<String>| stems.contains("per");
+    let (name_units, name_dims) = named(name);
+    let (desc_units, desc_dims) = named(desc);
+    // A rate ("per hour") is no length or time.
+    if (name.contains("per") || desc.contains("per")) && !matches!(dim, "speed" | "acceleration") {
+        return None;
+    }
+    // A unit the parameter names anywhere decides.
+    let units: BTreeSet<&str> = name_units.union(&desc_units).copied().collect();
+    if units.contains(unit) {
+        return Some(1.1);
+    }
+    if same_dim_other(&units) {
+        return None;
+    }
+    // Then the dimension its name, else its description, names.
+    if !name_units.is_empty() || !name_dims.is_empty() {
+        return name_dims.contains(dim).then_some(1.0);
+    }
+    if !desc_units.is_empty() || !desc_dims.is_empty() {
+        return desc_dims.contains(dim).then_some(0.8);
+    }
+    // A parameter whose name says nothing (`x`, `value`): the capability's.
     let generic = name
         .iter()
         .all(|w| w.len() <= 2 || GENERIC.contains(&w.as_str()));
-    let levels: [(&BTreeSet<String>, f64, bool); 3] = [
-        (name, 1.0, true),
-        (desc, 0.8, true),
-        (capability, 0.7, generic),
-    ];
-    for (stems, score, considered) in levels {
-        if !considered {
-            continue;
-        }
-        let (units, dims) = if std::ptr::eq(stems, capability) {
-            (cunits.clone(), cdims.clone())
-        } else {
-            named(stems)
-        };
-        if units.is_empty() && dims.is_empty() && !rate(stems) {
-            continue;
-        }
-        if rate(stems) && !matches!(dim, "speed" | "acceleration") {
-            return None;
-        }
-        if units.contains(unit) {
-            return Some(1.1);
-        }
-        if units.iter().any(|u| dimension_of(u) == Some(dim)) {
-            return None;
-        }
-        return dims.contains(dim).then_some(score);
-    }
-    None
+    (generic && (cunits.contains(unit) || cdims.contains(dim))).then_some(0.7)
 }
 
 /// Parameter-name words that say nothing of what the value is.
