@@ -1716,7 +1716,11 @@ fn word_after_a_number(
             .mentions
             .iter()
             .any(|x| x.span.start == at && !(x.kind == MentionKind::Name && x.weak));
-        if lexicon::TIME_UNITS.contains(&lw.as_str()) || next_value {
+        // "5 units": a length in whatever unit the capability takes.
+        if lexicon::TIME_UNITS.contains(&lw.as_str())
+            || next_value
+            || matches!(lw.as_str(), "unit" | "units")
+        {
             continue;
         }
         let stems = analyze(&lw);

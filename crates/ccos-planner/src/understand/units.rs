@@ -386,7 +386,8 @@ fn named(stems: &BTreeSet<String>) -> (BTreeSet<&'static str>, BTreeSet<&'static
 /// The most specific text that names a unit or a dimension decides: the
 /// parameter's name, then its description, then (only for a parameter
 /// whose name says nothing, such as `x` or `value`) the capability's.
-/// - it names the unit: 1.1 (1.0, 0.8, 0.7 by level for the dimension);
+/// - it names the unit: 2.0, above any bare number (1.0, 0.8, 0.7 by
+///   level when it names the dimension);
 /// - it names another unit of the same dimension ("in miles" for "5 km"):
 ///   no, a conversion is never guessed;
 /// - it names another dimension (`resistance` for "5 amperes",
@@ -421,7 +422,9 @@ pub fn fits(
     // A unit the parameter names anywhere decides.
     let units: BTreeSet<&str> = name_units.union(&desc_units).copied().collect();
     if units.contains(unit) {
-        return Some(1.1);
+        // Above any bare number: "10 years" goes into the parameter in
+        // years before "4 … per year" does.
+        return Some(EXACT);
     }
     if same_dim_other(&units) {
         return None;
@@ -439,6 +442,9 @@ pub fn fits(
         .all(|w| w.len() <= 2 || GENERIC.contains(&w.as_str()));
     (generic && (cunits.contains(unit) || cdims.contains(dim))).then_some(0.7)
 }
+
+/// The score of a quantity in a parameter that names its very unit.
+const EXACT: f64 = 2.0;
 
 /// Parameter-name words that say nothing of what the value is.
 const GENERIC: &[&str] = &[
@@ -491,7 +497,7 @@ mod tests {
         // ... or the unit.
         assert_eq!(
             fits("m", &stems("d"), &stems("distance in meters"), &none),
-            Some(1.1)
+            Some(EXACT)
         );
         // Another unit of the same dimension: a conversion, refused.
         assert_eq!(
