@@ -892,27 +892,47 @@ impl Planner {
             .description
             .replace_range(name.span.start..name.span.end, &" ".repeat(name.text.len()));
         let all = self.marketplace.list();
+        // One pass over the catalog for the search capabilities by kind,
+        // then one cheap pass for the capabilities taking one kind's id:
+        // linear in the catalog, never a search per candidate.
+        let searches = searches_by_kind(&all);
         let mut found = vec![];
         for d in &all {
-            let (params, positional) = crate::understand::bind::params_of(d);
-            let required: Vec<_> = params.iter().filter(|p| p.required).collect();
-            let ([id], false) = (required.as_slice(), positional) else {
+            // The one required parameter, read off the schema before any
+            // text analysis.
+            let Some([required]) = d
+                .input_schema
+                .get("required")
+                .and_then(|r| r.as_array())
+                .map(Vec::as_slice)
+            else {
                 continue;
             };
-            let stems = analyze(&id.name);
+            let Some(id_name) = required.as_str() else {
+                continue;
+            };
+            let stems = analyze(id_name);
             let [entity, last] = stems.as_slice() else {
                 continue;
             };
-            if last != "id" || !matches!(id.ty.as_deref(), Some("integer" | "string")) {
+            if last != "id" || d.output_schema.is_none() {
+                continue;
+            }
+            // Exactly one search capability for the kind.
+            let Some([search]) = searches.get(entity).map(Vec::as_slice) else {
+                continue;
+            };
+            let (params, positional) = crate::understand::bind::params_of(d);
+            let Some(id) = params.iter().find(|p| p.name == id_name) else {
+                continue;
+            };
+            if positional || !matches!(id.ty.as_deref(), Some("integer" | "string")) {
                 continue;
             }
             let Some((_, _, hits)) = answer_field(&asked, d) else {
                 continue;
             };
-            let Some(search) = search_for(&all, entity) else {
-                continue;
-            };
-            found.push((hits, d.clone(), id.name.clone(), search));
+            found.push((hits, d.clone(), id.name.clone(), search.clone()));
         }
         // The capability whose field the question names with the most
         // words ("original title": a movie's, not a company's country).
@@ -1051,51 +1071,55 @@ struct NameChain {
     decision: String,
 }
 
-/// The search capability for things of kind `entity` (a stem: `movi`):
-/// its name says search and the kind, it takes one required text (the
-/// query), and its result lists `results` with an `id` and a `title` or
-/// `name`. Returns it, the query parameter and the key names are matched
-/// on. `None` when there is not exactly one.
-fn search_for(
-    all: &[CapabilityManifest],
-    entity: &str,
-) -> Option<(CapabilityManifest, String, String)> {
-    let found: Vec<(CapabilityManifest, String, String)> = all
-        .iter()
-        .filter_map(|m| {
-            let words = lexicon::name_words(m);
-            if !words.contains("search") || !words.contains(entity) {
-                return None;
+/// A search capability, the query parameter and the key its results are
+/// matched on.
+type Search = (CapabilityManifest, String, String);
+
+/// The search capabilities of `all` by the kind of thing they find (each
+/// other word of their name, stemmed: `search-movie` under `movi`): a name
+/// that says search, one required text (the query), and a result listing
+/// `results` with an `id` and a `title` or `name`.
+fn searches_by_kind(all: &[CapabilityManifest]) -> BTreeMap<String, Vec<Search>> {
+    let mut out: BTreeMap<String, Vec<Search>> = BTreeMap::new();
+    for m in all {
+        let words = lexicon::name_words(m);
+        if !words.contains("search") {
+            continue;
+        }
+        if let Some(found) = search_shape(m) {
+            for w in words.iter().filter(|w| w.as_str() != "search") {
+                out.entry(w.clone()).or_default().push(found.clone());
             }
-            let (params, positional) = crate::understand::bind::params_of(m);
-            let required: Vec<_> = params.iter().filter(|p| p.required).collect();
-            let ([q], false) = (required.as_slice(), positional) else {
-                return None;
-            };
-            if q.ty.as_deref() != Some("string") {
-                return None;
-            }
-            let item = m
-                .output_schema
-                .as_ref()?
-                .get("properties")?
-                .get("results")?
-                .get("items")?
-                .get("properties")?
-                .as_object()?;
-            if !item.contains_key("id") {
-                return None;
-            }
-            let key = ["title", "name"]
-                .into_iter()
-                .find(|k| item.contains_key(*k))?;
-            Some((m.clone(), q.name.clone(), key.to_string()))
-        })
-        .collect();
-    match found.as_slice() {
-        [one] => Some(one.clone()),
-        _ => None,
+        }
     }
+    out
+}
+
+/// `m` as a search capability (see [`searches_by_kind`]), or `None`.
+fn search_shape(m: &CapabilityManifest) -> Option<Search> {
+    let (params, positional) = crate::understand::bind::params_of(m);
+    let required: Vec<_> = params.iter().filter(|p| p.required).collect();
+    let ([q], false) = (required.as_slice(), positional) else {
+        return None;
+    };
+    if q.ty.as_deref() != Some("string") {
+        return None;
+    }
+    let item = m
+        .output_schema
+        .as_ref()?
+        .get("properties")?
+        .get("results")?
+        .get("items")?
+        .get("properties")?
+        .as_object()?;
+    if !item.contains_key("id") {
+        return None;
+    }
+    let key = ["title", "name"]
+        .into_iter()
+        .find(|k| item.contains_key(*k))?;
+    Some((m.clone(), q.name.clone(), key.to_string()))
 }
 
 /// How a candidate fits a sub-intent.
