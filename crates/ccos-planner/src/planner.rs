@@ -2161,7 +2161,13 @@ fn answer_field(s: &SubIntent, m: &CapabilityManifest) -> Option<(String, String
         "is" | "are" | "was" | "were" | "does" | "do" | "did" | "has" | "have" | "can"
     );
     let wanted = |schema: &serde_json::Value| {
-        let ty = schema.get("type").and_then(|t| t.as_str());
+        // `["string", "null"]`: the first type that is not null.
+        let ty = match schema.get("type") {
+            Some(serde_json::Value::Array(ts)) => {
+                ts.iter().filter_map(|t| t.as_str()).find(|t| *t != "null")
+            }
+            t => t.and_then(|t| t.as_str()),
+        };
         if counting {
             matches!(ty, Some("integer" | "number"))
         } else if yes_no {

@@ -611,6 +611,13 @@ fn ordinary_requests_over_the_built_ins_are_served() {
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(value, json!(24), "{value}");
     right(home.path(), "does missing.txt exist?", &[], json!(false));
+    // A field whose type may be null still answers ("modified").
+    let (code, value, err) = run(home.path(), "when was README.md modified?", &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        value.as_str().is_some_and(|v| v.starts_with("20")),
+        "{value}"
+    );
 }
 
 /// A country with one time zone names it ("India" is Asia/Kolkata, "right

@@ -349,7 +349,7 @@ pub fn manifests() -> Vec<CapabilityManifest> {
         ),
         cap(
             "ccos.file.stat",
-            "File metadata: exists, type, size, modification time.",
+            "File metadata: whether it exists, its type, size, and when it was last modified.",
             obj(&[("path", s("file path"), true)]),
             json!({"type": "object", "properties": {
                 "path": {"type": "string", "description": "the path"},
