@@ -835,11 +835,16 @@ fn quantities_keep_their_units_and_today_is_now() {
     );
 }
 
-/// A home with the goal suite's GitHub-like document imported against
-/// the loopback fixture server, whose host is allowed.
-fn github_home(server: &LoopbackServer) -> tempfile::TempDir {
+/// A home with OpenAPI document `doc` imported under `prefix` against the
+/// loopback fixture server at `base` (a path on it), whose host is
+/// allowed.
+fn imported_home(
+    server: &LoopbackServer,
+    doc: &Path,
+    base: &str,
+    prefix: &str,
+) -> tempfile::TempDir {
     let home = home(false);
-    let doc = ccos_testkit::repo_root().join("goals/fixtures/github-subset.openapi.json");
     let out = ccos(
         home.path(),
         &[
@@ -847,9 +852,9 @@ fn github_home(server: &LoopbackServer) -> tempfile::TempDir {
             "import-openapi",
             doc.to_str().unwrap(),
             "--base-url",
-            &server.url("/github"),
+            &server.url(base),
             "--prefix",
-            "github",
+            prefix,
         ],
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
@@ -865,13 +870,18 @@ fn github_home(server: &LoopbackServer) -> tempfile::TempDir {
     home
 }
 
+/// The goal suite's fixture server.
+fn fixture_server() -> LoopbackServer {
+    ccos_testkit::fixtures::Fixtures::load(&ccos_testkit::repo_root().join("goals/fixtures"))
+        .unwrap()
+        .serve()
+}
+
 #[test]
 fn a_question_about_one_field_is_answered_with_that_field() {
-    let fixtures =
-        ccos_testkit::fixtures::Fixtures::load(&ccos_testkit::repo_root().join("goals/fixtures"))
-            .unwrap();
-    let server = fixtures.serve();
-    let home = github_home(&server);
+    let server = fixture_server();
+    let doc = ccos_testkit::repo_root().join("goals/fixtures/github-subset.openapi.json");
+    let home = imported_home(&server, &doc, "/github", "github");
     let repo = &fixtures_repo("acme/rocket");
     let yes = ["--yes"];
     right(
@@ -950,33 +960,8 @@ fn find_repo(j: &Value, full_name: &str) -> Option<Value> {
 #[test]
 fn a_name_is_looked_up_before_the_capability_that_takes_its_id() {
     let Some(doc) = tmdb() else { return };
-    let fixtures =
-        ccos_testkit::fixtures::Fixtures::load(&ccos_testkit::repo_root().join("goals/fixtures"))
-            .unwrap();
-    let server = fixtures.serve();
-    let home = home(false);
-    let out = ccos(
-        home.path(),
-        &[
-            "caps",
-            "import-openapi",
-            doc.to_str().unwrap(),
-            "--base-url",
-            &server.url("/3"),
-            "--prefix",
-            "tmdb",
-        ],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    write(
-        home.path(),
-        "config.toml",
-        &format!(
-            "[files]\nroots = [{:?}]\n[http]\nallow_hosts = [\"127.0.0.1:{}\"]\n",
-            home.path().join("work").display().to_string(),
-            server.addr().port()
-        ),
-    );
+    let server = fixture_server();
+    let home = imported_home(&server, &doc, "/3", "tmdb");
     // Search the title, keep the result whose title is exactly it (not
     // its sequel "Copper Sky: Ascent"), then the details' runtime.
     right(
