@@ -455,6 +455,20 @@ impl Planner {
                             );
                         }
                     }
+                    // Still nothing named, and the goal's words only ask
+                    // ("can you help me?"): say which words those are.
+                    if reason == "no capability fits" {
+                        let asking: Vec<String> = reportable_words(s, stop_stems())
+                            .into_iter()
+                            .map(|(w, _)| format!("{w:?}"))
+                            .collect();
+                        if !asking.is_empty() {
+                            reason = format!(
+                                "{reason}; the goal's words ({}) ask, and name no task",
+                                asking.join(", ")
+                            );
+                        }
+                    }
                     missing.push(MissingCapability {
                         sub_intent: s.id.clone(),
                         description: s.description.clone(),

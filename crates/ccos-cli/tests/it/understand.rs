@@ -1008,6 +1008,8 @@ fn durations_and_unknown_units_are_not_plain_numbers() {
     refused(home.path(), "convert 2 hours to seconds", "2 hours");
     // A word after a number that nothing knows is what it measures.
     refused(home.path(), "add 5 apples and 3", "apples");
+    // Words that only ask are named as such.
+    refused(home.path(), "can you help me?", "\"help\") ask");
     // Durations still go where a time is meant.
     right(home.path(), "wait 1 second", &[], json!(1000));
 }
