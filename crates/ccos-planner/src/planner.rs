@@ -43,7 +43,7 @@ use crate::resolution::{
     Candidate, CatalogResolution, Resolution, ResolutionError, ResolutionStrategy,
 };
 use crate::understand::bind::bind;
-use crate::understand::lexicon::{self, contradiction};
+use crate::understand::lexicon;
 
 /// Minimum IDF-weighted share of a sub-intent's words that a capability
 /// must contain to be a candidate (catalog scores are relative to the
@@ -303,19 +303,15 @@ impl Planner {
         // "how many stars does acme/rocket have?" is read first as a list
         // to count; when no capability lists them, as one question whose
         // answer is a number (a field of one result, [`answer_field`]).
-        let counted = outcome.path == HybridPath::Fallback
-            && outcome.sub_intents.len() == 2
-            && goal.to_lowercase().starts_with("how many ");
-        let whole = counted.then(|| {
-            let mut s = SubIntent::new("s1", goal, IntentType::Other("goal".into()));
-            s.mentions = crate::understand::mentions(goal).unwrap_or_default();
-            s.from_text = true;
-            crate::decompose::HybridOutcome {
-                sub_intents: vec![s],
-                path: HybridPath::Fallback,
-                strategy: "fallback".into(),
-                failures: outcome.failures.clone(),
-            }
+        let counted = outcome.sub_intents.first().is_some_and(|s| s.counted);
+        let whole = counted.then(|| crate::decompose::HybridOutcome {
+            sub_intents: vec![crate::decompose::whole_goal(
+                goal,
+                crate::understand::mentions(goal).unwrap_or_default(),
+            )],
+            path: HybridPath::Fallback,
+            strategy: "fallback".into(),
+            failures: outcome.failures.clone(),
         });
         let first = self.plan_outcome(goal, outcome)?;
         if first.requires_agent.is_some()
@@ -691,12 +687,11 @@ impl Planner {
     /// Whether capability `m` serves sub-intent `s`, and how.
     fn evaluate(&self, s: &SubIntent, m: &CapabilityManifest, can_ask: bool) -> Fit {
         // A question reads: its nouns ("how many *stars*", "the *new*
-        // issues") are no operation a reading capability contradicts.
-        let reads = lexicon::data_operations(m).iter().all(|o| *o == "read")
-            && !lexicon::data_operations(m).is_empty();
-        if let Some(why) = contradiction(&operation_words(s), m)
-            && !(s.from_text && reads && is_question(&s.description) && why.contains("does read"))
-        {
+        // issues") are no data operation a reading capability contradicts.
+        let ops = lexicon::data_operations(m);
+        let reads = !ops.is_empty() && ops.iter().all(|o| *o == "read");
+        let skip = (s.from_text && reads && is_question(&s.description)).then_some("data");
+        if let Some(why) = lexicon::contradiction_outside(&operation_words(s), m, skip) {
             return Fit::Refused(why);
         }
         // Earlier results not passed by name feed the first free required
@@ -733,11 +728,7 @@ impl Planner {
         }
         // "list the stars of acme/rocket" (how "how many" is read first)
         // is not served by one object: counting its fields would answer.
-        let out_type = m
-            .output_schema
-            .as_ref()
-            .and_then(|o| o.get("type"))
-            .and_then(|t| t.as_str());
+        let out_type = output_type(m);
         if first_word(&s.description) == "list"
             && out_type == Some("object")
             && !lists_what_is_asked(s, m)
@@ -1451,6 +1442,20 @@ fn capability_vocabulary(
     vocab
 }
 
+/// The stems of what the steps a binding reads first do: read a file,
+/// split it into lines.
+fn read_step_words(b: &crate::understand::bind::Binding) -> Vec<String> {
+    use ccos_marketplace::search::analyze;
+    let mut out = vec![];
+    if !b.read_first.is_empty() {
+        out.extend(analyze("read file"));
+    }
+    if !b.read_lines.is_empty() {
+        out.extend(analyze("lines line"));
+    }
+    out
+}
+
 /// The words of sub-intent `s` a report may name, in the goal's order,
 /// once each: values aside, and words all of whose stems are in `skip`
 /// (function words, words of asking) aside.
@@ -1573,12 +1578,7 @@ fn unaccounted_word(
             vocab.extend(analyze(v));
         }
     }
-    if !b.read_first.is_empty() {
-        vocab.extend(analyze("read file"));
-    }
-    if !b.read_lines.is_empty() {
-        vocab.extend(analyze("lines line"));
-    }
+    vocab.extend(read_step_words(b));
     let words = lexicon::order_phrases(
         text.split(|c: char| !c.is_alphanumeric() && c != '\'' && !is_pictograph(c))
             .filter(|w| !w.is_empty())
@@ -1717,12 +1717,7 @@ fn word_after_a_number(
     use ccos_marketplace::search::analyze;
     let mut vocab = capability_vocabulary(m, params);
     // What the steps read first do ("the first 2 *lines* of words.txt").
-    if !b.read_first.is_empty() {
-        vocab.extend(analyze("read file"));
-    }
-    if !b.read_lines.is_empty() {
-        vocab.extend(analyze("lines line"));
-    }
+    vocab.extend(read_step_words(b));
     let filler = filler_stems();
     let numbers = s.mentions.iter().flat_map(|x| {
         if x.items.is_empty() {
@@ -1899,15 +1894,6 @@ fn unanswered_question(
     m: &CapabilityManifest,
     answered: Option<&serde_json::Value>,
 ) -> Option<String> {
-    let yes_no = matches!(
-        first_word(text).as_str(),
-        "is" | "are" | "was" | "were" | "does" | "do" | "did" | "has" | "have" | "can"
-    );
-    let out_type = m
-        .output_schema
-        .as_ref()
-        .and_then(|o| o.get("type"))
-        .and_then(|t| t.as_str());
     // Only when the result's fields are known and none answers.
     let fields_known = m
         .output_schema
@@ -1915,23 +1901,20 @@ fn unanswered_question(
         .and_then(|o| o.get("properties"))
         .and_then(|p| p.as_object())
         .is_some_and(|p| !p.is_empty());
-    if yes_no && answered.is_none() && out_type == Some("object") && fields_known {
+    if asks_yes_or_no(text)
+        && answered.is_none()
+        && output_type(m) == Some("object")
+        && fields_known
+    {
         return Some(format!(
             "the goal asks yes or no; {} returns an object and no field of it answers",
             m.id
         ));
     }
-    if let Some(field) = answered {
-        // A field of the result answers it: a count for "how many".
-        let ty = field.get("type").and_then(|t| t.as_str());
-        let lower = text.to_lowercase();
-        let counting = lower.contains("how many") || lower.contains("how much");
-        return (counting && !matches!(ty, Some("integer" | "number"))).then(|| {
-            format!(
-                "the goal asks how many; the field {} finds is not a number",
-                m.id
-            )
-        });
+    // A field of the result answers it ([`answer_field`] takes only a
+    // number for "how many").
+    if answered.is_some() {
+        return None;
     }
     let lower = text.to_lowercase();
     let one_of = [
@@ -2032,7 +2015,6 @@ fn counted_list(s: &SubIntent, m: &CapabilityManifest) -> Option<Option<String>>
                 .all(|st| lexicon::synonym_stems(st).iter().any(|x| words.contains(x)))
         })
     };
-    let is_array = |s: &serde_json::Value| s.get("type").and_then(|t| t.as_str()) == Some("array");
     let name = lexicon::name_words(m);
     if is_array(out) {
         return named_by(&name).then_some(None);
@@ -2076,10 +2058,9 @@ fn lists_what_is_asked(s: &SubIntent, m: &CapabilityManifest) -> bool {
         .into_iter()
         .flat_map(|(_, stems)| stems)
         .collect();
-    props.iter().any(|(key, schema)| {
-        schema.get("type").and_then(|t| t.as_str()) == Some("array")
-            && analyze(key).iter().any(|k| asked.contains(k))
-    })
+    props
+        .iter()
+        .any(|(key, schema)| is_array(schema) && analyze(key).iter().any(|k| asked.contains(k)))
 }
 
 /// Whether `m` answers with a list: an array, or a page object whose
@@ -2088,7 +2069,6 @@ fn returns_list(m: &CapabilityManifest) -> bool {
     let Some(o) = m.output_schema.as_ref() else {
         return false;
     };
-    let is_array = |s: &serde_json::Value| s.get("type").and_then(|t| t.as_str()) == Some("array");
     is_array(o)
         || ["results", "items", "data"].iter().any(|k| {
             o.get("properties")
@@ -2125,6 +2105,32 @@ fn first_word(text: &str) -> String {
         .unwrap_or("")
         .trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
         .to_lowercase()
+}
+
+/// Whether `text` asks for a number ("how many", "how much", "the number
+/// of").
+fn asks_how_many(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    lower.contains("how many") || lower.contains("how much") || lower.contains("number of")
+}
+
+/// Whether `text` asks yes or no: it opens with a verb ("is", "does",
+/// "has" …).
+fn asks_yes_or_no(text: &str) -> bool {
+    matches!(
+        first_word(text).as_str(),
+        "is" | "are" | "was" | "were" | "does" | "do" | "did" | "has" | "have" | "can"
+    )
+}
+
+/// The type of `m`'s result, when its schema states one.
+fn output_type(m: &CapabilityManifest) -> Option<&str> {
+    m.output_schema.as_ref()?.get("type")?.as_str()
+}
+
+/// Whether `schema` is an array's.
+fn is_array(schema: &serde_json::Value) -> bool {
+    schema.get("type").and_then(|t| t.as_str()) == Some("array")
 }
 
 /// Whether `text` is a question: it ends with "?" or opens with a
@@ -2167,21 +2173,12 @@ fn answer_field(s: &SubIntent, m: &CapabilityManifest) -> Option<(String, String
         return None;
     }
     let props = m.output_schema.as_ref()?.get("properties")?.as_object()?;
-    let lower = s.description.to_lowercase();
-    let counting =
-        lower.contains("how many") || lower.contains("how much") || lower.contains("number of");
-    let yes_no = matches!(
-        first_word(&s.description).as_str(),
-        "is" | "are" | "was" | "were" | "does" | "do" | "did" | "has" | "have" | "can"
-    );
+    let counting = asks_how_many(&s.description);
+    let yes_no = asks_yes_or_no(&s.description);
     let wanted = |schema: &serde_json::Value| {
         // `["string", "null"]`: the first type that is not null.
-        let ty = match schema.get("type") {
-            Some(serde_json::Value::Array(ts)) => {
-                ts.iter().filter_map(|t| t.as_str()).find(|t| *t != "null")
-            }
-            t => t.and_then(|t| t.as_str()),
-        };
+        let ty = crate::understand::bind::schema_type(schema);
+        let ty = ty.as_deref();
         if counting {
             matches!(ty, Some("integer" | "number"))
         } else if yes_no {
@@ -2200,14 +2197,14 @@ fn answer_field(s: &SubIntent, m: &CapabilityManifest) -> Option<(String, String
     // Field → the words of the question naming it.
     let mut named: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
     for (key, schema) in props {
+        let key_words: BTreeSet<String> = analyze(key).into_iter().collect();
         // "How many votes": a count, not `vote_average`.
-        let measure = analyze(key).iter().any(|w| {
-            ["averag", "avg", "mean", "rate", "ratio", "percent", "score"].contains(&w.as_str())
-        });
+        let measure = ["averag", "avg", "mean", "rate", "ratio", "percent", "score"]
+            .iter()
+            .any(|w| key_words.contains(*w));
         if !wanted(schema) || (counting && measure) {
             continue;
         }
-        let key_words: BTreeSet<String> = analyze(key).into_iter().collect();
         let desc_words: BTreeSet<String> = schema
             .get("description")
             .and_then(|d| d.as_str())

@@ -255,11 +255,22 @@ impl HybridDecomposition {
             c.depends_on.push("s1".into());
             return Ok(done(vec![s, c], HybridPath::Fallback, "fallback", failures));
         }
-        let mut s = SubIntent::new("s1", goal, IntentType::Other("goal".into()));
-        s.mentions = stated;
-        s.from_text = true;
-        Ok(done(vec![s], HybridPath::Fallback, "fallback", failures))
+        Ok(done(
+            vec![whole_goal(goal, stated)],
+            HybridPath::Fallback,
+            "fallback",
+            failures,
+        ))
     }
+}
+
+/// The whole goal as one sub-intent of its own text, with the values it
+/// states: the fallback decomposition.
+pub(crate) fn whole_goal(goal: &str, stated: Vec<crate::understand::Mention>) -> SubIntent {
+    let mut s = SubIntent::new("s1", goal, IntentType::Other("goal".into()));
+    s.mentions = stated;
+    s.from_text = true;
+    s
 }
 
 /// A goal typed inside quotes is the goal, not a quoted value.

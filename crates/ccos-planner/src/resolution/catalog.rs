@@ -433,12 +433,12 @@ impl ResolutionStrategy for CatalogResolution {
                 .iter()
                 .map(|q| evidence_idf.get(q.as_str()).copied().unwrap_or(0.0))
                 .sum();
+            let matched_weight: f64 = matched
+                .iter()
+                .map(|q| evidence_idf.get(q.as_str()).copied().unwrap_or(0.0))
+                .sum();
             let coverage = if judged_total > 0.0 {
-                matched
-                    .iter()
-                    .map(|q| evidence_idf.get(q.as_str()).copied().unwrap_or(0.0))
-                    .sum::<f64>()
-                    / judged_total
+                matched_weight / judged_total
             } else {
                 0.0
             };
@@ -463,7 +463,7 @@ impl ResolutionStrategy for CatalogResolution {
                 .sum();
             let bar_total = judged_total - unmatched_filler;
             let bar_coverage = if bar_total > 0.0 {
-                coverage * judged_total / bar_total
+                matched_weight / bar_total
             } else {
                 0.0
             };

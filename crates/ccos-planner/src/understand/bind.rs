@@ -122,7 +122,9 @@ pub fn params_of(m: &CapabilityManifest) -> (Vec<Param>, bool) {
     (params, positional)
 }
 
-fn schema_type(s: &Json) -> Option<String> {
+/// A schema's type; `["string", "null"]`: the first type that is not
+/// null.
+pub(crate) fn schema_type(s: &Json) -> Option<String> {
     match s.get("type") {
         Some(Json::String(t)) => Some(t.clone()),
         // ["string", "null"]: the first non-null type.

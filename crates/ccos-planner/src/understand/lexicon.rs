@@ -416,6 +416,16 @@ pub fn data_operations(m: &CapabilityManifest) -> BTreeSet<&'static str> {
 /// Why `m` contradicts the goal clause `text` (see the module docs), or
 /// `None`.
 pub fn contradiction(text: &str, m: &CapabilityManifest) -> Option<String> {
+    contradiction_outside(text, m, None)
+}
+
+/// [`contradiction`], not looking at the family `skip` ("data" for a
+/// question, whose nouns are no operation: "how many *stars*").
+pub fn contradiction_outside(
+    text: &str,
+    m: &CapabilityManifest,
+    skip: Option<&str>,
+) -> Option<String> {
     let lower = text.to_lowercase();
     let last = m.id.rsplit('.').next().unwrap_or(&m.id).to_lowercase();
     if lower.contains(&m.id.to_lowercase())
@@ -428,7 +438,7 @@ pub fn contradiction(text: &str, m: &CapabilityManifest) -> Option<String> {
     let cap = name_words(m);
     let g = operations(&goal);
     let c = operations(&cap);
-    for (family, _) in GROUPS {
+    for (family, _) in GROUPS.iter().filter(|(f, _)| Some(*f) != skip) {
         let gops: BTreeSet<&str> = g.iter().filter(|x| x.0 == *family).map(|x| x.1).collect();
         let cops: BTreeSet<&str> = c.iter().filter(|x| x.0 == *family).map(|x| x.1).collect();
         if !gops.is_empty() && !cops.is_empty() && gops.is_disjoint(&cops) {

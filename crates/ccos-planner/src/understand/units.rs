@@ -329,10 +329,7 @@ pub fn attached(word: &str) -> Option<(&str, &'static str)> {
     if num.is_empty() || !num.starts_with(|c: char| c.is_ascii_digit()) {
         return None;
     }
-    UNITS
-        .iter()
-        .find(|u| u.attached.contains(&suffix))
-        .map(|u| (num, u.symbol))
+    attached_symbol(suffix).map(|u| (num, u))
 }
 
 /// The unit whose symbol is `symbol` as written onto a number (the
@@ -352,31 +349,49 @@ fn dimension_of(symbol: &str) -> Option<&'static str> {
         .map(|u| u.dimension)
 }
 
+/// Stems of each word naming a unit or a dimension in a text: (unit or
+/// dimension, the stems of each of its words), computed once.
+type Stemmed = Vec<(&'static str, Vec<Vec<String>>)>;
+
+/// The stemmed words of [`UNITS`] (only alphabetic words of more than two
+/// letters: "m" or "in" in a description names no unit, and "m/s" would
+/// be found in "m/s^2") and of [`DIMENSION_WORDS`], computed once.
+fn stemmed() -> &'static (Stemmed, Stemmed) {
+    static S: std::sync::OnceLock<(Stemmed, Stemmed)> = std::sync::OnceLock::new();
+    S.get_or_init(|| {
+        let units = UNITS
+            .iter()
+            .map(|u| {
+                let words = u
+                    .words
+                    .iter()
+                    .filter(|w| {
+                        w.len() > 2 && w.chars().all(|c| c.is_ascii_alphabetic() || c == ' ')
+                    })
+                    .map(|w| analyze(w))
+                    .collect();
+                (u.symbol, words)
+            })
+            .collect();
+        let dims = DIMENSION_WORDS
+            .iter()
+            .map(|(d, words)| (*d, words.iter().map(|w| analyze(w)).collect()))
+            .collect();
+        (units, dims)
+    })
+}
+
 /// The units and dimensions a text names (its stemmed words).
 fn named(stems: &BTreeSet<String>) -> (BTreeSet<&'static str>, BTreeSet<&'static str>) {
-    let mut units = BTreeSet::new();
-    for u in UNITS {
-        // Only alphabetic words of more than two letters: "m" or "in" in a
-        // description names no unit, and "m/s" would be found in "m/s^2".
-        let hit = u.words.iter().any(|w| {
-            w.len() > 2
-                && w.chars().all(|c| c.is_ascii_alphabetic() || c == ' ')
-                && analyze(w).iter().all(|s| stems.contains(s))
-        });
-        if hit {
-            units.insert(u.symbol);
-        }
-    }
-    let mut dims = BTreeSet::new();
-    for (d, words) in DIMENSION_WORDS {
-        if words
+    let hits = |table: &'static Stemmed| -> BTreeSet<&'static str> {
+        table
             .iter()
-            .any(|w| analyze(w).iter().all(|s| stems.contains(s)))
-        {
-            dims.insert(*d);
-        }
-    }
-    (units, dims)
+            .filter(|(_, words)| words.iter().any(|w| w.iter().all(|s| stems.contains(s))))
+            .map(|(name, _)| *name)
+            .collect()
+    };
+    let (units, dims) = stemmed();
+    (hits(units), hits(dims))
 }
 
 /// How well a quantity in `unit` fits a numeric parameter whose name and
