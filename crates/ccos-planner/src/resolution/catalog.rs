@@ -193,6 +193,10 @@ struct CapTerms {
     lead: Option<String>,
     /// Term frequencies over the whole document.
     tf: BTreeMap<String, u32>,
+    /// The values its parameters' `enum`s allow ("closed" of an issue
+    /// `state`): a request naming one asks for that choice, so the word
+    /// counts for the "fits" bar (not for the score: ranking is unchanged).
+    choices: BTreeSet<String>,
     /// Document length in terms.
     len: usize,
 }
@@ -462,8 +466,14 @@ impl ResolutionStrategy for CatalogResolution {
                 .map(|q| evidence_idf.get(q.as_str()).copied().unwrap_or(0.0))
                 .sum();
             let bar_total = judged_total - unmatched_filler;
+            // A word naming one of its parameters' choices counts for it.
+            let chosen_weight: f64 = judged
+                .iter()
+                .filter(|q| !matched.contains(q) && syn(q).any(|s| t.choices.contains(s)))
+                .map(|q| evidence_idf.get(q.as_str()).copied().unwrap_or(0.0))
+                .sum();
             let bar_coverage = if bar_total > 0.0 {
-                matched_weight / bar_total
+                (matched_weight + chosen_weight) / bar_total
             } else {
                 0.0
             };
@@ -832,6 +842,17 @@ fn cap_terms(m: &CapabilityManifest) -> CapTerms {
             }
         }
     }
+    let choices: BTreeSet<String> = m
+        .input_schema
+        .get("properties")
+        .and_then(|p| p.as_object())
+        .into_iter()
+        .flat_map(|props| props.values())
+        .filter_map(|s| s.get("enum").and_then(|e| e.as_array()))
+        .flatten()
+        .filter_map(|v| v.as_str())
+        .flat_map(analyze)
+        .collect();
     let mut tf: BTreeMap<String, u32> = BTreeMap::new();
     for w in &words {
         *tf.entry(w.clone()).or_default() += 1;
@@ -841,6 +862,7 @@ fn cap_terms(m: &CapabilityManifest) -> CapTerms {
         what,
         lead,
         tf,
+        choices,
         len: words.len(),
     }
 }
@@ -1122,5 +1144,39 @@ mod tests {
         assert!(r.resolve(&i, 5).unwrap().is_empty());
         let r = CatalogResolution::new(catalog());
         assert_eq!(r.resolve(&i, 5).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_word_naming_a_choice_counts_for_the_bar() {
+        let mp = Marketplace::new().unwrap();
+        mp.replace_all(vec![
+            cap(
+                "gh.issues",
+                "List the issues of a repository",
+                json!({"type":"object","properties":{"repo":{},"state":{"type":"string","enum":["open","closed","all"]}},"required":["repo"]}),
+                &[Effect::Network],
+            ),
+            // The same without the choice: "closed" counts against it.
+            cap(
+                "gl.issues",
+                "List the issues of a repository",
+                json!({"type":"object","properties":{"repo":{},"state":{"type":"string"}},"required":["repo"]}),
+                &[Effect::Network],
+            ),
+            // Makes "closed" a word of the catalog (a word none has weighs
+            // nothing).
+            cap(
+                "gh.doors",
+                "Whether the doors are closed",
+                json!({"type":"object","properties":{},"required":[]}),
+                &[Effect::Pure],
+            ),
+        ])
+        .unwrap();
+        let r = CatalogResolution::new(Arc::new(mp)).with_min_coverage(0.5);
+        // "closed" is no word of the description, only a `state` value.
+        let mut i = SubIntent::new("s1", "show me the closed issues", IntentType::Fetch);
+        i.from_text = true;
+        assert_eq!(ids(&r.resolve(&i, 5).unwrap()), ["gh.issues"]);
     }
 }

@@ -935,6 +935,10 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
                 (0.9, s(&text_value))
             } else if has(n, PATH_WORDS) {
                 (0.5, s(&text_value))
+            } else if cue_names(m, p) {
+                // A slashed name the word beside it names otherwise: "the
+                // feature/login branch" is a branch.
+                (0.9, s(&text_value))
             } else {
                 return None;
             }
@@ -1255,6 +1259,8 @@ pub fn takes_user_text(m: &CapabilityManifest) -> bool {
             && has(&p.name_words, USER_TEXT_WORDS)
             && !has(&p.name_words, DATA_WORDS)
             && matches!(p.ty.as_deref(), Some("string") | None)
+            // A choice among listed values is no text of the user's.
+            && p.schema.get("enum").is_none()
     })
 }
 
@@ -1411,6 +1417,14 @@ pub fn bind(
                 })
                 .collect();
             match hits.as_slice() {
+                // A required choice the goal does not restrict ("list the
+                // branches": local, remote or all) is all of them, when
+                // "all" is a choice; otherwise it stays open.
+                [] if p.required => {
+                    if let Some(all) = e.iter().find(|v| v.as_str() == Some("all")) {
+                        enum_fill.push((pi, all.clone()));
+                    }
+                }
                 [] => {}
                 [one] => enum_fill.push((pi, (*one).clone())),
                 // Several allowed values named ("copper and aluminum"):
@@ -1846,6 +1860,83 @@ mod tests {
                 .map(|a| (a.param.clone(), a.value.clone()))
                 .collect(),
         )
+    }
+
+    #[test]
+    fn an_unrestricted_required_choice_is_all_and_a_named_one_wins() {
+        let branches = cap(
+            "git_branch",
+            obj(
+                json!({"repo_path": {"type": "string"}, "branch_type": {"type": "string",
+                    "description": "Whether to list local branches ('local'), remote branches ('remote') or all branches('all')."}}),
+                &["repo_path", "branch_type"],
+            ),
+        );
+        assert_eq!(
+            args(&run("list the branches of /tmp/repo", &branches)),
+            json!({"repo_path": "/tmp/repo", "branch_type": "all"})
+        );
+        assert_eq!(
+            args(&run("list the remote branches of /tmp/repo", &branches)),
+            json!({"repo_path": "/tmp/repo", "branch_type": "remote"})
+        );
+        // Optional: its default stays.
+        let issues = cap(
+            "issues",
+            obj(
+                json!({"repo": {"type": "string"}, "state": {"type": "string", "enum": ["open", "closed", "all"]}}),
+                &["repo"],
+            ),
+        );
+        assert_eq!(
+            args(&run("list the issues of acme/rocket", &issues)),
+            json!({"repo": "acme/rocket"})
+        );
+        // A required choice without "all" is not guessed.
+        let unit = cap(
+            "temp",
+            obj(
+                json!({"unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}),
+                &["unit"],
+            ),
+        );
+        assert_eq!(args(&run("what is the temperature", &unit)), json!({}));
+        // A choice among listed values is no text of the user's.
+        let annotated = cap(
+            "get-annotated-message",
+            obj(
+                json!({"messageType": {"type": "string", "enum": ["error", "success", "debug"]}}),
+                &["messageType"],
+            ),
+        );
+        assert!(!takes_user_text(&annotated));
+        assert_eq!(
+            args(&run("show me an annotated error message", &annotated)),
+            json!({"messageType": "error"})
+        );
+    }
+
+    #[test]
+    fn a_slashed_name_the_next_word_names_fills_that_parameter() {
+        let checkout = cap(
+            "git_checkout",
+            obj(
+                json!({"repo_path": {"type": "string"}, "branch_name": {"type": "string"}}),
+                &["repo_path", "branch_name"],
+            ),
+        );
+        assert_eq!(
+            args(&run(
+                "switch /tmp/repo to the feature/login branch",
+                &checkout
+            )),
+            json!({"repo_path": "/tmp/repo", "branch_name": "feature/login"})
+        );
+        // Without the word, a slashed name is no branch.
+        assert_eq!(
+            args(&run("switch /tmp/repo to feature/login", &checkout)),
+            json!({"repo_path": "/tmp/repo"})
+        );
     }
 
     #[test]
