@@ -877,7 +877,7 @@ impl Planner {
     fn by_name(&self, s: &SubIntent) -> Option<NameChain> {
         use crate::understand::MentionKind;
         use ccos_marketplace::search::analyze;
-        if !s.from_text || !is_question(&s.description) || s.mentions.len() != 1 {
+        if !s.from_text || !asks_to_be_told(&s.description) || s.mentions.len() != 1 {
             return None;
         }
         let name = s
@@ -1977,7 +1977,8 @@ fn unasked_question(text: &str, m: &CapabilityManifest) -> Option<String> {
 /// says "you" or "your" and no verb of a request ("how are you today?",
 /// "what's your name?"; not "can you fetch ...").
 fn conversation(text: &str) -> bool {
-    let words: Vec<String> = text
+    // "what do you know about Bob?" asks to look Bob up.
+    let words: Vec<String> = lexicon::without_idioms(text)
         .split_whitespace()
         .map(|w| {
             w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
@@ -2156,6 +2157,17 @@ fn is_question(text: &str) -> bool {
         )
 }
 
+/// Whether `text` asks to be told something: a question, or a request
+/// to show what is ("list the cast of …", "show me the stars of …",
+/// "tell me the runtime of …").
+fn asks_to_be_told(text: &str) -> bool {
+    is_question(text)
+        || matches!(
+            first_word(text).as_str(),
+            "list" | "show" | "tell" | "give" | "display"
+        )
+}
+
 /// The field of `m`'s structured result that the question `s` asks for,
 /// with the word that names it: "how many *stars* does acme/rocket
 /// have?" → `stargazers_count` ("Number of stars"); "what *language* is
@@ -2169,7 +2181,7 @@ fn is_question(text: &str) -> bool {
 /// fields, or none, and the whole result is the answer as before.
 fn answer_field(s: &SubIntent, m: &CapabilityManifest) -> Option<(String, String, usize)> {
     use ccos_marketplace::search::analyze;
-    if !is_question(&s.description) {
+    if !asks_to_be_told(&s.description) {
         return None;
     }
     let props = m.output_schema.as_ref()?.get("properties")?.as_object()?;
@@ -2267,6 +2279,14 @@ mod tests {
 
     fn planner(policy: Policy) -> Planner {
         Planner::new(builtins(), policy, PatternDecomposition::builtin().unwrap())
+    }
+
+    #[test]
+    fn asking_what_is_known_is_a_lookup_not_a_conversation() {
+        assert!(conversation("how are you today?"));
+        assert!(conversation("what do you think?"));
+        assert!(!conversation("what do you remember about Bob?"));
+        assert!(!conversation("What do you know about Leo Brandt?"));
     }
 
     #[test]

@@ -985,6 +985,19 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             let sc = if has(n, NAMEISH_WORDS) { 0.7 } else { 0.35 };
             (sc, s(&text_value))
         }
+        // One name for a list of names ("forget Dana": `entityNames`).
+        (MentionKind::Name, Some("array"))
+            if has(n, &["name", "names"])
+                && p.schema
+                    .get("items")
+                    .and_then(|i| i.get("type"))
+                    .and_then(Json::as_str)
+                    == Some("string") =>
+        {
+            // A capitalised word is what a list of names is for: enough
+            // for a one-word name ("Dana").
+            (0.8, Json::Array(vec![s(&text_value)]))
+        }
         _ => return None,
     };
     Some(out)
@@ -1751,6 +1764,12 @@ pub fn bind(
         .filter(|(i, _)| whole.contains(i) || items_used.iter().any(|(m, _)| m == i))
         .map(|(_, m)| m)
         .collect();
+    // "show me the directory tree": of the current folder, as a shell
+    // user means it, when the goal names no path at all.
+    let names_no_path = !has_input
+        && !mentions
+            .iter()
+            .any(|m| matches!(m.kind, MentionKind::Path | MentionKind::Url));
     for &pi in &free {
         let p = &params[pi];
         if taken_param.contains(&pi) || !p.required {
@@ -1779,6 +1798,23 @@ pub fn bind(
                     param: p.name.clone(),
                     value: Json::from(text),
                     source: "payload".into(),
+                    score: 0.5,
+                },
+            ));
+            continue;
+        }
+        if names_no_path && is_folder_param(m, p) {
+            b.notes.push(format!(
+                "the goal names no folder: the current one -> :{}",
+                p.name
+            ));
+            taken_param.insert(pi);
+            bound.push((
+                pi,
+                Bound {
+                    param: p.name.clone(),
+                    value: Json::from("."),
+                    source: "the current folder".into(),
                     score: 0.5,
                 },
             ));
@@ -1824,9 +1860,81 @@ pub fn bind(
             }
         }
     }
+    into_folder(m, mentions, &bound_from, &mut bound, &mut b.notes);
     bound.sort_by_key(|(pi, _)| *pi);
     b.args = bound.into_iter().map(|(_, bd)| bd).collect();
     b
+}
+
+/// Whether `p` is the folder `m` works on: a path parameter of a
+/// capability named for folders ("list_directory", "directory_tree"), or a
+/// parameter named for one ("dir"). A file's path is not.
+fn is_folder_param(m: &CapabilityManifest, p: &Param) -> bool {
+    const FOLDER_WORDS: &[&str] = &["directory", "dir", "folder", "tree"];
+    if !matches!(p.ty.as_deref(), Some("string") | None) {
+        return false;
+    }
+    let names: BTreeSet<String> = analyze(&format!("{} {}", m.name, m.id))
+        .into_iter()
+        .collect();
+    has(&p.name_words, &["directory", "dir", "folder"])
+        || (has(&p.name_words, &["path"]) && has(&names, FOLDER_WORDS))
+}
+
+/// Moving (copying, renaming) a file *into* a folder keeps its name: "move
+/// docs/faq.md into docs/archive" moves it to `docs/archive/faq.md`. Only
+/// for a capability named for moving or copying, when the goal's path
+/// after "into" has no extension and the other path names a file.
+fn into_folder(
+    m: &CapabilityManifest,
+    mentions: &[Mention],
+    bound_from: &std::collections::BTreeMap<usize, MentionRef>,
+    bound: &mut [(usize, Bound)],
+    notes: &mut Vec<String>,
+) {
+    let names: BTreeSet<String> = analyze(&format!("{} {}", m.name, m.id))
+        .into_iter()
+        .collect();
+    if !has(&names, &["move", "copy", "rename"]) {
+        return;
+    }
+    let path_of = |pi: usize| {
+        let men = mention_at(mentions, *bound_from.get(&pi)?);
+        // "docs/archive" reads as owner/name too.
+        (matches!(men.kind, MentionKind::Path | MentionKind::Repo) && men.items.is_empty())
+            .then_some(men)
+    };
+    let file_name = |v: &str| {
+        let last = v
+            .trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .unwrap_or(v)
+            .to_string();
+        (last.contains('.') && !last.starts_with('.')).then_some(last)
+    };
+    let Some(folder_at) = bound.iter().position(|(pi, bd)| {
+        path_of(*pi).is_some_and(|men| men.cue.prep.as_deref() == Some("into"))
+            && bd.value.as_str().is_some_and(|v| file_name(v).is_none())
+    }) else {
+        return;
+    };
+    let files: Vec<String> = bound
+        .iter()
+        .enumerate()
+        .filter(|(i, (pi, _))| *i != folder_at && path_of(*pi).is_some())
+        .filter_map(|(_, (_, bd))| bd.value.as_str().and_then(file_name))
+        .collect();
+    let [file] = files.as_slice() else {
+        return;
+    };
+    let bd = &mut bound[folder_at].1;
+    let Some(folder) = bd.value.as_str() else {
+        return;
+    };
+    let joined = format!("{}/{file}", folder.trim_end_matches('/'));
+    notes.push(format!("into the folder {folder}: :{} {joined}", bd.param));
+    bd.value = Json::from(joined);
 }
 
 #[cfg(test)]
@@ -1914,6 +2022,57 @@ mod tests {
             args(&run("show me an annotated error message", &annotated)),
             json!({"messageType": "error"})
         );
+    }
+
+    #[test]
+    fn one_name_fills_a_list_of_names() {
+        let delete = cap(
+            "delete_entities",
+            obj(
+                json!({"entityNames": {"type": "array", "items": {"type": "string"}, "description": "An array of entity names to delete"}}),
+                &["entityNames"],
+            ),
+        );
+        let b = run("forget everything about Dana", &delete);
+        assert_eq!(args(&b), json!({"entityNames": ["Dana"]}), "{b:?}");
+    }
+
+    #[test]
+    fn a_file_moved_into_a_folder_keeps_its_name() {
+        let mv = cap(
+            "move_file",
+            obj(
+                json!({"source": {"type": "string"}, "destination": {"type": "string"}}),
+                &["source", "destination"],
+            ),
+        );
+        assert_eq!(
+            args(&run("move docs/faq.md into docs/archive", &mv)),
+            json!({"source": "docs/faq.md", "destination": "docs/archive/faq.md"})
+        );
+        // A destination with a file name is the new name.
+        assert_eq!(
+            args(&run("move docs/faq.md to docs/old.md", &mv)),
+            json!({"source": "docs/faq.md", "destination": "docs/old.md"})
+        );
+    }
+
+    #[test]
+    fn a_folder_the_goal_does_not_name_is_the_current_one() {
+        let tree = cap(
+            "directory_tree",
+            obj(json!({"path": {"type": "string"}}), &["path"]),
+        );
+        assert_eq!(
+            args(&run("show me the directory tree", &tree)),
+            json!({"path": "."})
+        );
+        // A file's path is never guessed.
+        let read = cap(
+            "read_file",
+            obj(json!({"path": {"type": "string"}}), &["path"]),
+        );
+        assert_eq!(args(&run("read the file", &read)), json!({}));
     }
 
     #[test]

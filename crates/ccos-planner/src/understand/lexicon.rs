@@ -190,6 +190,9 @@ pub const IDIOMS: &[(&str, &str)] = &[
     ("right now", "now"),
     ("at the moment", "now"),
     ("as of now", "now"),
+    // A question of what is known asks to look it up, not to memorise.
+    ("what do you remember about", "search"),
+    ("what do you know about", "search"),
 ];
 
 /// `text` with its [`IDIOMS`] replaced (lower case).
@@ -210,6 +213,7 @@ pub const REQUEST_WORDS: &[&str] = &[
     "tell",
     "give",
     "display",
+    "list",
     "print",
     "return",
     "get",
