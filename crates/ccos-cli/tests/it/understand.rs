@@ -674,9 +674,17 @@ fn countries_name_their_zone_and_listed_places_are_not_dropped() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let out = ccos(home.path(), &["mcp", "discover", "memory"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    // A name does not fill a list of names to delete: "forget what Alice
-    // likes" would delete all of Alice (trial 3). Refused.
-    for goal in ["forget everything about Dana", "forget what Alice likes"] {
+    // A name fills a list of names to delete only when it is the whole
+    // object: "forget what Alice likes" would delete all of Alice (trial
+    // 3). Refused.
+    let out = ccos(home.path(), &["plan", "forget everything about Dana"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains(r#"(call :mcp.memory.delete_entities {:entityNames ["Dana"]})"#),
+        "{}",
+        text(&out.stdout)
+    );
+    for goal in ["forget what Alice likes", "forget the dog of Dana"] {
         let out = ccos(home.path(), &["plan", goal]);
         assert_eq!(out.status.code(), Some(4), "{goal}: {}", text(&out.stdout));
     }

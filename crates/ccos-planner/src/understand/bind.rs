@@ -985,9 +985,20 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             let sc = if has(n, NAMEISH_WORDS) { 0.7 } else { 0.35 };
             (sc, s(&text_value))
         }
-        // One name for a list of names ("forget Dana": `entityNames`).
+        // One name for a list of names ("forget everything about Dana":
+        // `entityNames`), when the name is the whole object: "forget what
+        // Alice likes" or "the dog of Dana" is a part, not all of Alice.
         (MentionKind::Name, Some("array"))
             if has(n, &["name", "names"])
+                && m.cue.after.is_empty()
+                && m.cue.before.iter().all(|w| {
+                    // A verb, or a synonym of one ("forget").
+                    super::lexicon::is_action_verb(w)
+                        || super::lexicon::synonyms_of(w)
+                            .iter()
+                            .any(|v| super::lexicon::is_action_verb(v))
+                        || matches!(w.to_lowercase().as_str(), "everything" | "all")
+                })
                 && p.schema
                     .get("items")
                     .and_then(|i| i.get("type"))
@@ -2033,8 +2044,23 @@ mod tests {
                 &["entityNames"],
             ),
         );
-        let b = run("forget everything about Dana", &delete);
-        assert_eq!(args(&b), json!({"entityNames": ["Dana"]}), "{b:?}");
+        for goal in [
+            "forget everything about Dana",
+            "delete Dana",
+            "remove all about Dana",
+        ] {
+            let b = run(goal, &delete);
+            assert_eq!(args(&b), json!({"entityNames": ["Dana"]}), "{goal}: {b:?}");
+        }
+        // A part of what a name holds is not all of it.
+        for goal in [
+            "forget what Alice likes",
+            "forget the dog of Dana",
+            "forget Dana's address",
+        ] {
+            let b = run(goal, &delete);
+            assert_eq!(args(&b), json!({}), "{goal}: {b:?}");
+        }
     }
 
     #[test]
