@@ -298,7 +298,8 @@ impl Planner {
 
     /// Plans `goal`: a validated plan, or a requires-agent report.
     pub fn plan(&self, goal: &str) -> Result<PlanResult, PlanError> {
-        let goal = goal.trim();
+        let unshouted = crate::understand::unshouted(goal.trim());
+        let goal = unshouted.as_str();
         let outcome = self.decomposition.decompose_traced(goal)?;
         // "how many stars does acme/rocket have?" is read first as a list
         // to count; when no capability lists them, as one question whose
@@ -1857,7 +1858,11 @@ fn unserved_qualifier_of(
     // A time the goal restricts to ("this week", "recently") needs a
     // parameter that takes it: a total is no answer to "how many stars
     // this week".
-    if let Some(when) = lexicon::time_restriction(&own) {
+    // "today" asks for the present of a capability that reports it ("the
+    // current date and time"), and restricts any other ("today's
+    // orders").
+    let today = (lexicon::says_today(&own) && !reports_the_present(m)).then(|| "today".to_string());
+    if let Some(when) = lexicon::time_restriction(&own).or(today) {
         use ccos_marketplace::search::analyze;
         let time_param = b.args.iter().any(|a| {
             analyze(&a.param).iter().any(|w| {
@@ -1884,6 +1889,18 @@ fn unserved_qualifier_of(
         .chain(s.params.keys().cloned())
         .collect();
     lexicon::unserved_qualifier(text, m, &params, &bound)
+}
+
+/// Whether `m` says it reports the present ("The *current* date and
+/// time", "get the weather *now*").
+fn reports_the_present(m: &CapabilityManifest) -> bool {
+    use ccos_marketplace::search::analyze;
+    let present: BTreeSet<String> = analyze("current currently now today present live")
+        .into_iter()
+        .collect();
+    analyze(&format!("{} {} {}", m.name, m.id, m.description))
+        .iter()
+        .any(|w| present.contains(w))
 }
 
 /// Why `m` cannot answer the question `text` asks, when it asks for a
@@ -2214,7 +2231,12 @@ fn answer_field(s: &SubIntent, m: &CapabilityManifest) -> Option<(String, String
         let measure = ["averag", "avg", "mean", "rate", "ratio", "percent", "score"]
             .iter()
             .any(|w| key_words.contains(*w));
-        if !wanted(schema) || (counting && measure) {
+        // "Show me the open issues": the issues, not `open_issues_count`;
+        // a count answers only "how many".
+        let tally = ["count", "number", "num", "total"]
+            .iter()
+            .any(|w| key_words.contains(*w));
+        if !wanted(schema) || (counting && measure) || (tally && !counting) {
             continue;
         }
         let desc_words: BTreeSet<String> = schema

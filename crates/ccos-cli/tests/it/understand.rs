@@ -941,6 +941,50 @@ fn a_question_about_one_field_is_answered_with_that_field() {
     assert!(!err.contains("labels"), "{err}");
 }
 
+#[test]
+fn choices_named_by_the_goal_are_taken_and_exclusions_refused() {
+    let server = fixture_server();
+    let doc = ccos_testkit::repo_root().join("goals/fixtures/github-subset.openapi.json");
+    let home = imported_home(&server, &doc, "/github", "github");
+    let yes = ["--yes"];
+    // "closed" is one of `state`'s values: the closed issues, also when
+    // the goal is typed in capitals.
+    for goal in [
+        "show me the closed issues in acme/rocket",
+        "LIST THE CLOSED ISSUES IN ACME/ROCKET",
+    ] {
+        let (code, value, err) = run(home.path(), goal, &yes);
+        assert_eq!(code, Some(0), "{goal}: {err}");
+        let issues = value
+            .as_array()
+            .unwrap_or_else(|| panic!("{goal}: {value}"));
+        assert!(!issues.is_empty(), "{goal}: {value}");
+        assert!(
+            issues.iter().all(|i| i["state"] == json!("closed")),
+            "{goal}: {value}"
+        );
+    }
+    // What to leave out, a day to restrict to, or a choice of an order
+    // the goal does not ask for: refused, never all the issues (attack
+    // trial).
+    refused(
+        home.path(),
+        "list the issues in acme/rocket other than the closed ones",
+        "other than",
+    );
+    refused(
+        home.path(),
+        "list today's closed issues in acme/rocket",
+        "today",
+    );
+    let (code, value, err) = run(
+        home.path(),
+        "list the issues in acme/rocket with comments",
+        &yes,
+    );
+    assert_eq!(code, Some(4), "{value}: {err}");
+}
+
 /// The fixture's record of repository `full_name`.
 fn fixtures_repo(full_name: &str) -> Value {
     let text =

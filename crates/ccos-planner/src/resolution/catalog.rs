@@ -478,11 +478,24 @@ impl ResolutionStrategy for CatalogResolution {
                 0.0
             };
             let mut dropped: Option<String> = None;
+            // Words of the present alone never fit when the request says
+            // more ("list *today's* orders" is not the current date).
+            let present = crate::understand::lexicon::present_word_stems();
+            let only_filler = matched.iter().all(|q| present.contains(q.as_str()))
+                && judged
+                    .iter()
+                    .any(|q| !filler.contains(q.as_str()) && !matched.contains(q));
             if bar_coverage < self.min_coverage || matched.is_empty() {
                 dropped = Some(format!(
                     "dropped: it has {:.2} of the request's words by weight ({:.2} needed; it lacks {})",
                     bar_coverage.abs(),
                     self.min_coverage,
+                    unmatched()
+                ));
+            } else if only_filler {
+                dropped = Some(format!(
+                    "dropped: only words of the present match ({}); it lacks {}",
+                    join(matched.iter().map(|q| q.as_str())),
                     unmatched()
                 ));
             }

@@ -935,7 +935,7 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
                 (0.9, s(&text_value))
             } else if has(n, PATH_WORDS) {
                 (0.5, s(&text_value))
-            } else if cue_names(m, p) {
+            } else if adjacent_word_names(m, p) {
                 // A slashed name the word beside it names otherwise: "the
                 // feature/login branch" is a branch.
                 (0.9, s(&text_value))
@@ -986,19 +986,10 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             (sc, s(&text_value))
         }
         // One name for a list of names ("forget everything about Dana":
-        // `entityNames`), when the name is the whole object: "forget what
-        // Alice likes" or "the dog of Dana" is a part, not all of Alice.
+        // `entityNames`); [`bind`] keeps it only when the name is the
+        // whole object ([`whole_object`]).
         (MentionKind::Name, Some("array"))
             if has(n, &["name", "names"])
-                && m.cue.after.is_empty()
-                && m.cue.before.iter().all(|w| {
-                    // A verb, or a synonym of one ("forget").
-                    super::lexicon::is_action_verb(w)
-                        || super::lexicon::synonyms_of(w)
-                            .iter()
-                            .any(|v| super::lexicon::is_action_verb(v))
-                        || matches!(w.to_lowercase().as_str(), "everything" | "all")
-                })
                 && p.schema
                     .get("items")
                     .and_then(|i| i.get("type"))
@@ -1078,7 +1069,10 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
             }
         }
         Some("from") => {
-            if has(n, &["from", "source", "src", "old", "origin", "start"]) {
+            if has(
+                n,
+                &["from", "source", "src", "old", "origin", "start", "base"],
+            ) {
                 s += 0.6;
             }
             if has(n, &["to", "dest", "destination", "target"]) {
@@ -1172,6 +1166,20 @@ fn cue_names(m: &Mention, p: &Param) -> bool {
         .last()
         .into_iter()
         .chain(m.cue.after.first())
+        .flat_map(|w| analyze(w))
+        .any(|st| p.name_words.contains(&st))
+}
+
+/// Whether the word right after `m`, or right before it with no
+/// preposition between, names `p`: "the feature/login *branch*", "*branch*
+/// feature/login"; not "the branch *after* feature/login".
+fn adjacent_word_names(m: &Mention, p: &Param) -> bool {
+    let before = m.cue.prep.is_none().then(|| m.cue.before.last()).flatten();
+    m.cue
+        .after
+        .first()
+        .into_iter()
+        .chain(before)
         .flat_map(|w| analyze(w))
         .any(|st| p.name_words.contains(&st))
 }
@@ -1324,7 +1332,41 @@ pub fn payload(clause: &str, keep: &[&Mention]) -> Option<String> {
     let rest: Vec<&str> = words[start..].to_vec();
     let text = rest.join(" ");
     let text = text.trim_matches(|c: char| c.is_whitespace() || ".?!,;".contains(c));
+    if refers_to_nothing_said(text) {
+        return None;
+    }
     (!text.is_empty() && text.chars().any(char::is_alphanumeric)).then(|| text.to_string())
+}
+
+/// Whether `text` is only pronouns ("it", "that", "me"): it refers to
+/// something the goal does not say ("what do you remember about it?"), so
+/// it is no text to send.
+fn refers_to_nothing_said(text: &str) -> bool {
+    const PRONOUNS: &[&str] = &[
+        "it",
+        "that",
+        "this",
+        "these",
+        "those",
+        "them",
+        "him",
+        "her",
+        "me",
+        "us",
+        "you",
+        "there",
+        "something",
+        "anything",
+        "everything",
+        "stuff",
+        "things",
+        "one",
+        "mine",
+        "yours",
+    ];
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .all(|w| PRONOUNS.contains(&w.to_lowercase().as_str()))
 }
 
 /// Names of a parameter that holds search terms.
@@ -1373,6 +1415,14 @@ pub fn bind(
         for &pi in &free {
             let p = &params[pi];
             if let Some((base, value)) = compat(men, p) {
+                // A list of names takes a name only when it is all the
+                // goal is about.
+                if men.kind == MentionKind::Name
+                    && p.ty.as_deref() == Some("array")
+                    && !whole_object(clause, men)
+                {
+                    continue;
+                }
                 // A number goes into a text parameter that is no id only
                 // when a word beside it names the parameter ("zip 90210"):
                 // "issue 3" is not a label because `labels` is described
@@ -1416,16 +1466,56 @@ pub fn bind(
             }
         }
     }
-    // Enum words: a clause word equal to an allowed value.
-    let clause_words: BTreeSet<String> = clause
+    // Enum words: a clause word equal to an allowed value, outside the
+    // values the goal states ("high" in a title "disk usage is high" is
+    // no priority; "Imperial Beach" is no unit system).
+    let mut unquoted = clause.to_string();
+    for men in mentions {
+        unquoted = unquoted.replacen(&men.text, " ", 1);
+    }
+    let clause_words: BTreeSet<String> = unquoted
         .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_')
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
         .collect();
+    // An order's choices ("comments" of a `sort`) only when the goal asks
+    // for an order: "the issues with comments" asks for no sorting.
+    let asks_order = clause_words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "sort" | "sorted" | "order" | "ordered" | "by" | "ascending" | "descending"
+        )
+    });
     let mut enum_fill: Vec<(usize, Json)> = vec![];
     let mut enum_many: Vec<(usize, Vec<Json>)> = vec![];
+    let mut unused_choices: Vec<String> = vec![];
     for &pi in &free {
         let p = &params[pi];
+        if !asks_order
+            && has(
+                &p.name_words,
+                &["sort", "order", "orderby", "sortby", "direction"],
+            )
+        {
+            // A word naming one of its choices is then a qualifier no
+            // parameter takes ("the issues with comments"): dropped, so
+            // the capability does not serve the goal.
+            if let Some(word) = p
+                .schema
+                .get("enum")
+                .and_then(Json::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Json::as_str)
+                .find(|v| clause_words.contains(&v.to_lowercase()))
+            {
+                unused_choices.push(format!(
+                    "word {word} (a choice of :{}, but the goal asks for no order)",
+                    p.name
+                ));
+            }
+            continue;
+        }
         let listed = p
             .schema
             .get("enum")
@@ -1444,7 +1534,9 @@ pub fn bind(
                 // A required choice the goal does not restrict ("list the
                 // branches": local, remote or all) is all of them, when
                 // "all" is a choice; otherwise it stays open.
-                [] if p.required => {
+                // Only for a capability that changes nothing: "revoke
+                // my token" or "delete it" is never all of them.
+                [] if p.required && !m.effects.contains(&ccos_marketplace::Effect::Write) => {
                     if let Some(all) = e.iter().find(|v| v.as_str() == Some("all")) {
                         enum_fill.push((pi, all.clone()));
                     }
@@ -1471,7 +1563,10 @@ pub fn bind(
     let mut taken_param: BTreeSet<usize> = BTreeSet::new();
     let mut whole: BTreeSet<usize> = BTreeSet::new();
     let mut items_used: BTreeSet<(usize, usize)> = BTreeSet::new();
-    let mut b = Binding::default();
+    let mut b = Binding {
+        unused: unused_choices,
+        ..Binding::default()
+    };
     let mut bound: Vec<(usize, Bound)> = vec![];
     // The mention (or list item) each parameter was bound from.
     let mut bound_from: std::collections::BTreeMap<usize, MentionRef> =
@@ -1776,11 +1871,14 @@ pub fn bind(
         .map(|(_, m)| m)
         .collect();
     // "show me the directory tree": of the current folder, as a shell
-    // user means it, when the goal names no path at all.
+    // user means it, when the goal names no path at all and says nothing
+    // the capability does not ("one level up", "my other project"), for a
+    // local capability that changes nothing.
     let names_no_path = !has_input
-        && !mentions
-            .iter()
-            .any(|m| matches!(m.kind, MentionKind::Path | MentionKind::Url));
+        && m.local
+        && !m.effects.contains(&ccos_marketplace::Effect::Write)
+        && mentions.is_empty()
+        && says_only_what_it_does(clause, m);
     for &pi in &free {
         let p = &params[pi];
         if taken_param.contains(&pi) || !p.required {
@@ -1800,6 +1898,10 @@ pub fn bind(
             } else {
                 text
             };
+            if refers_to_nothing_said(&text) {
+                b.missing.push(p.name.clone());
+                continue;
+            }
             b.notes
                 .push(format!("the goal's words {text:?} -> :{}", p.name));
             taken_param.insert(pi);
@@ -1877,6 +1979,67 @@ pub fn bind(
     b
 }
 
+/// Whether the name `men` is the whole object of `clause`'s verb:
+/// "forget (everything about) Dana", not "forget what Alice likes", "the
+/// meeting with Bob", "Bob's allergy" (a part of what the name holds).
+fn whole_object(clause: &str, men: &Mention) -> bool {
+    use super::lexicon::{is_action_verb, request_word_stems, synonyms_of};
+    if men.text.ends_with("'s") || men.text.ends_with("\u{2019}s") {
+        return false;
+    }
+    let Some(at) = clause.find(&men.text) else {
+        return false;
+    };
+    let after = &clause[at + men.text.len()..];
+    if after.chars().any(char::is_alphanumeric) {
+        return false;
+    }
+    let verb = |w: &str| is_action_verb(w) || synonyms_of(w).iter().any(|v| is_action_verb(v));
+    let asking = request_word_stems();
+    clause[..at]
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .all(|w| {
+            verb(&w)
+                || analyze(&w).iter().all(|st| asking.contains(st))
+                || matches!(
+                    w.as_str(),
+                    "everything"
+                        | "all"
+                        | "about"
+                        | "of"
+                        | "regarding"
+                        | "on"
+                        | "the"
+                        | "you"
+                        | "entity"
+                        | "entities"
+                        | "node"
+                        | "nodes"
+                        | "named"
+                        | "called"
+                )
+        })
+}
+
+/// Whether every word of `clause` is a word of asking, a stop word, a
+/// word of `m`'s name or description, or names the current folder
+/// ("here", "current", "this").
+fn says_only_what_it_does(clause: &str, m: &CapabilityManifest) -> bool {
+    let mut known: BTreeSet<String> = analyze(&format!("{} {} {}", m.name, m.id, m.description))
+        .into_iter()
+        .collect();
+    known.extend(analyze("current here this folder directory dir files file"));
+    let asking = super::lexicon::request_word_stems();
+    clause
+        .split(|c: char| !c.is_alphanumeric())
+        .map(str::to_lowercase)
+        .filter(|w| !w.is_empty() && !crate::resolution::catalog::STOP_WORDS.contains(&w.as_str()))
+        .flat_map(|w| analyze(&w))
+        .all(|w| known.contains(&w) || asking.contains(&w))
+}
+
 /// Whether `p` is the folder `m` works on: a path parameter of a
 /// capability named for folders ("list_directory", "directory_tree"), or a
 /// parameter named for one ("dir"). A file's path is not.
@@ -1892,10 +2055,10 @@ fn is_folder_param(m: &CapabilityManifest, p: &Param) -> bool {
         || (has(&p.name_words, &["path"]) && has(&names, FOLDER_WORDS))
 }
 
-/// Moving (copying, renaming) a file *into* a folder keeps its name: "move
+/// Moving (copying) a file *into* a folder keeps its name: "move
 /// docs/faq.md into docs/archive" moves it to `docs/archive/faq.md`. Only
-/// for a capability named for moving or copying, when the goal's path
-/// after "into" has no extension and the other path names a file.
+/// for a capability named for moving or copying (a "rename into" names
+/// the new name), whatever the folder's name looks like.
 fn into_folder(
     m: &CapabilityManifest,
     mentions: &[Mention],
@@ -1906,7 +2069,7 @@ fn into_folder(
     let names: BTreeSet<String> = analyze(&format!("{} {}", m.name, m.id))
         .into_iter()
         .collect();
-    if !has(&names, &["move", "copy", "rename"]) {
+    if !has(&names, &["move", "copy"]) {
         return;
     }
     let path_of = |pi: usize| {
@@ -1922,11 +2085,12 @@ fn into_folder(
             .next()
             .unwrap_or(v)
             .to_string();
-        (last.contains('.') && !last.starts_with('.')).then_some(last)
+        (!last.is_empty() && last != "." && last != "..").then_some(last)
     };
-    let Some(folder_at) = bound.iter().position(|(pi, bd)| {
+    // "Into" names a folder, whatever its name looks like
+    // ("backups/2024.01").
+    let Some(folder_at) = bound.iter().position(|(pi, _)| {
         path_of(*pi).is_some_and(|men| men.cue.prep.as_deref() == Some("into"))
-            && bd.value.as_str().is_some_and(|v| file_name(v).is_none())
     }) else {
         return;
     };
@@ -1999,6 +2163,17 @@ mod tests {
             args(&run("list the remote branches of /tmp/repo", &branches)),
             json!({"repo_path": "/tmp/repo", "branch_type": "remote"})
         );
+        // Not for a capability that changes something: "revoke my token"
+        // is not all of them.
+        let revoke = cap(
+            "revoke_tokens",
+            obj(
+                json!({"scope": {"type": "string", "enum": ["session", "personal", "all"]}}),
+                &["scope"],
+            ),
+        )
+        .with_effects(&[ccos_marketplace::Effect::Write]);
+        assert_eq!(args(&run("revoke my access token", &revoke)), json!({}));
         // Optional: its default stays.
         let issues = cap(
             "issues",
@@ -2029,9 +2204,63 @@ mod tests {
             ),
         );
         assert!(!takes_user_text(&annotated));
+        // A choice word inside a stated value is no choice.
+        let ticket = cap(
+            "create_ticket",
+            obj(
+                json!({"title": {"type": "string"}, "priority": {"type": "string", "enum": ["low", "high"]}}),
+                &["title"],
+            ),
+        );
+        assert_eq!(
+            args(&run(
+                "create a ticket titled \"disk usage is high\"",
+                &ticket
+            )),
+            json!({"title": "disk usage is high"})
+        );
+        // An order's choice only when an order is asked for.
+        let sorted = cap(
+            "issues",
+            obj(
+                json!({"repo": {"type": "string"}, "sort": {"type": "string", "enum": ["created", "comments"]}}),
+                &["repo"],
+            ),
+        );
+        // ... and the choice word is then a dropped value, not ignored.
+        let b = run("list the issues in acme/rocket with comments", &sorted);
+        assert_eq!(args(&b), json!({"repo": "acme/rocket"}));
+        assert!(b.unused.iter().any(|u| u.contains("comments")), "{b:?}");
+        assert_eq!(
+            args(&run(
+                "list the issues in acme/rocket sorted by comments",
+                &sorted
+            )),
+            json!({"repo": "acme/rocket", "sort": "comments"})
+        );
         assert_eq!(
             args(&run("show me an annotated error message", &annotated)),
             json!({"messageType": "error"})
+        );
+    }
+
+    #[test]
+    fn a_pronoun_is_no_text_to_send() {
+        let search = cap(
+            "search_nodes",
+            obj(json!({"query": {"type": "string"}}), &["query"]),
+        );
+        for goal in [
+            "what do you remember about it?",
+            "search for that",
+            "what do you remember about me?",
+        ] {
+            let b = run(goal, &search);
+            assert_eq!(args(&b), json!({}), "{goal}: {b:?}");
+        }
+        assert_eq!(
+            args(&run("search my notes for tea", &search)),
+            json!({"query": "tea"})
         );
     }
 
@@ -2057,6 +2286,10 @@ mod tests {
             "forget what Alice likes",
             "forget the dog of Dana",
             "forget Dana's address",
+            "forget about the meeting with Bob",
+            "forget the lunch with Dana",
+            "Forget about the meeting on Monday",
+            "forget Bob's allergy",
         ] {
             let b = run(goal, &delete);
             assert_eq!(args(&b), json!({}), "{goal}: {b:?}");
@@ -2081,14 +2314,22 @@ mod tests {
             args(&run("move docs/faq.md to docs/old.md", &mv)),
             json!({"source": "docs/faq.md", "destination": "docs/old.md"})
         );
+        // "Into" names a folder whatever its name looks like, and the
+        // moved thing keeps its name with or without an extension.
+        assert_eq!(
+            args(&run("move docs/intro.md into backups/2024.01", &mv)),
+            json!({"source": "docs/intro.md", "destination": "backups/2024.01/intro.md"})
+        );
+        assert_eq!(
+            args(&run("move docs/LICENSE into docs/archive", &mv)),
+            json!({"source": "docs/LICENSE", "destination": "docs/archive/LICENSE"})
+        );
     }
 
     #[test]
     fn a_folder_the_goal_does_not_name_is_the_current_one() {
-        let tree = cap(
-            "directory_tree",
-            obj(json!({"path": {"type": "string"}}), &["path"]),
-        );
+        let local = |id: &str| cap(id, obj(json!({"path": {"type": "string"}}), &["path"])).local();
+        let tree = local("directory_tree");
         assert_eq!(
             args(&run("show me the directory tree", &tree)),
             json!({"path": "."})
@@ -2099,6 +2340,22 @@ mod tests {
             obj(json!({"path": {"type": "string"}}), &["path"]),
         );
         assert_eq!(args(&run("read the file", &read)), json!({}));
+        // A folder said in words is not the current one (attack trial).
+        for goal in [
+            "show the directory tree one level up",
+            "show me the directory tree of my other project",
+            "show the directory tree of the folder above this one",
+        ] {
+            assert_eq!(args(&run(goal, &tree)), json!({}), "{goal}");
+        }
+        // Nor for a remote capability, or one that changes something.
+        let remote = cap(
+            "directory_tree",
+            obj(json!({"path": {"type": "string"}}), &["path"]),
+        );
+        assert_eq!(args(&run("show me the directory tree", &remote)), json!({}));
+        let rmdir = local("remove_directory").with_effects(&[ccos_marketplace::Effect::Write]);
+        assert_eq!(args(&run("remove the directory", &rmdir)), json!({}));
     }
 
     #[test]
@@ -2121,6 +2378,29 @@ mod tests {
         assert_eq!(
             args(&run("switch /tmp/repo to feature/login", &checkout)),
             json!({"repo_path": "/tmp/repo"})
+        );
+        // "The branch after feature/login" is another branch.
+        assert_eq!(
+            args(&run(
+                "switch /tmp/repo to the branch after feature/login",
+                &checkout
+            )),
+            json!({"repo_path": "/tmp/repo"})
+        );
+        // A new branch and the one it starts from.
+        let create = cap(
+            "git_create_branch",
+            obj(
+                json!({"repo_path": {"type": "string"}, "branch_name": {"type": "string"}, "base_branch": {"type": "string"}}),
+                &["repo_path", "branch_name"],
+            ),
+        );
+        assert_eq!(
+            args(&run(
+                "create a fix/typo branch in /tmp/repo from the feature/login branch",
+                &create
+            )),
+            json!({"repo_path": "/tmp/repo", "branch_name": "fix/typo", "base_branch": "feature/login"})
         );
     }
 

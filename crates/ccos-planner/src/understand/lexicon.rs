@@ -301,6 +301,18 @@ pub fn request_word_stems() -> &'static BTreeSet<String> {
     S.get_or_init(|| REQUEST_WORDS.iter().flat_map(|w| analyze(w)).collect())
 }
 
+/// The stems of the words of the present ("now", "today", "current"):
+/// filler that says when, not what (computed once).
+pub fn present_word_stems() -> &'static BTreeSet<String> {
+    static S: OnceLock<BTreeSet<String>> = OnceLock::new();
+    S.get_or_init(|| {
+        ["now", "today", "current", "currently"]
+            .iter()
+            .flat_map(|w| analyze(w))
+            .collect()
+    })
+}
+
 /// The stems of [`REQUEST_WORDS`] and [`FILLER_WORDS`] (computed once).
 pub fn filler_word_stems() -> &'static BTreeSet<String> {
     static S: OnceLock<BTreeSet<String>> = OnceLock::new();
@@ -580,14 +592,32 @@ const NEGATIONS: &[&str] = &[
     "can't",
     "neither",
     "no",
+    "except",
+    "excluding",
+    "besides",
 ];
+
+/// Phrases that exclude ("the issues *other than* the closed ones"): like
+/// [`NEGATIONS`], a plan cannot leave out on its own what they name.
+const EXCLUSIONS: &[&str] = &["other than", "rather than", "apart from", "aside from"];
 
 /// Why `text` asks for something a plan cannot do: it says what *not* to
 /// do (see [`NEGATIONS`]).
 pub fn negation(text: &str) -> Option<String> {
-    text.split(|c: char| !c.is_alphanumeric() && c != '\'')
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
+        .collect();
+    let phrase = words
+        .windows(2)
+        .map(|w| w.join(" "))
+        .find(|p| EXCLUSIONS.contains(&p.as_str()));
+    words
+        .iter()
         .find(|w| NEGATIONS.contains(&w.as_str()))
+        .cloned()
+        .or(phrase)
         .map(|w| {
             format!(
                 "the goal says \"{w}\": what not to do is not something a plan can leave out on its own"
@@ -632,6 +662,14 @@ pub fn time_restriction(text: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// Whether `text` says "today" ("today's orders", "what's the date
+/// today?"): the present, or a restriction to it (the caller decides by
+/// the capability).
+pub fn says_today(text: &str) -> bool {
+    text.split(|c: char| !c.is_alphanumeric())
+        .any(|w| matches!(w.to_lowercase().as_str(), "today" | "tonight"))
 }
 
 /// Units after "the last/next N" that make it a time range.
@@ -751,6 +789,21 @@ pub fn unserved_qualifier(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn exclusions_and_today_are_read() {
+        for t in [
+            "list the issues other than the closed ones",
+            "delete the messages except spam",
+            "list the orders rather than the cancelled ones",
+            "show the branches besides remote",
+        ] {
+            assert!(super::negation(t).is_some(), "{t}");
+        }
+        assert!(super::negation("list the other issues").is_none());
+        assert!(super::says_today("list today's orders"));
+        assert!(!super::says_today("list the orders"));
+    }
+
     #[test]
     fn synonyms_widen_searches_and_matches() {
         assert_eq!(

@@ -1400,6 +1400,60 @@ pub fn residual(text: &str, ms: &[Mention]) -> String {
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// A goal typed in capitals ("LIST THE CLOSED ISSUES IN ACME/ROCKET"),
+/// read as lower case outside its quotes: capitals that mark names in an
+/// ordinary sentence mark nothing when every letter is one. Any other goal
+/// is returned as it is.
+pub fn unshouted(goal: &str) -> String {
+    // The spans outside quotes ('…' at word boundaries, "…", “…”).
+    let chars: Vec<char> = goal.chars().collect();
+    let mut outside = vec![true; chars.len()];
+    let mut open: Option<char> = None;
+    for (i, &c) in chars.iter().enumerate() {
+        let boundary_before = i == 0 || !chars[i - 1].is_alphanumeric();
+        let boundary_after = chars.get(i + 1).is_none_or(|n| !n.is_alphanumeric());
+        match open {
+            None if c == '"' || c == '\u{201c}' || (c == '\'' && boundary_before) => {
+                open = Some(c);
+                outside[i] = false;
+            }
+            Some(q)
+                if (q == '"' && c == '"')
+                    || (q == '\u{201c}' && c == '\u{201d}')
+                    || (q == '\'' && c == '\'' && boundary_after) =>
+            {
+                open = None;
+                outside[i] = false;
+            }
+            Some(_) => outside[i] = false,
+            None => {}
+        }
+    }
+    let letters = || {
+        chars
+            .iter()
+            .zip(&outside)
+            .filter(|(c, o)| **o && c.is_alphabetic())
+            .map(|(c, _)| *c)
+    };
+    let shouted =
+        letters().filter(|c| c.is_uppercase()).count() >= 2 && !letters().any(char::is_lowercase);
+    if !shouted {
+        return goal.to_string();
+    }
+    chars
+        .iter()
+        .zip(&outside)
+        .flat_map(|(c, o)| {
+            if *o {
+                c.to_lowercase().collect::<Vec<_>>()
+            } else {
+                vec![*c]
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1593,5 +1647,21 @@ mod tests {
         let t = "write \"hello\" to out.txt";
         let m = mentions(t).unwrap();
         assert_eq!(residual(t, &m), "write to");
+    }
+
+    #[test]
+    fn shouted_goals_are_read_in_lower_case_outside_quotes() {
+        assert_eq!(
+            unshouted("LIST THE CLOSED ISSUES IN ACME/ROCKET"),
+            "list the closed issues in acme/rocket"
+        );
+        assert_eq!(unshouted("ECHO 'HELLO THERE'"), "echo 'HELLO THERE'");
+        assert_eq!(unshouted("WHAT'S 2 + 2?"), "what's 2 + 2?");
+        // A sentence with capitals for names is left alone.
+        assert_eq!(
+            unshouted("who directed The Glass Harbor?"),
+            "who directed The Glass Harbor?"
+        );
+        assert_eq!(unshouted("add 2 and 3"), "add 2 and 3");
     }
 }

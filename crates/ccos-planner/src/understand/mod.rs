@@ -27,4 +27,4 @@ pub mod units;
 pub mod zones;
 
 pub use bind::{Binding, Bound, bind};
-pub use mentions::{Cue, LiteralError, Mention, MentionKind, mentions, residual};
+pub use mentions::{Cue, LiteralError, Mention, MentionKind, mentions, residual, unshouted};
