@@ -641,10 +641,26 @@ impl Planner {
             notes: vec![],
         };
         let mut allowed = vec![];
+        let mut ties: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for c in &candidates {
             let Some(m) = self.marketplace.get(&c.capability_id) else {
                 continue;
             };
+            // Tied: the same score here, or in a fused strategy's own
+            // ranking (marked by the composite).
+            let tied: Vec<String> = c
+                .reasons
+                .iter()
+                .filter_map(|r| r.strip_prefix(crate::resolution::TIED_WITH))
+                .map(str::to_string)
+                .chain(
+                    candidates
+                        .iter()
+                        .filter(|o| o.capability_id != c.capability_id && o.score == c.score)
+                        .map(|o| o.capability_id.clone()),
+                )
+                .collect();
+            ties.insert(m.id.clone(), tied);
             match self.policy.decide_call(&m) {
                 CallDecision::Deny { reasons } => trace.filtered.push(Filtered {
                     capability_id: c.capability_id.clone(),
@@ -658,6 +674,24 @@ impl Planner {
         for (i, (m, d)) in allowed.iter().enumerate() {
             match self.evaluate(s, m, can_ask) {
                 Fit::Serves(c, notes) => {
+                    // Another that scores the same and serves too: the goal
+                    // does not say which ("convert 'Hi' to json": lower or
+                    // upper case?). Refused, not picked by name order.
+                    let tied = ties.get(&m.id).cloned().unwrap_or_default();
+                    if let Some((other, _)) = allowed[i + 1..].iter().find(|(o, _)| {
+                        tied.contains(&o.id)
+                            && matches!(self.evaluate(s, o, can_ask), Fit::Serves(..))
+                    }) {
+                        for (a, b) in [(&m.id, &other.id), (&other.id, &m.id)] {
+                            trace.skipped.push(Skipped {
+                                capability_id: a.clone(),
+                                reason: format!(
+                                    "{b} fits exactly as well: the goal does not say which"
+                                ),
+                            });
+                        }
+                        return Ok((trace, None));
+                    }
                     trace.notes.extend(notes);
                     trace.chosen = Some(m.id.clone());
                     trace.decision = Some(d.clone());
@@ -2236,7 +2270,11 @@ fn answer_field(s: &SubIntent, m: &CapabilityManifest) -> Option<(String, String
         let tally = ["count", "number", "num", "total"]
             .iter()
             .any(|w| key_words.contains(*w));
-        if !wanted(schema) || (counting && measure) || (tally && !counting) {
+        // A yes or no answers a question, not "show me the forks" (the
+        // repository's `fork` flag).
+        let flag = crate::understand::bind::schema_type(schema).as_deref() == Some("boolean")
+            && !is_question(&s.description);
+        if !wanted(schema) || (counting && measure) || (tally && !counting) || flag {
             continue;
         }
         let desc_words: BTreeSet<String> = schema
@@ -2301,6 +2339,22 @@ mod tests {
 
     fn planner(policy: Policy) -> Planner {
         Planner::new(builtins(), policy, PatternDecomposition::builtin().unwrap())
+    }
+
+    #[test]
+    fn two_capabilities_that_fit_exactly_as_well_are_not_picked_by_name() {
+        let p = planner(Policy::default());
+        // Lower or upper case? The goal does not say (new-user trial).
+        let r = p.plan("convert 'Hello World' to json").unwrap();
+        assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
+        let why = format!("{:?}", r.requires_agent);
+        assert!(why.contains("fits exactly as well"), "{why}");
+        // Said, it is served.
+        let r = p.plan("convert 'Hello World' to upper case").unwrap();
+        assert!(r.rtfs.is_some_and(|t| t.contains("ccos.text.upper")));
+        // "the first line": no capability here takes a position.
+        let r = p.plan("show the first line of notes.txt").unwrap();
+        assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
     }
 
     #[test]

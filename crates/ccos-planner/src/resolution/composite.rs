@@ -96,6 +96,10 @@ pub struct CompositeResolution {
     name: String,
 }
 
+/// The reason that marks a candidate one strategy scores exactly as
+/// another (followed by the other's id): see [`crate::Planner`]'s choice.
+pub const TIED_WITH: &str = "tied with ";
+
 /// The score floor of a candidate that passes a bar in gated mode; equal
 /// to the planner's `MIN_SCORE`, which it is compared against.
 pub const GATE_PASS: f64 = crate::planner::MIN_SCORE;
@@ -226,7 +230,19 @@ impl ResolutionStrategy for CompositeResolution {
         let mut fused: BTreeMap<String, (Candidate, bool)> = BTreeMap::new();
         for member in &self.members {
             let strategy = &member.strategy;
-            for (i, c) in strategy.resolve(intent, depth)?.into_iter().enumerate() {
+            let ranked = strategy.resolve(intent, depth)?;
+            // Candidates a strategy cannot tell apart (the same score):
+            // the planner does not pick one of them by name order.
+            let tied_with = |i: usize| -> Vec<String> {
+                ranked
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, o)| *j != i && o.score == ranked[i].score && o.score > 0.0)
+                    .map(|(_, o)| format!("{TIED_WITH}{}", o.capability_id))
+                    .collect()
+            };
+            let ties: Vec<Vec<String>> = (0..ranked.len()).map(tied_with).collect();
+            for (i, c) in ranked.into_iter().enumerate() {
                 let rank = i + 1;
                 let (entry, passes) = fused.entry(c.capability_id.clone()).or_insert_with(|| {
                     (
@@ -254,7 +270,7 @@ impl ResolutionStrategy for CompositeResolution {
                     }
                     *passes = true;
                 }
-                for r in c.reasons {
+                for r in c.reasons.into_iter().chain(ties[i].iter().cloned()) {
                     if !entry.reasons.contains(&r) {
                         entry.reasons.push(r);
                     }

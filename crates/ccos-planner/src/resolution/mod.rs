@@ -16,7 +16,7 @@ mod semantic;
 
 pub use catalog::{CLAUSE_POOL, CatalogResolution, DEFAULT_MIN_COVERAGE, POOL_MIN, Weights};
 pub use composite::{
-    CompositeResolution, FUSION_DEPTH, GATE_PASS, McpResolution, RRF_K, SEMANTIC_WEIGHT,
+    CompositeResolution, FUSION_DEPTH, GATE_PASS, McpResolution, RRF_K, SEMANTIC_WEIGHT, TIED_WITH,
 };
 #[cfg(feature = "semantic")]
 pub use semantic::{

@@ -754,7 +754,13 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             .map(String::as_str)
             .collect();
         let near = stemmed(&near);
-        if near.is_disjoint(n) && !(m.kind == MentionKind::Number && has(&near, PAGING_CUES)) {
+        // "the first 3 issues" is how many, not page 3: a page number
+        // (`page`, `offset`) takes a number only when its own word is near.
+        let page_number = has(n, &["page", "offset", "skip", "cursor"])
+            && !has(n, &["per", "size", "limit", "count"]);
+        if near.is_disjoint(n)
+            && !(m.kind == MentionKind::Number && !page_number && has(&near, PAGING_CUES))
+        {
             return None;
         }
     }
@@ -1102,6 +1108,37 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
         {
             s += 0.4;
         }
+        // A range's bounds: "since January 12" is where it starts,
+        // "until March" where it ends.
+        Some("since" | "after") => {
+            if has(
+                n,
+                &[
+                    "start", "from", "since", "after", "begin", "min", "earliest",
+                ],
+            ) {
+                s += 0.6;
+            }
+            if has(n, &["end", "until", "before", "to", "max", "latest"]) {
+                s -= 0.4;
+            }
+        }
+        Some("until" | "till" | "before") => {
+            if has(
+                n,
+                &["end", "until", "before", "to", "max", "latest", "stop"],
+            ) {
+                s += 0.6;
+            }
+            if has(
+                n,
+                &[
+                    "start", "from", "since", "after", "begin", "min", "earliest",
+                ],
+            ) {
+                s -= 0.4;
+            }
+        }
         Some("named" | "called" | "as") if has(n, &["name", "title"]) => s += 0.6,
         Some("with") if has(n, &["with", "replacement", "new", "value"]) => s += 0.3,
         Some("by") if has(n, &["by", "divisor", "factor"]) => s += 0.3,
@@ -1411,14 +1448,27 @@ pub fn bind(
         .filter(|i| !prefilled.contains(&params[*i].name))
         .collect();
     let mut pairs: Vec<Pair> = vec![];
+    let changes = m.effects.contains(&ccos_marketplace::Effect::Write);
+    let named_by_goal = {
+        let own = super::lexicon::name_words(m);
+        analyze(clause).iter().any(|w| own.contains(w))
+    };
     for (mi, men) in mentions.iter().enumerate() {
         for &pi in &free {
             let p = &params[pi];
             if let Some((base, value)) = compat(men, p) {
                 // A list of names takes a name only when it is all the
                 // goal is about.
-                if men.kind == MentionKind::Name
+                // ... for a capability that changes something, or one the
+                // goal does not name ("forget the meeting between Alice
+                // and Bob" is no list to remove duplicates from); "the
+                // stock price of Apple and Microsoft" names its capability.
+                let names = men.kind == MentionKind::Name
+                    || (men.kind == MentionKind::List
+                        && men.items.iter().all(|it| it.kind == MentionKind::Name));
+                if names
                     && p.ty.as_deref() == Some("array")
+                    && (changes || !named_by_goal)
                     && !whole_object(clause, men)
                 {
                     continue;
@@ -1483,7 +1533,7 @@ pub fn bind(
     let asks_order = clause_words.iter().any(|w| {
         matches!(
             w.as_str(),
-            "sort" | "sorted" | "order" | "ordered" | "by" | "ascending" | "descending"
+            "sort" | "sorted" | "order" | "ordered" | "ascending" | "descending"
         )
     });
     let mut enum_fill: Vec<(usize, Json)> = vec![];
@@ -1973,6 +2023,7 @@ pub fn bind(
             }
         }
     }
+    source_first(m, mentions, &bound_from, &mut bound, &mut b.notes);
     into_folder(m, mentions, &bound_from, &mut bound, &mut b.notes);
     bound.sort_by_key(|(pi, _)| *pi);
     b.args = bound.into_iter().map(|(_, bd)| bd).collect();
@@ -2019,6 +2070,13 @@ fn whole_object(clause: &str, men: &Mention) -> bool {
                         | "nodes"
                         | "named"
                         | "called"
+                        | "names"
+                        | "list"
+                        | "items"
+                        | "words"
+                        | "people"
+                        | "these"
+                        | "following"
                 )
         })
 }
@@ -2053,6 +2111,62 @@ fn is_folder_param(m: &CapabilityManifest, p: &Param) -> bool {
         .collect();
     has(&p.name_words, &["directory", "dir", "folder"])
         || (has(&p.name_words, &["path"]) && has(&names, FOLDER_WORDS))
+}
+
+/// "copy A as B", "move A over B", "copy A, B": what is moved or copied
+/// comes first, unless a word says otherwise ("to"/"into" before the
+/// first, "from" before the second). Only for a capability named for
+/// moving or copying, with a source and a destination both bound from
+/// paths the goal states.
+fn source_first(
+    m: &CapabilityManifest,
+    mentions: &[Mention],
+    bound_from: &std::collections::BTreeMap<usize, MentionRef>,
+    bound: &mut [(usize, Bound)],
+    notes: &mut Vec<String>,
+) {
+    let names: BTreeSet<String> = analyze(&format!("{} {}", m.name, m.id))
+        .into_iter()
+        .collect();
+    if !has(&names, &["move", "copy", "rename"]) {
+        return;
+    }
+    let role = |param: &str| {
+        let w: BTreeSet<String> = analyze(param).into_iter().collect();
+        if has(&w, &["source", "src", "from", "origin", "old"]) {
+            Some(true)
+        } else if has(&w, &["destination", "dest", "target", "to", "new"]) {
+            Some(false)
+        } else {
+            None
+        }
+    };
+    let at = |pi: usize| {
+        let men = mention_at(mentions, *bound_from.get(&pi)?);
+        matches!(men.kind, MentionKind::Path | MentionKind::Repo).then_some(men)
+    };
+    let find = |want: bool| {
+        bound
+            .iter()
+            .position(|(pi, bd)| role(&bd.param) == Some(want) && at(*pi).is_some())
+    };
+    let (Some(si), Some(di)) = (find(true), find(false)) else {
+        return;
+    };
+    let (Some(src), Some(dst)) = (at(bound[si].0), at(bound[di].0)) else {
+        return;
+    };
+    let first_is_target = matches!(dst.cue.prep.as_deref(), Some("to" | "into" | "onto"));
+    let second_is_source = src.cue.prep.as_deref() == Some("from");
+    if src.span.start > dst.span.start && !first_is_target && !second_is_source {
+        let (sv, dv) = (bound[si].1.value.clone(), bound[di].1.value.clone());
+        bound[si].1.value = dv;
+        bound[di].1.value = sv;
+        notes.push(format!(
+            "what is moved comes first: :{} and :{} in the goal's order",
+            bound[si].1.param, bound[di].1.param
+        ));
+    }
 }
 
 /// Moving (copying) a file *into* a folder keeps its name: "move
@@ -2245,6 +2359,44 @@ mod tests {
     }
 
     #[test]
+    fn what_is_copied_comes_first_and_the_first_n_is_no_page() {
+        let copy = cap(
+            "copy_object",
+            obj(
+                json!({"source": {"type": "string"}, "destination": {"type": "string"}}),
+                &["source", "destination"],
+            ),
+        );
+        for goal in [
+            "copy reports/q1.csv as backup/q1.csv",
+            "copy reports/q1.csv over backup/q1.csv",
+            "copy reports/q1.csv to backup/q1.csv",
+            "copy to backup/q1.csv from reports/q1.csv",
+        ] {
+            assert_eq!(
+                args(&run(goal, &copy)),
+                json!({"source": "reports/q1.csv", "destination": "backup/q1.csv"}),
+                "{goal}"
+            );
+        }
+        let issues = cap(
+            "issues",
+            obj(
+                json!({"repo": {"type": "string"}, "page": {"type": "integer"}, "per_page": {"type": "integer"}}),
+                &["repo"],
+            ),
+        );
+        assert_eq!(
+            args(&run("list the first 3 issues in acme/rocket", &issues)),
+            json!({"repo": "acme/rocket", "per_page": 3})
+        );
+        assert_eq!(
+            args(&run("list page 2 of the issues in acme/rocket", &issues)),
+            json!({"repo": "acme/rocket", "page": 2})
+        );
+    }
+
+    #[test]
     fn a_pronoun_is_no_text_to_send() {
         let search = cap(
             "search_nodes",
@@ -2272,7 +2424,8 @@ mod tests {
                 json!({"entityNames": {"type": "array", "items": {"type": "string"}, "description": "An array of entity names to delete"}}),
                 &["entityNames"],
             ),
-        );
+        )
+        .with_effects(&[ccos_marketplace::Effect::Write]);
         for goal in [
             "forget everything about Dana",
             "delete Dana",
@@ -2290,6 +2443,9 @@ mod tests {
             "forget the lunch with Dana",
             "Forget about the meeting on Monday",
             "forget Bob's allergy",
+            "delete the relation between Bob and Globex",
+            "forget the meeting with Alice and Bob",
+            "forget Alice and Bob's meeting",
         ] {
             let b = run(goal, &delete);
             assert_eq!(args(&b), json!({}), "{goal}: {b:?}");

@@ -224,6 +224,7 @@ pub const REQUEST_WORDS: &[&str] = &[
     "need",
     "like",
     "make",
+    "made",
     "can",
     "could",
     "would",
@@ -595,11 +596,30 @@ const NEGATIONS: &[&str] = &[
     "except",
     "excluding",
     "besides",
+    "skip",
+    "skipping",
+    "spare",
+    "sparing",
+    "excepted",
+    "exclude",
+    "excluded",
+    "omit",
+    "omitting",
+    "alone",
+    "remain",
 ];
 
 /// Phrases that exclude ("the issues *other than* the closed ones"): like
 /// [`NEGATIONS`], a plan cannot leave out on its own what they name.
-const EXCLUSIONS: &[&str] = &["other than", "rather than", "apart from", "aside from"];
+const EXCLUSIONS: &[&str] = &[
+    "other than",
+    "rather than",
+    "apart from",
+    "aside from",
+    "leaving out",
+    "leave out",
+    "minus the",
+];
 
 /// Why `text` asks for something a plan cannot do: it says what *not* to
 /// do (see [`NEGATIONS`]).
@@ -728,6 +748,7 @@ pub fn unserved_qualifier(
     let paging = PAGING.get_or_init(|| {
         stems_of(&[
             "limit", "per_page", "page", "count", "max", "top", "first", "take", "n", "size",
+            "head", "tail", "num",
         ])
     });
     let key = KEY.get_or_init(|| stems_of(&["key", "by", "sort", "order", "field"]));
@@ -772,6 +793,11 @@ pub fn unserved_qualifier(
         // directory: sorted entries").
         let served = if as_param {
             stems.iter().any(|s| bound_stems.contains(s))
+        } else if *concept == "position" {
+            // "the first line": a capability whose description merely
+            // says it can read "the first N lines" does not, unless a
+            // count is bound (above) or its name says it (`first`).
+            stems.iter().any(|s| operation.contains(s))
         } else if i == 0 {
             stems.iter().any(|s| operation.contains(s))
         } else {
@@ -796,10 +822,15 @@ mod tests {
             "delete the messages except spam",
             "list the orders rather than the cancelled ones",
             "show the branches besides remote",
+            "revoke my tokens, but skip the personal ones",
+            "delete my messages, leaving out the inbox",
+            "revoke the tokens but leave the personal ones alone",
+            "list orders minus the cancelled",
         ] {
             assert!(super::negation(t).is_some(), "{t}");
         }
         assert!(super::negation("list the other issues").is_none());
+        assert!(super::negation("what is 10 minus 3").is_none());
         assert!(super::says_today("list today's orders"));
         assert!(!super::says_today("list the orders"));
     }
