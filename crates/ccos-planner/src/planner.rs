@@ -682,14 +682,13 @@ impl Planner {
                         tied.contains(&o.id)
                             && matches!(self.evaluate(s, o, can_ask), Fit::Serves(..))
                     }) {
-                        for (a, b) in [(&m.id, &other.id), (&other.id, &m.id)] {
-                            trace.skipped.push(Skipped {
-                                capability_id: a.clone(),
-                                reason: format!(
-                                    "{b} fits exactly as well: the goal does not say which"
-                                ),
-                            });
-                        }
+                        trace.skipped.push(Skipped {
+                            capability_id: m.id.clone(),
+                            reason: format!(
+                                "is as good a fit as {} (the same score): the goal does not say which",
+                                other.id
+                            ),
+                        });
                         return Ok((trace, None));
                     }
                     trace.notes.extend(notes);
@@ -2237,6 +2236,10 @@ fn answer_field(s: &SubIntent, m: &CapabilityManifest) -> Option<(String, String
     }
     let props = m.output_schema.as_ref()?.get("properties")?.as_object()?;
     let counting = asks_how_many(&s.description);
+    // "the fork count", "the number of forks": a count, said otherwise.
+    let says_count = analyze(&s.description)
+        .iter()
+        .any(|w| ["count", "number", "total", "num"].contains(&w.as_str()));
     let yes_no = asks_yes_or_no(&s.description);
     let wanted = |schema: &serde_json::Value| {
         // `["string", "null"]`: the first type that is not null.
@@ -2270,11 +2273,12 @@ fn answer_field(s: &SubIntent, m: &CapabilityManifest) -> Option<(String, String
         let tally = ["count", "number", "num", "total"]
             .iter()
             .any(|w| key_words.contains(*w));
-        // A yes or no answers a question, not "show me the forks" (the
-        // repository's `fork` flag).
-        let flag = crate::understand::bind::schema_type(schema).as_deref() == Some("boolean")
-            && !is_question(&s.description);
-        if !wanted(schema) || (counting && measure) || (tally && !counting) || flag {
+        // A yes or no answers a yes-or-no question, not "show me the
+        // forks" or "what is the fork count" (the repository's `fork`
+        // flag).
+        let flag =
+            crate::understand::bind::schema_type(schema).as_deref() == Some("boolean") && !yes_no;
+        if !wanted(schema) || (counting && measure) || (tally && !counting && !says_count) || flag {
             continue;
         }
         let desc_words: BTreeSet<String> = schema
@@ -2348,7 +2352,7 @@ mod tests {
         let r = p.plan("convert 'Hello World' to json").unwrap();
         assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
         let why = format!("{:?}", r.requires_agent);
-        assert!(why.contains("fits exactly as well"), "{why}");
+        assert!(why.contains("as good a fit as"), "{why}");
         // Said, it is served.
         let r = p.plan("convert 'Hello World' to upper case").unwrap();
         assert!(r.rtfs.is_some_and(|t| t.contains("ccos.text.upper")));

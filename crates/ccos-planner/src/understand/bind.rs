@@ -962,6 +962,14 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             let sc = if has(n, TIME_WORDS) { 1.0 } else { 0.3 };
             (sc, s(&text_value))
         }
+        // "Bob or Dana" offers a choice: not both.
+        (MentionKind::List, Some("array"))
+            if m.text
+                .split_whitespace()
+                .any(|w| w.eq_ignore_ascii_case("or")) =>
+        {
+            return None;
+        }
         (MentionKind::List, Some("array")) => {
             let items_ty = p
                 .schema
@@ -1149,6 +1157,61 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
 
 /// Whether the parameter is a regular expression (by its name or its
 /// description), not a glob or a plain search text.
+/// The kind of text a goal asks to find, as a regular expression: "find
+/// all the *numbers* in …", "extract the *email addresses* from …". Only
+/// as the object of the verb, before "in"/"from"/"of" or the end.
+fn named_pattern(clause: &str) -> Option<(&'static str, &'static str)> {
+    const KINDS: &[(&[&str], &str, &str)] = &[
+        (&["numbers"], "numbers", r"-?\d+(?:\.\d+)?"),
+        (&["integers"], "integers", r"-?\d+"),
+        (&["digits"], "digits", r"\d"),
+        (
+            &["emails", "email addresses"],
+            "email addresses",
+            r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+",
+        ),
+        (&["urls", "links"], "links", r"https?://\S+"),
+        (&["hashtags"], "hashtags", r"#\w+"),
+    ];
+    let words: Vec<String> = clause
+        .split(|c: char| c.is_whitespace())
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+    let verb = words.iter().position(|w| {
+        matches!(
+            w.as_str(),
+            "find" | "extract" | "get" | "list" | "show" | "pull" | "match"
+        )
+    })?;
+    let mut i = verb + 1;
+    while words
+        .get(i)
+        .is_some_and(|w| matches!(w.as_str(), "all" | "the" | "every" | "any" | "of"))
+    {
+        i += 1;
+    }
+    for (names, kind, re) in KINDS {
+        for name in *names {
+            let n: Vec<&str> = name.split(' ').collect();
+            let end = i + n.len();
+            if words
+                .get(i..end)
+                .is_some_and(|ws| ws.iter().zip(&n).all(|(a, b)| a == b))
+                && words
+                    .get(end)
+                    .is_none_or(|w| matches!(w.as_str(), "in" | "from" | "of" | "inside"))
+            {
+                return Some((kind, re));
+            }
+        }
+    }
+    None
+}
+
 fn takes_regex(p: &Param) -> bool {
     has(&p.name_words, &["regex", "regexp"])
         || has(&p.desc_words, &["regex", "regexp"])
@@ -1473,6 +1536,16 @@ pub fn bind(
                 {
                     continue;
                 }
+                // A path the goal places something *relative to* ("the
+                // directory above /srv/app", "the files in /srv/build",
+                // "/srv/build's subfolders") is not what a capability that
+                // changes something acts on.
+                if changes
+                    && matches!(men.kind, MentionKind::Path | MentionKind::Repo)
+                    && relative_to(men, is_folder_param(m, p))
+                {
+                    continue;
+                }
                 // A number goes into a text parameter that is no id only
                 // when a word beside it names the parameter ("zip 90210"):
                 // "issue 3" is not a label because `labels` is described
@@ -1494,6 +1567,12 @@ pub fn bind(
                 });
             }
             for (ii, it) in men.items.iter().enumerate() {
+                // One item of a list into a list parameter of a capability
+                // that changes something: only the whole list is the
+                // object ("delete Bob or Dana" deletes neither alone).
+                if changes && p.ty.as_deref() == Some("array") {
+                    continue;
+                }
                 if let Some((base, value)) = compat(it, p) {
                     pairs.push(Pair {
                         mention: mi,
@@ -1592,6 +1671,22 @@ pub fn bind(
                     }
                 }
                 [] => {}
+                // A choice the goal compares with ("a priority below
+                // high"), or names among words a capability that changes
+                // something does not know ("revoke the tokens, personal
+                // ones untouched"), may mean anything but that choice:
+                // the word is then a value no parameter takes.
+                [one]
+                    if (changes && !says_only_what_it_does(&unquoted, m))
+                        || compared(&unquoted, one.as_str().unwrap_or_default()) =>
+                {
+                    unused_choices.push(format!(
+                        "word {} (a choice of :{}, among words {} does not know)",
+                        one.as_str().unwrap_or_default(),
+                        p.name,
+                        m.id
+                    ));
+                }
                 [one] => enum_fill.push((pi, (*one).clone())),
                 // Several allowed values named ("copper and aluminum"):
                 // one call each, in the goal's order.
@@ -1966,6 +2061,25 @@ pub fn bind(
             ));
             continue;
         }
+        if takes_regex(p)
+            && let Some((kind, re)) = named_pattern(clause)
+        {
+            b.notes.push(format!(
+                "the {kind} the goal asks for: {re:?} -> :{}",
+                p.name
+            ));
+            taken_param.insert(pi);
+            bound.push((
+                pi,
+                Bound {
+                    param: p.name.clone(),
+                    value: Json::from(re),
+                    source: format!("the {kind}"),
+                    score: 0.5,
+                },
+            ));
+            continue;
+        }
         if names_no_path && is_folder_param(m, p) {
             b.notes.push(format!(
                 "the goal names no folder: the current one -> :{}",
@@ -2023,7 +2137,14 @@ pub fn bind(
             }
         }
     }
-    source_first(m, mentions, &bound_from, &mut bound, &mut b.notes);
+    source_first(
+        m,
+        mentions,
+        &bound_from,
+        &mut bound,
+        &mut b.notes,
+        &mut b.unused,
+    );
     into_folder(m, mentions, &bound_from, &mut bound, &mut b.notes);
     bound.sort_by_key(|(pi, _)| *pi);
     b.args = bound.into_iter().map(|(_, bd)| bd).collect();
@@ -2081,15 +2202,109 @@ fn whole_object(clause: &str, men: &Mention) -> bool {
         })
 }
 
-/// Whether every word of `clause` is a word of asking, a stop word, a
-/// word of `m`'s name or description, or names the current folder
-/// ("here", "current", "this").
+/// Whether the choice `word` is a point of comparison in `text` ("below
+/// high priority", "older than the session ones"), not the choice itself.
+fn compared(text: &str, word: &str) -> bool {
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let word = word.to_lowercase();
+    words.iter().enumerate().any(|(i, w)| {
+        *w == word
+            && words[i.saturating_sub(3)..i].iter().any(|b| {
+                matches!(
+                    b.as_str(),
+                    "below"
+                        | "above"
+                        | "under"
+                        | "over"
+                        | "than"
+                        | "less"
+                        | "more"
+                        | "lower"
+                        | "higher"
+                        | "beyond"
+                        | "past"
+                        | "until"
+                        | "till"
+                        | "besides"
+                        | "except"
+                        | "but"
+                        | "not"
+                )
+            })
+    })
+}
+
+/// Whether the path `men` is where something else is, not the thing
+/// itself: after "above", "under", "next to", "of"... (or "in" for a
+/// folder parameter), or possessive.
+fn relative_to(men: &Mention, folder: bool) -> bool {
+    let possessive = men.text.ends_with("'s") || men.text.ends_with("\u{2019}s");
+    let next_to = men.cue.prep.as_deref() == Some("to")
+        && men
+            .cue
+            .before
+            .last()
+            .is_some_and(|w| matches!(w.as_str(), "next" | "close" | "similar" | "due"));
+    // Words of place that are no recorded preposition: the word before.
+    let placed = men.cue.prep.is_none()
+        && men.cue.before.last().is_some_and(|w| {
+            matches!(
+                w.as_str(),
+                "above"
+                    | "below"
+                    | "beneath"
+                    | "beside"
+                    | "near"
+                    | "around"
+                    | "behind"
+                    | "inside"
+                    | "within"
+            )
+        });
+    possessive
+        || next_to
+        || placed
+        || match men.cue.prep.as_deref() {
+            Some(
+                "above" | "below" | "under" | "beneath" | "beside" | "near" | "of" | "around"
+                | "behind" | "over" | "after" | "before",
+            ) => true,
+            Some("in" | "inside" | "within") => folder,
+            _ => false,
+        }
+}
+
+/// Whether every word of `clause` is a word of asking or filler, a stop
+/// word, a word of `m`'s name or description or of its parameters' names,
+/// descriptions and choices, or names the current folder ("here",
+/// "current", "this").
 fn says_only_what_it_does(clause: &str, m: &CapabilityManifest) -> bool {
     let mut known: BTreeSet<String> = analyze(&format!("{} {} {}", m.name, m.id, m.description))
         .into_iter()
         .collect();
+    // Its parameters' names, descriptions and choices.
+    if let Some(props) = m.input_schema.get("properties").and_then(Json::as_object) {
+        for (k, sch) in props {
+            known.extend(analyze(k));
+            if let Some(d) = sch.get("description").and_then(Json::as_str) {
+                known.extend(analyze(d));
+            }
+            for v in sch
+                .get("enum")
+                .and_then(Json::as_array)
+                .into_iter()
+                .flatten()
+            {
+                known.extend(v.as_str().map(analyze).unwrap_or_default());
+            }
+        }
+    }
     known.extend(analyze("current here this folder directory dir files file"));
-    let asking = super::lexicon::request_word_stems();
+    let asking = super::lexicon::filler_word_stems();
     clause
         .split(|c: char| !c.is_alphanumeric())
         .map(str::to_lowercase)
@@ -2124,6 +2339,7 @@ fn source_first(
     bound_from: &std::collections::BTreeMap<usize, MentionRef>,
     bound: &mut [(usize, Bound)],
     notes: &mut Vec<String>,
+    unused: &mut Vec<String>,
 ) {
     let names: BTreeSet<String> = analyze(&format!("{} {}", m.name, m.id))
         .into_iter()
@@ -2156,9 +2372,37 @@ fn source_first(
     let (Some(src), Some(dst)) = (at(bound[si].0), at(bound[di].0)) else {
         return;
     };
-    let first_is_target = matches!(dst.cue.prep.as_deref(), Some("to" | "into" | "onto"));
+    let first_is_target =
+        matches!(dst.cue.prep.as_deref(), Some("to" | "into" | "onto")) && !relative_to(dst, false);
     let second_is_source = src.cue.prep.as_deref() == Some("from");
-    if src.span.start > dst.span.start && !first_is_target && !second_is_source {
+    // A word beside a path that names its role ("with destination X and
+    // source Y") was weighed by the binding: trusted as bound.
+    let role_word = |men: &Mention| {
+        men.cue
+            .before
+            .iter()
+            .chain(&men.cue.after)
+            .any(|w| role(w).is_some())
+    };
+    if first_is_target || second_is_source || role_word(src) || role_word(dst) {
+        return;
+    }
+    // Otherwise only "copy A B", "copy A, B", "copy A as B": what is copied
+    // first. Any other word between them ("copy A out of B", "make B a
+    // copy of A") leaves which is which unsaid: refused.
+    let (first, second) = if src.span.start < dst.span.start {
+        (src, dst)
+    } else {
+        (dst, src)
+    };
+    if first.cue.prep.is_some() || !matches!(second.cue.prep.as_deref(), None | Some("as")) {
+        unused.push(format!(
+            "paths {} and {} (which is {} and which {}? the goal does not say with \"to\" or \"from\")",
+            first.text, second.text, bound[si].1.param, bound[di].1.param
+        ));
+        return;
+    }
+    if src.span.start > dst.span.start {
         let (sv, dv) = (bound[si].1.value.clone(), bound[di].1.value.clone());
         bound[si].1.value = dv;
         bound[di].1.value = sv;
@@ -2333,6 +2577,33 @@ mod tests {
             )),
             json!({"title": "disk usage is high"})
         );
+        // A choice among words the capability does not know may mean
+        // anything but that choice (attack trial): a dropped value.
+        let revoke_scope = cap(
+            "revoke_tokens",
+            obj(
+                json!({"scope": {"type": "string", "enum": ["session", "personal", "all"]}}),
+                &["scope"],
+            ),
+        )
+        .with_effects(&[ccos_marketplace::Effect::Write]);
+        assert_eq!(
+            args(&run("revoke the personal tokens", &revoke_scope)),
+            json!({"scope": "personal"})
+        );
+        let b = run("revoke the tokens, personal ones untouched", &revoke_scope);
+        assert_eq!(args(&b), json!({}));
+        assert!(!b.unused.is_empty(), "{b:?}");
+        // "Bob or Dana" is a choice, never both.
+        let delete = cap(
+            "delete_entities",
+            obj(
+                json!({"entityNames": {"type": "array", "items": {"type": "string"}}}),
+                &["entityNames"],
+            ),
+        )
+        .with_effects(&[ccos_marketplace::Effect::Write]);
+        assert_eq!(args(&run("delete Bob or Dana", &delete)), json!({}));
         // An order's choice only when an order is asked for.
         let sorted = cap(
             "issues",
@@ -2369,16 +2640,44 @@ mod tests {
         );
         for goal in [
             "copy reports/q1.csv as backup/q1.csv",
-            "copy reports/q1.csv over backup/q1.csv",
+            "copy reports/q1.csv, backup/q1.csv",
             "copy reports/q1.csv to backup/q1.csv",
             "copy to backup/q1.csv from reports/q1.csv",
+            "copy with destination backup/q1.csv and source reports/q1.csv",
         ] {
+            let b = run(goal, &copy);
             assert_eq!(
-                args(&run(goal, &copy)),
+                args(&b),
                 json!({"source": "reports/q1.csv", "destination": "backup/q1.csv"}),
                 "{goal}"
             );
+            assert!(b.unused.is_empty(), "{goal}: {b:?}");
         }
+        // Any other word between them leaves which is which unsaid.
+        for goal in [
+            "copy backup/q1.csv out of reports/q1.csv",
+            "make backup/q1.csv a copy of reports/q1.csv",
+        ] {
+            let b = run(goal, &copy);
+            assert!(!b.unused.is_empty(), "{goal}: {b:?}");
+        }
+        // Where something is relative to a path is not that path.
+        let rmdir = cap(
+            "remove_dir",
+            obj(json!({"dir": {"type": "string"}}), &["dir"]),
+        )
+        .with_effects(&[ccos_marketplace::Effect::Write]);
+        for goal in [
+            "delete the directory above /srv/app/build",
+            "delete the files in /srv/app/build",
+            "delete the directory next to /srv/app/build",
+        ] {
+            assert_eq!(args(&run(goal, &rmdir)), json!({}), "{goal}");
+        }
+        assert_eq!(
+            args(&run("delete the directory /srv/app/build", &rmdir)),
+            json!({"dir": "/srv/app/build"})
+        );
         let issues = cap(
             "issues",
             obj(
@@ -2393,6 +2692,39 @@ mod tests {
         assert_eq!(
             args(&run("list page 2 of the issues in acme/rocket", &issues)),
             json!({"repo": "acme/rocket", "page": 2})
+        );
+    }
+
+    #[test]
+    fn the_kind_of_text_to_find_is_its_pattern() {
+        let find = cap(
+            "regex_find",
+            obj(
+                json!({"pattern": {"type": "string", "description": "A regular expression"}, "text": {"type": "string"}}),
+                &["pattern", "text"],
+            ),
+        );
+        assert_eq!(
+            args(&run(
+                "find all the numbers in \"order 66 shipped 3 items\"",
+                &find
+            )),
+            json!({"pattern": r"-?\d+(?:\.\d+)?", "text": "order 66 shipped 3 items"})
+        );
+        assert_eq!(
+            args(&run(
+                "extract the email addresses from 'mail a@b.org now'",
+                &find
+            )),
+            json!({"pattern": r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", "text": "mail a@b.org now"})
+        );
+        // Not the verb's object: no pattern guessed.
+        assert_eq!(
+            args(&run(
+                "find the words that rhyme with numbers in 'a b'",
+                &find
+            )),
+            json!({"text": "a b"})
         );
     }
 

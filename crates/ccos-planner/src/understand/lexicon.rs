@@ -294,6 +294,7 @@ pub const FILLER_WORDS: &[&str] = &[
     "new",
     "time",
     "title",
+    "since",
 ];
 
 /// The stems of [`REQUEST_WORDS`] (computed once).
@@ -515,7 +516,12 @@ pub const QUALIFIERS: &[(&str, &[&str])] = &[
             "backwards",
         ],
     ),
-    ("position", &["first", "last", "top", "bottom"]),
+    (
+        "position",
+        &[
+            "first", "last", "top", "bottom", "final", "trailing", "latter",
+        ],
+    ),
     ("select", &["only"]),
     ("repeat", &["times", "thrice"]),
     ("case", &["uppercase", "lowercase", "capitals"]),
@@ -775,8 +781,22 @@ pub fn unserved_qualifier(
         {
             continue;
         }
+        // A bound count serves "the first 3" (a count takes from the
+        // start), not "the last 3": that needs a count from the end
+        // (`tail`) or a capability named for it.
         if *concept == "position" && paging_bound {
-            continue;
+            let from_end = matches!(
+                w.as_str(),
+                "last" | "bottom" | "final" | "trailing" | "latter"
+            );
+            let end_stems = stems_of(&["tail", "last", "end", "bottom"]);
+            let from_end_served = bound_stems
+                .iter()
+                .chain(operation.iter())
+                .any(|s| end_stems.contains(s));
+            if !from_end || from_end_served {
+                continue;
+            }
         }
         // "the last five years", "the next 50 years": a time range.
         if *concept == "position"
@@ -833,6 +853,23 @@ mod tests {
         assert!(super::negation("what is 10 minus 3").is_none());
         assert!(super::says_today("list today's orders"));
         assert!(!super::says_today("list the orders"));
+    }
+
+    #[test]
+    fn a_count_serves_the_first_items_not_the_last() {
+        use ccos_marketplace::CapabilityManifest;
+        use serde_json::json;
+        let take = CapabilityManifest::new(
+            "ccos.data.take",
+            "Take the first n items of a list",
+            json!({"type": "object", "properties": {"items": {}, "n": {}}}),
+        );
+        let params = vec!["items".to_string(), "n".to_string()];
+        let bound: std::collections::BTreeSet<String> = params.iter().cloned().collect();
+        let first = super::unserved_qualifier("take the first 2 items", &take, &params, &bound);
+        assert!(first.is_none(), "{first:?}");
+        let last = super::unserved_qualifier("take the last 2 items", &take, &params, &bound);
+        assert!(last.is_some());
     }
 
     #[test]
