@@ -720,6 +720,16 @@ impl Planner {
 
     /// Whether capability `m` serves sub-intent `s`, and how.
     fn evaluate(&self, s: &SubIntent, m: &CapabilityManifest, can_ask: bool) -> Fit {
+        // "Should I revoke the tokens?", "tell me how to delete X": a
+        // question about an action never performs it.
+        if m.effects.contains(&ccos_marketplace::Effect::Write)
+            && let Some(how) = lexicon::asks_about_doing(&s.description)
+        {
+            return Fit::Refused(format!(
+                "the goal asks \"{how}\": a question about doing it, and {} changes something",
+                m.id
+            ));
+        }
         // A question reads: its nouns ("how many *stars*", "the *new*
         // issues") are no data operation a reading capability contradicts.
         let ops = lexicon::data_operations(m);

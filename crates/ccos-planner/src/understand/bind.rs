@@ -1162,8 +1162,8 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
 /// as the object of the verb, before "in"/"from"/"of" or the end.
 fn named_pattern(clause: &str) -> Option<(&'static str, &'static str)> {
     const KINDS: &[(&[&str], &str, &str)] = &[
-        (&["numbers"], "numbers", r"-?\d+(?:\.\d+)?"),
-        (&["integers"], "integers", r"-?\d+"),
+        (&["numbers"], "numbers", r"\d+(?:[.,]\d+)*"),
+        (&["integers"], "integers", r"\d+"),
         (&["digits"], "digits", r"\d"),
         (
             &["emails", "email addresses"],
@@ -1181,6 +1181,15 @@ fn named_pattern(clause: &str) -> Option<(&'static str, &'static str)> {
         })
         .filter(|w| !w.is_empty())
         .collect();
+    // A sign or a range ("-7", "555-1234", "10-20") makes "the numbers"
+    // ambiguous: no pattern guessed.
+    let chars: Vec<char> = clause.chars().collect();
+    if chars
+        .windows(2)
+        .any(|w| w[0] == '-' && w[1].is_ascii_digit())
+    {
+        return None;
+    }
     let verb = words.iter().position(|w| {
         matches!(
             w.as_str(),
@@ -1542,7 +1551,7 @@ pub fn bind(
                 // changes something acts on.
                 if changes
                     && matches!(men.kind, MentionKind::Path | MentionKind::Repo)
-                    && relative_to(men, is_folder_param(m, p))
+                    && (relative_to(men, is_folder_param(m, p)) || unclear_path(clause, men))
                 {
                     continue;
                 }
@@ -1565,6 +1574,15 @@ pub fn bind(
                     score,
                     value,
                 });
+            }
+            // "Paris or London" offers a choice the goal does not make:
+            // no item alone is what it asks.
+            if men
+                .text
+                .split_whitespace()
+                .any(|w| w.eq_ignore_ascii_case("or"))
+            {
+                continue;
             }
             for (ii, it) in men.items.iter().enumerate() {
                 // One item of a list into a list parameter of a capability
@@ -2138,6 +2156,7 @@ pub fn bind(
         }
     }
     source_first(
+        clause,
         m,
         mentions,
         &bound_from,
@@ -2238,11 +2257,32 @@ fn compared(text: &str, word: &str) -> bool {
     })
 }
 
+/// Whether the path `men` as written goes on past its value ("build/..",
+/// "build*"): the value is not the path meant.
+fn unclear_path(clause: &str, men: &Mention) -> bool {
+    let Some(at) = clause.find(&men.text) else {
+        return true;
+    };
+    let written = clause[at..]
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches([',', ';', '!', '?', ')', '\'', '"']);
+    written.contains("..") || written.contains(['*', '?', '['])
+}
+
 /// Whether the path `men` is where something else is, not the thing
 /// itself: after "above", "under", "next to", "of"... (or "in" for a
 /// folder parameter), or possessive.
 fn relative_to(men: &Mention, folder: bool) -> bool {
     let possessive = men.text.ends_with("'s") || men.text.ends_with("\u{2019}s");
+    // "one level up from X", "up from X".
+    let up_from = men.cue.prep.as_deref() == Some("from")
+        && men
+            .cue
+            .before
+            .last()
+            .is_some_and(|w| matches!(w.as_str(), "up" | "level" | "down" | "away"));
     let next_to = men.cue.prep.as_deref() == Some("to")
         && men
             .cue
@@ -2263,10 +2303,19 @@ fn relative_to(men: &Mention, folder: bool) -> bool {
                     | "behind"
                     | "inside"
                     | "within"
+                    | "holding"
+                    | "enclosing"
+                    | "containing"
+                    | "alongside"
+                    | "surrounding"
+                    | "like"
+                    | "against"
+                    | "off"
             )
         });
     possessive
         || next_to
+        || up_from
         || placed
         || match men.cue.prep.as_deref() {
             Some(
@@ -2334,6 +2383,7 @@ fn is_folder_param(m: &CapabilityManifest, p: &Param) -> bool {
 /// moving or copying, with a source and a destination both bound from
 /// paths the goal states.
 fn source_first(
+    clause: &str,
     m: &CapabilityManifest,
     mentions: &[Mention],
     bound_from: &std::collections::BTreeMap<usize, MentionRef>,
@@ -2395,7 +2445,13 @@ fn source_first(
     } else {
         (dst, src)
     };
-    if first.cue.prep.is_some() || !matches!(second.cue.prep.as_deref(), None | Some("as")) {
+    let between = match (clause.find(&first.text), clause.find(&second.text)) {
+        (Some(a), Some(b)) if a + first.text.len() <= b => {
+            clause[a + first.text.len()..b].trim().to_lowercase()
+        }
+        _ => "?".to_string(),
+    };
+    if first.cue.prep.is_some() || !matches!(between.as_str(), "" | "," | "as") {
         unused.push(format!(
             "paths {} and {} (which is {} and which {}? the goal does not say with \"to\" or \"from\")",
             first.text, second.text, bound[si].1.param, bound[di].1.param
@@ -2461,6 +2517,16 @@ fn into_folder(
     let [file] = files.as_slice() else {
         return;
     };
+    // "copy reports/q1.csv into backup/q1.csv": the file's own name, so
+    // the whole destination is given.
+    if bound[folder_at]
+        .1
+        .value
+        .as_str()
+        .is_some_and(|v| v.trim_end_matches('/').rsplit('/').next() == Some(file.as_str()))
+    {
+        return;
+    }
     let bd = &mut bound[folder_at].1;
     let Some(folder) = bd.value.as_str() else {
         return;
@@ -2657,6 +2723,8 @@ mod tests {
         for goal in [
             "copy backup/q1.csv out of reports/q1.csv",
             "make backup/q1.csv a copy of reports/q1.csv",
+            "copy backup/q1.csv off reports/q1.csv",
+            "copy backup/q1.csv and reports/q1.csv",
         ] {
             let b = run(goal, &copy);
             assert!(!b.unused.is_empty(), "{goal}: {b:?}");
@@ -2671,6 +2739,10 @@ mod tests {
             "delete the directory above /srv/app/build",
             "delete the files in /srv/app/build",
             "delete the directory next to /srv/app/build",
+            "delete /srv/app/build/..",
+            "delete the directory /srv/app/build*",
+            "delete the directory one level up from /srv/app/build",
+            "delete the directory enclosing /srv/app/build",
         ] {
             assert_eq!(args(&run(goal, &rmdir)), json!({}), "{goal}");
         }
@@ -2709,7 +2781,7 @@ mod tests {
                 "find all the numbers in \"order 66 shipped 3 items\"",
                 &find
             )),
-            json!({"pattern": r"-?\d+(?:\.\d+)?", "text": "order 66 shipped 3 items"})
+            json!({"pattern": r"\d+(?:[.,]\d+)*", "text": "order 66 shipped 3 items"})
         );
         assert_eq!(
             args(&run(

@@ -507,6 +507,7 @@ pub const QUALIFIERS: &[(&str, &[&str])] = &[
         &[
             "sort",
             "sorted",
+            "sorting",
             "alphabetical",
             "alphabetically",
             "ascending",
@@ -519,7 +520,8 @@ pub const QUALIFIERS: &[(&str, &[&str])] = &[
     (
         "position",
         &[
-            "first", "last", "top", "bottom", "final", "trailing", "latter",
+            "first", "last", "top", "bottom", "final", "trailing", "latter", "ultimate", "closing",
+            "middle",
         ],
     ),
     ("select", &["only"]),
@@ -698,6 +700,47 @@ pub fn says_today(text: &str) -> bool {
         .any(|w| matches!(w.to_lowercase().as_str(), "today" | "tonight"))
 }
 
+/// The opening of a question about doing something rather than a request
+/// to do it ("should I …", "do I need to …", "how would I …", "tell me
+/// how to …", "can I …").
+pub fn asks_about_doing(text: &str) -> Option<String> {
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let modal = |w: &str| {
+        matches!(
+            w,
+            "should"
+                | "shall"
+                | "can"
+                | "could"
+                | "may"
+                | "must"
+                | "do"
+                | "does"
+                | "would"
+                | "will"
+        )
+    };
+    for (i, w) in words.iter().enumerate().take(4) {
+        let next = words.get(i + 1).map(String::as_str);
+        // "should I", "do I need to", "how would I", "can we".
+        if modal(w) && matches!(next, Some("i" | "we")) {
+            return Some(format!("{w} {}", next.unwrap_or_default()));
+        }
+        // "how to", "tell me how", "explain how", "whether to".
+        if (w == "how" || w == "whether") && i + 1 < words.len() {
+            let n = next.unwrap_or_default();
+            if n == "to" || modal(n) {
+                return Some(format!("{w} {n}"));
+            }
+        }
+    }
+    None
+}
+
 /// Units after "the last/next N" that make it a time range.
 pub(crate) const TIME_UNITS: &[&str] = &[
     "seconds", "minutes", "hours", "days", "weeks", "months", "years", "decades",
@@ -787,14 +830,16 @@ pub fn unserved_qualifier(
         if *concept == "position" && paging_bound {
             let from_end = matches!(
                 w.as_str(),
-                "last" | "bottom" | "final" | "trailing" | "latter"
+                "last" | "bottom" | "final" | "trailing" | "latter" | "ultimate" | "closing"
             );
             let end_stems = stems_of(&["tail", "last", "end", "bottom"]);
             let from_end_served = bound_stems
                 .iter()
                 .chain(operation.iter())
                 .any(|s| end_stems.contains(s));
-            if !from_end || from_end_served {
+            // "the middle 2": neither end; no count serves it.
+            let from_start = matches!(w.as_str(), "first" | "top");
+            if from_start || (from_end && from_end_served) {
                 continue;
             }
         }
@@ -853,6 +898,25 @@ mod tests {
         assert!(super::negation("what is 10 minus 3").is_none());
         assert!(super::says_today("list today's orders"));
         assert!(!super::says_today("list the orders"));
+    }
+
+    #[test]
+    fn a_question_about_doing_is_seen() {
+        for t in [
+            "should I revoke the personal tokens?",
+            "do I need to copy a.txt to b.txt",
+            "how would I revoke the tokens",
+            "tell me how to delete /srv/app/build",
+        ] {
+            assert!(super::asks_about_doing(t).is_some(), "{t}");
+        }
+        for t in [
+            "could you delete b.txt",
+            "how many files are here",
+            "delete b.txt",
+        ] {
+            assert!(super::asks_about_doing(t).is_none(), "{t}");
+        }
     }
 
     #[test]
