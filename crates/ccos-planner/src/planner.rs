@@ -722,13 +722,21 @@ impl Planner {
     fn evaluate(&self, s: &SubIntent, m: &CapabilityManifest, can_ask: bool) -> Fit {
         // "Should I revoke the tokens?", "tell me how to delete X": a
         // question about an action never performs it.
-        if m.effects.contains(&ccos_marketplace::Effect::Write)
-            && let Some(how) = lexicon::asks_about_doing(&s.description)
-        {
-            return Fit::Refused(format!(
-                "the goal asks \"{how}\": a question about doing it, and {} changes something",
-                m.id
-            ));
+        if m.effects.contains(&ccos_marketplace::Effect::Write) {
+            if let Some(how) = lexicon::asks_about_doing(&s.description) {
+                return Fit::Refused(format!(
+                    "the goal asks \"{how}\": a question about doing it, and {} changes something",
+                    m.id
+                ));
+            }
+            // "delete /data/a if it is empty", "… after uploading it": a
+            // condition or an order the plan would not keep.
+            if let Some(word) = lexicon::condition(&s.description) {
+                return Fit::Refused(format!(
+                    "the goal says \"{word}\": a condition or an order a plan does not check, and {} changes something",
+                    m.id
+                ));
+            }
         }
         // A question reads: its nouns ("how many *stars*", "the *new*
         // issues") are no data operation a reading capability contradicts.

@@ -1696,7 +1696,8 @@ pub fn bind(
                 // the word is then a value no parameter takes.
                 [one]
                     if (changes && !says_only_what_it_does(&unquoted, m))
-                        || compared(&unquoted, one.as_str().unwrap_or_default()) =>
+                        || compared(&unquoted, one.as_str().unwrap_or_default())
+                        || also_names_another(&unquoted, one, e) =>
                 {
                     unused_choices.push(format!(
                         "word {} (a choice of :{}, among words {} does not know)",
@@ -2221,6 +2222,24 @@ fn whole_object(clause: &str, men: &Mention) -> bool {
         })
 }
 
+/// Whether `text` also names another of the `choices` than `chosen` in
+/// another form ("the tokens of *all* my *sessions*": all, or session?).
+fn also_names_another(text: &str, chosen: &Json, choices: &[Json]) -> bool {
+    // The word as written, or its plural: "annual" does not name
+    // "annually".
+    let words: BTreeSet<String> = text
+        .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    choices
+        .iter()
+        .filter(|c| *c != chosen)
+        .filter_map(Json::as_str)
+        .map(str::to_lowercase)
+        .any(|c| words.contains(&format!("{c}s")) || words.contains(&format!("{c}es")))
+}
+
 /// Whether the choice `word` is a point of comparison in `text` ("below
 /// high priority", "older than the session ones"), not the choice itself.
 fn compared(text: &str, word: &str) -> bool {
@@ -2657,6 +2676,10 @@ mod tests {
             args(&run("revoke the personal tokens", &revoke_scope)),
             json!({"scope": "personal"})
         );
+        // "all" my "sessions": two choices named, none taken.
+        let b = run("revoke the tokens of all my sessions", &revoke_scope);
+        assert_eq!(args(&b), json!({}));
+        assert!(!b.unused.is_empty(), "{b:?}");
         let b = run("revoke the tokens, personal ones untouched", &revoke_scope);
         assert_eq!(args(&b), json!({}));
         assert!(!b.unused.is_empty(), "{b:?}");

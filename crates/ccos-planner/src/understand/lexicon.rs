@@ -741,6 +741,30 @@ pub fn asks_about_doing(text: &str) -> Option<String> {
     None
 }
 
+/// A word that makes an action depend on something ("if it is empty",
+/// "when it has been uploaded", "after uploading it", "before deleting
+/// it"): a plan of calls does not check it.
+pub fn condition(text: &str) -> Option<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .map(str::to_lowercase)
+        .find(|w| {
+            matches!(
+                w.as_str(),
+                "if" | "when"
+                    | "whenever"
+                    | "unless"
+                    | "provided"
+                    | "providing"
+                    | "once"
+                    | "after"
+                    | "before"
+                    | "until"
+                    | "while"
+                    | "only"
+            )
+        })
+}
+
 /// Units after "the last/next N" that make it a time range.
 pub(crate) const TIME_UNITS: &[&str] = &[
     "seconds", "minutes", "hours", "days", "weeks", "months", "years", "decades",
@@ -898,6 +922,19 @@ mod tests {
         assert!(super::negation("what is 10 minus 3").is_none());
         assert!(super::says_today("list today's orders"));
         assert!(!super::says_today("list the orders"));
+    }
+
+    #[test]
+    fn a_condition_is_seen() {
+        for t in [
+            "delete /data/a if it is empty",
+            "delete /data/a after uploading it",
+            "before deleting /data/a, upload it",
+            "write 'x' to out.txt provided it is empty",
+        ] {
+            assert!(super::condition(t).is_some(), "{t}");
+        }
+        assert!(super::condition("delete /data/a").is_none());
     }
 
     #[test]
