@@ -2156,6 +2156,14 @@ pub fn bind(
             }
         }
     }
+    // A folder the goal names by a bare word ("the files in docs", "the
+    // docs folder") is a value no parameter takes: refused, never the
+    // current folder instead.
+    b.unused.extend(
+        folder_words(clause, mentions)
+            .into_iter()
+            .map(|w| format!("word {w} (a folder the goal names: give its path, e.g. {w}/)")),
+    );
     source_first(
         clause,
         m,
@@ -2220,6 +2228,80 @@ fn whole_object(clause: &str, men: &Mention) -> bool {
                         | "following"
                 )
         })
+}
+
+/// Bare words that name a folder: "the files *in docs*", "the *docs*
+/// folder" (not "here", "this", "the current folder").
+fn folder_words(clause: &str, mentions: &[Mention]) -> Vec<String> {
+    const CONTAINED: &[&str] = &[
+        "files",
+        "file",
+        "folder",
+        "folders",
+        "directory",
+        "directories",
+        "dir",
+        "contents",
+        "entries",
+        "items",
+    ];
+    const FOLDER: &[&str] = &["folder", "directory", "dir", "subfolder"];
+    const NOT_NAMES: &[&str] = &[
+        "here", "this", "that", "it", "them", "current", "parent", "home", "same", "other",
+        "working", "root", "whole", "entire", "new", "my", "our", "your", "the", "a", "each",
+        "every", "all", "any", "one",
+    ];
+    let in_mention = |w: &str| mentions.iter().any(|m| m.text.contains(w));
+    let words: Vec<String> = clause
+        .split(|c: char| c.is_whitespace() || ",;:?!".contains(c))
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .collect();
+    let bare = |w: &str| {
+        !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+            && !NOT_NAMES.contains(&w)
+            && !crate::resolution::catalog::STOP_WORDS.contains(&w)
+            && !in_mention(w)
+    };
+    let mut out: Vec<String> = vec![];
+    for (i, w) in words.iter().enumerate() {
+        // "files in docs", "the contents of the docs"
+        if CONTAINED.contains(&w.as_str())
+            && matches!(
+                words.get(i + 1).map(String::as_str),
+                Some("in" | "under" | "inside" | "within")
+            )
+        {
+            let mut j = i + 2;
+            while words
+                .get(j)
+                .is_some_and(|x| matches!(x.as_str(), "the" | "my" | "our"))
+            {
+                j += 1;
+            }
+            if let Some(x) = words.get(j)
+                && bare(x)
+                && !FOLDER.contains(&x.as_str())
+            {
+                out.push(x.clone());
+            }
+        }
+        // "the docs folder"
+        if FOLDER.contains(&w.as_str())
+            && i >= 2
+            && matches!(words[i - 2].as_str(), "the" | "my" | "our")
+            && bare(&words[i - 1])
+        {
+            out.push(words[i - 1].clone());
+        }
+    }
+    out.dedup();
+    out
 }
 
 /// Whether `text` also names another of the `choices` than `chosen` in
@@ -2821,6 +2903,25 @@ mod tests {
             )),
             json!({"text": "a b"})
         );
+    }
+
+    #[test]
+    fn a_folder_named_by_a_bare_word_is_no_value_dropped() {
+        let list = cap("list", obj(json!({"path": {"type": "string"}}), &[])).local();
+        for goal in [
+            "list the files in docs with their sizes",
+            "list the files in the docs folder",
+        ] {
+            let b = run(goal, &list);
+            assert!(b.unused.iter().any(|u| u.contains("docs")), "{goal}: {b:?}");
+        }
+        for goal in [
+            "list the files here",
+            "list the files in the current folder",
+        ] {
+            let b = run(goal, &list);
+            assert!(b.unused.is_empty(), "{goal}: {b:?}");
+        }
     }
 
     #[test]
