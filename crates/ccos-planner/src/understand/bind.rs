@@ -2471,9 +2471,7 @@ fn is_folder_param(m: &CapabilityManifest, p: &Param) -> bool {
     if !matches!(p.ty.as_deref(), Some("string") | None) {
         return false;
     }
-    let names: BTreeSet<String> = analyze(&format!("{} {}", m.name, m.id))
-        .into_iter()
-        .collect();
+    let names: BTreeSet<String> = super::lexicon::name_words(m);
     has(&p.name_words, &["directory", "dir", "folder"])
         || (has(&p.name_words, &["path"]) && has(&names, FOLDER_WORDS))
 }
@@ -2492,9 +2490,7 @@ fn source_first(
     notes: &mut Vec<String>,
     unused: &mut Vec<String>,
 ) {
-    let names: BTreeSet<String> = analyze(&format!("{} {}", m.name, m.id))
-        .into_iter()
-        .collect();
+    let names: BTreeSet<String> = super::lexicon::name_words(m);
     if !has(&names, &["move", "copy", "rename"]) {
         return;
     }
@@ -2581,9 +2577,7 @@ fn into_folder(
     bound: &mut [(usize, Bound)],
     notes: &mut Vec<String>,
 ) {
-    let names: BTreeSet<String> = analyze(&format!("{} {}", m.name, m.id))
-        .into_iter()
-        .collect();
+    let names: BTreeSet<String> = super::lexicon::name_words(m);
     if !has(&names, &["move", "copy"]) {
         return;
     }
