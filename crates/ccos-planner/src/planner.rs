@@ -1946,12 +1946,10 @@ fn unserved_qualifier_of(
 /// time", "get the weather *now*").
 fn reports_the_present(m: &CapabilityManifest) -> bool {
     use ccos_marketplace::search::analyze;
-    let present: BTreeSet<String> = analyze("current currently now today present live")
-        .into_iter()
-        .collect();
+    let present = lexicon::present_word_stems();
     analyze(&format!("{} {} {}", m.name, m.id, m.description))
         .iter()
-        .any(|w| present.contains(w))
+        .any(|w| present.contains(w) || matches!(w.as_str(), "present" | "live"))
 }
 
 /// Why `m` cannot answer the question `text` asks, when it asks for a

@@ -1620,11 +1620,13 @@ pub fn bind(
     for men in mentions {
         unquoted = unquoted.replacen(&men.text, " ", 1);
     }
-    let clause_words: BTreeSet<String> = unquoted
+    // In order (for what stands before a choice), and as a set.
+    let unquoted_words: Vec<String> = unquoted
         .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_')
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
         .collect();
+    let clause_words: BTreeSet<String> = unquoted_words.iter().cloned().collect();
     // An order's choices ("comments" of a `sort`) only when the goal asks
     // for an order: "the issues with comments" asks for no sorting.
     let asks_order = clause_words.iter().any(|w| {
@@ -1696,8 +1698,8 @@ pub fn bind(
                 // the word is then a value no parameter takes.
                 [one]
                     if (changes && !says_only_what_it_does(&unquoted, m))
-                        || compared(&unquoted, one.as_str().unwrap_or_default())
-                        || also_names_another(&unquoted, one, e) =>
+                        || compared(&unquoted_words, one.as_str().unwrap_or_default())
+                        || also_names_another(&clause_words, one, e) =>
                 {
                     unused_choices.push(format!(
                         "word {} (a choice of :{}, among words {} does not know)",
@@ -2304,16 +2306,11 @@ fn folder_words(clause: &str, mentions: &[Mention]) -> Vec<String> {
     out
 }
 
-/// Whether `text` also names another of the `choices` than `chosen` in
+/// Whether the clause's `words` also name another of the `choices` than `chosen` in
 /// another form ("the tokens of *all* my *sessions*": all, or session?).
-fn also_names_another(text: &str, chosen: &Json, choices: &[Json]) -> bool {
+fn also_names_another(words: &BTreeSet<String>, chosen: &Json, choices: &[Json]) -> bool {
     // The word as written, or its plural: "annual" does not name
     // "annually".
-    let words: BTreeSet<String> = text
-        .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_')
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect();
     choices
         .iter()
         .filter(|c| *c != chosen)
@@ -2322,14 +2319,10 @@ fn also_names_another(text: &str, chosen: &Json, choices: &[Json]) -> bool {
         .any(|c| words.contains(&format!("{c}s")) || words.contains(&format!("{c}es")))
 }
 
-/// Whether the choice `word` is a point of comparison in `text` ("below
+/// Whether the choice `word` is a point of comparison in the clause's
+/// `words` ("below
 /// high priority", "older than the session ones"), not the choice itself.
-fn compared(text: &str, word: &str) -> bool {
-    let words: Vec<String> = text
-        .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_')
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect();
+fn compared(words: &[String], word: &str) -> bool {
     let word = word.to_lowercase();
     words.iter().enumerate().any(|(i, w)| {
         *w == word
@@ -2504,10 +2497,7 @@ fn source_first(
             None
         }
     };
-    let at = |pi: usize| {
-        let men = mention_at(mentions, *bound_from.get(&pi)?);
-        matches!(men.kind, MentionKind::Path | MentionKind::Repo).then_some(men)
-    };
+    let at = |pi: usize| bound_path(mentions, bound_from, pi);
     let find = |want: bool| {
         bound
             .iter()
@@ -2566,6 +2556,18 @@ fn source_first(
     }
 }
 
+/// The path parameter `pi` was bound from, when it was bound from one
+/// path the goal states ("docs/archive" reads as owner/name too).
+fn bound_path<'a>(
+    mentions: &'a [Mention],
+    bound_from: &std::collections::BTreeMap<usize, MentionRef>,
+    pi: usize,
+) -> Option<&'a Mention> {
+    let men = mention_at(mentions, *bound_from.get(&pi)?);
+    (matches!(men.kind, MentionKind::Path | MentionKind::Repo) && men.items.is_empty())
+        .then_some(men)
+}
+
 /// Moving (copying) a file *into* a folder keeps its name: "move
 /// docs/faq.md into docs/archive" moves it to `docs/archive/faq.md`. Only
 /// for a capability named for moving or copying (a "rename into" names
@@ -2581,12 +2583,7 @@ fn into_folder(
     if !has(&names, &["move", "copy"]) {
         return;
     }
-    let path_of = |pi: usize| {
-        let men = mention_at(mentions, *bound_from.get(&pi)?);
-        // "docs/archive" reads as owner/name too.
-        (matches!(men.kind, MentionKind::Path | MentionKind::Repo) && men.items.is_empty())
-            .then_some(men)
-    };
+    let path_of = |pi: usize| bound_path(mentions, bound_from, pi);
     let file_name = |v: &str| {
         let last = v
             .trim_end_matches('/')

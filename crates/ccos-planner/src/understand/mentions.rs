@@ -1405,50 +1405,30 @@ pub fn residual(text: &str, ms: &[Mention]) -> String {
 /// ordinary sentence mark nothing when every letter is one. Any other goal
 /// is returned as it is.
 pub fn unshouted(goal: &str) -> String {
-    // The spans outside quotes ('…' at word boundaries, "…", “…”).
-    let chars: Vec<char> = goal.chars().collect();
-    let mut outside = vec![true; chars.len()];
-    let mut open: Option<char> = None;
-    for (i, &c) in chars.iter().enumerate() {
-        let boundary_before = i == 0 || !chars[i - 1].is_alphanumeric();
-        let boundary_after = chars.get(i + 1).is_none_or(|n| !n.is_alphanumeric());
-        match open {
-            None if c == '"' || c == '\u{201c}' || (c == '\'' && boundary_before) => {
-                open = Some(c);
-                outside[i] = false;
-            }
-            Some(q)
-                if (q == '"' && c == '"')
-                    || (q == '\u{201c}' && c == '\u{201d}')
-                    || (q == '\'' && c == '\'' && boundary_after) =>
-            {
-                open = None;
-                outside[i] = false;
-            }
-            Some(_) => outside[i] = false,
-            None => {}
-        }
-    }
+    // Quoted texts and JSON literals, as the scanner reads them, keep
+    // their case.
+    let kept: Vec<(usize, usize)> = scan(goal)
+        .into_iter()
+        .filter(|t| matches!(t.kind, TokKind::Quoted(_) | TokKind::Json(_)))
+        .map(|t| (t.start, t.end))
+        .collect();
+    let outside = |i: usize| !kept.iter().any(|(s, e)| (*s..*e).contains(&i));
     let letters = || {
-        chars
-            .iter()
-            .zip(&outside)
-            .filter(|(c, o)| **o && c.is_alphabetic())
-            .map(|(c, _)| *c)
+        goal.char_indices()
+            .filter(|(i, c)| outside(*i) && c.is_alphabetic())
+            .map(|(_, c)| c)
     };
     let shouted =
         letters().filter(|c| c.is_uppercase()).count() >= 2 && !letters().any(char::is_lowercase);
     if !shouted {
         return goal.to_string();
     }
-    chars
-        .iter()
-        .zip(&outside)
-        .flat_map(|(c, o)| {
-            if *o {
+    goal.char_indices()
+        .flat_map(|(i, c)| {
+            if outside(i) {
                 c.to_lowercase().collect::<Vec<_>>()
             } else {
-                vec![*c]
+                vec![c]
             }
         })
         .collect()
