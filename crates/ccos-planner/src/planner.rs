@@ -808,7 +808,10 @@ impl Planner {
         };
         // The field of a structured result the question asks for, which
         // then answers it (its type, not the whole result's).
-        let answer = answer_field(s, m);
+        let answer = match checked_answer_field(s, m) {
+            Ok(a) => a,
+            Err(why) => return Fit::Refused(why),
+        };
         let answered = answer
             .as_ref()
             .and_then(|(field, _, _)| crate::plan_gen::answer_schema(m, field));
@@ -854,11 +857,41 @@ impl Planner {
         if let Some(why) = unserved_qualifier_of(s, m, &b, &judged, &params) {
             return Fit::Refused(why);
         }
+        if let Some(why) = unknown_kind_named(s, m, &params) {
+            return Fit::Refused(why);
+        }
         if let Some(why) = unaccounted_word(m, &b, &judged, &params) {
             return Fit::Refused(why);
         }
         if let Some(why) = word_after_a_number(s, m, &b, &params) {
             return Fit::Refused(why);
+        }
+        if let Some(why) = unset_named_parameter(s, m, &b, &judged, &params) {
+            return Fit::Refused(why);
+        }
+        if let Some(why) = count_not_asked(&s.description, m) {
+            return Fit::Refused(why);
+        }
+        // "find notes.txt and read *it*": the earlier result must reach a
+        // parameter, or the step does something else ("read the graph").
+        if spare_refs > 0 && crate::decompose::refers_back(&s.description) {
+            let taken: BTreeSet<&str> = b
+                .args
+                .iter()
+                .map(|a| a.param.as_str())
+                .chain(b.read_first.iter().map(|(p, _)| p.as_str()))
+                .chain(s.params.keys().map(String::as_str))
+                .collect();
+            let free = params
+                .iter()
+                .filter(|p| !taken.contains(p.name.as_str()))
+                .count();
+            if free < spare_refs {
+                return Fit::Refused(format!(
+                    "the goal refers to an earlier result, and {} has no parameter left to take it",
+                    m.id
+                ));
+            }
         }
         let open: Vec<String> = b.missing.iter().skip(spare_refs).cloned().collect();
         let mut intent = s.clone();
@@ -1755,6 +1788,132 @@ fn unaccounted_word(
     None
 }
 
+/// Why `m` (with its `params`) does not serve what sub-intent `s` seeks
+/// by name: the word before "named"/"called" is the kind of thing sought
+/// ("search for *files* named guide"), filler or not, and even when `m`
+/// takes the user's words: `m` must know it (its own text or its result's
+/// fields), or it searches for something else (the memory's entities).
+fn unknown_kind_named(
+    s: &SubIntent,
+    m: &CapabilityManifest,
+    params: &[crate::understand::bind::Param],
+) -> Option<String> {
+    use ccos_marketplace::search::analyze;
+    let words = ccos_marketplace::search::words(&operation_words(s));
+    let (kind, _) = words.iter().zip(words.iter().skip(1)).find(|(w, next)| {
+        NAMING_WORDS.contains(&next.as_str())
+            && w.chars().all(char::is_alphabetic)
+            && !matches!(
+                w.as_str(),
+                "one" | "ones" | "thing" | "things" | "something"
+            )
+            && !analyze(w).iter().all(|st| stop_stems().contains(st))
+    })?;
+    let mut vocab = capability_vocabulary(m, params);
+    if let Some(props) = m
+        .output_schema
+        .as_ref()
+        .and_then(|o| o.get("properties"))
+        .and_then(|p| p.as_object())
+    {
+        for k in props.keys() {
+            vocab.extend(analyze(k));
+        }
+    }
+    let known = analyze(kind)
+        .iter()
+        .all(|st| lexicon::synonym_stems(st).iter().any(|x| vocab.contains(x)));
+    (!known).then(|| {
+        format!(
+            "the goal seeks {kind} by name, which {} does not know",
+            m.id
+        )
+    })
+}
+
+/// Why the plan would leave out a restriction the goal gives by naming
+/// one of `m`'s optional parameters (`params`) that nothing binds ("the
+/// issues with the *label bug*": `labels` unset lists every issue; "the
+/// issues *by state*"): the parameter's name, then a word the capability
+/// does not otherwise account for, or "by" before the name. A required
+/// parameter left open is reported elsewhere; a parameter's name that is
+/// also the capability's own ("count the words") names the operation.
+fn unset_named_parameter(
+    s: &SubIntent,
+    m: &CapabilityManifest,
+    b: &crate::understand::bind::Binding,
+    text: &str,
+    params: &[crate::understand::bind::Param],
+) -> Option<String> {
+    use ccos_marketplace::search::analyze;
+    let filler = filler_stems();
+    let names = lexicon::name_words(m);
+    let bound: BTreeSet<&str> = b
+        .args
+        .iter()
+        .map(|a| a.param.as_str())
+        .chain(b.fan_out.iter().map(|(p, _)| p.as_str()))
+        .chain(b.read_first.iter().map(|(p, _)| p.as_str()))
+        .chain(s.params.keys().map(String::as_str))
+        .collect();
+    // What else the goal's next word may be: another parameter's name, a
+    // bound value, the capability's own name.
+    let mut known: BTreeSet<String> = names.clone();
+    for p in params {
+        known.extend(p.name_words.iter().cloned());
+    }
+    for a in &b.args {
+        if let Some(v) = a.value.as_str() {
+            known.extend(analyze(v));
+        }
+    }
+    let words: Vec<(String, Vec<String>)> = ccos_marketplace::search::words(text)
+        .into_iter()
+        .map(|w| {
+            let stems = analyze(&w);
+            (w, stems)
+        })
+        .collect();
+    let content = |stems: &[String]| stems.iter().any(|st| !filler.contains(st));
+    for p in params
+        .iter()
+        .filter(|p| !p.required && !bound.contains(p.name.as_str()))
+    {
+        let own: BTreeSet<&String> = p
+            .name_words
+            .iter()
+            .filter(|w| !filler.contains(*w) && !names.contains(*w))
+            .collect();
+        if own.is_empty() {
+            continue;
+        }
+        for (i, (w, stems)) in words.iter().enumerate() {
+            if stems.is_empty() || !stems.iter().all(|st| own.contains(st)) {
+                continue;
+            }
+            let before_by = i > 0 && words[i - 1].0 == "by";
+            let valued = words.get(i + 1).is_some_and(|(next, nst)| {
+                next.chars().all(char::is_alphabetic)
+                    && !NAMING_WORDS.contains(&next.as_str())
+                    && content(nst)
+                    && !nst.iter().any(|st| known.contains(st))
+            });
+            if before_by || valued {
+                let said = if valued {
+                    format!("{w} {}", words[i + 1].0)
+                } else {
+                    format!("by {w}")
+                };
+                return Some(format!(
+                    "the goal says \"{said}\", and the plan leaves {}'s :{} unset",
+                    m.id, p.name
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// Why the word right after a number the goal states is not accounted
 /// for: a unit no table knows ("2 mA", "10 F", "5 kilohms") or what the
 /// number counts ("5 apples") must be something capability `m` (with its
@@ -2165,6 +2324,29 @@ fn question_that_changes(text: &str, m: &CapabilityManifest) -> Option<String> {
     })
 }
 
+/// Why a capability that counts (`count_words`: its name says "count",
+/// its result is a number) does not serve `text`: the goal asks for no
+/// number ("find all the words in notes.txt" lists them; counting them
+/// answers something else). A goal asks for a count by "how many", "the
+/// number of", or by saying count, number, total or tally.
+fn count_not_asked(text: &str, m: &CapabilityManifest) -> Option<String> {
+    use ccos_marketplace::search::analyze;
+    let counts = lexicon::name_words(m).contains("count")
+        && matches!(output_type(m), Some("integer" | "number"));
+    if !counts || asks_how_many(text) {
+        return None;
+    }
+    let says_count = analyze(text)
+        .iter()
+        .any(|w| ["count", "number", "total", "num", "talli"].contains(&w.as_str()));
+    (!says_count).then(|| {
+        format!(
+            "the goal asks for no count; {} counts (it returns a number)",
+            m.id
+        )
+    })
+}
+
 /// The first word of `text`, lower case, without punctuation.
 fn first_word(text: &str) -> String {
     text.split_whitespace()
@@ -2246,11 +2428,29 @@ fn asks_to_be_told(text: &str) -> bool {
 /// which the field must have. Exactly one field must be named: two named
 /// fields, or none, and the whole result is the answer as before.
 fn answer_field(s: &SubIntent, m: &CapabilityManifest) -> Option<(String, String, usize)> {
+    checked_answer_field(s, m).ok().flatten()
+}
+
+/// [`answer_field`], or why `m` cannot answer: the question names a field
+/// only of a kind that does not answer it ("show me the *forks*": the
+/// repository has `forks_count`, a count, and `fork`, a flag; the whole
+/// repository is not the forks).
+fn checked_answer_field(
+    s: &SubIntent,
+    m: &CapabilityManifest,
+) -> Result<Option<(String, String, usize)>, String> {
     use ccos_marketplace::search::analyze;
     if !asks_to_be_told(&s.description) {
-        return None;
+        return Ok(None);
     }
-    let props = m.output_schema.as_ref()?.get("properties")?.as_object()?;
+    let Some(props) = m
+        .output_schema
+        .as_ref()
+        .and_then(|o| o.get("properties"))
+        .and_then(|p| p.as_object())
+    else {
+        return Ok(None);
+    };
     let counting = asks_how_many(&s.description);
     // "the fork count", "the number of forks": a count, said otherwise.
     let says_count = analyze(&s.description)
@@ -2266,7 +2466,8 @@ fn answer_field(s: &SubIntent, m: &CapabilityManifest) -> Option<(String, String
         } else if yes_no {
             ty == Some("boolean")
         } else {
-            !matches!(ty, Some("object") | None)
+            // "what is the license of acme/rocket": an object answers too.
+            ty.is_some()
         }
     };
     // Filler words count here ("the original *title*").
@@ -2278,8 +2479,23 @@ fn answer_field(s: &SubIntent, m: &CapabilityManifest) -> Option<(String, String
     let words = reportable_words(s, &skip);
     // Field → the words of the question naming it.
     let mut named: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    // Fields the question names by their key that do not answer it (a
+    // count for "show me the forks"): (key, word).
+    let mut unfit: Vec<(&str, String)> = vec![];
     for (key, schema) in props {
         let key_words: BTreeSet<String> = analyze(key).into_iter().collect();
+        // A flag answers only when the question says its very word: "is
+        // it a *fork*?", "does it have *issues*?" (`has_issues`); "does
+        // it have *forks*?" asks whether others forked it, which the
+        // `fork` flag (it is a fork) does not say.
+        let is_flag = crate::understand::bind::schema_type(schema).as_deref() == Some("boolean");
+        let key_surface: BTreeSet<String> =
+            ccos_marketplace::search::words(key).into_iter().collect();
+        let desc_surface: BTreeSet<String> = schema
+            .get("description")
+            .and_then(|d| d.as_str())
+            .map(|d| ccos_marketplace::search::words(d).into_iter().collect())
+            .unwrap_or_default();
         // "How many votes": a count, not `vote_average`.
         let measure = ["averag", "avg", "mean", "rate", "ratio", "percent", "score"]
             .iter()
@@ -2295,6 +2511,16 @@ fn answer_field(s: &SubIntent, m: &CapabilityManifest) -> Option<(String, String
         let flag =
             crate::understand::bind::schema_type(schema).as_deref() == Some("boolean") && !yes_no;
         if !wanted(schema) || (counting && measure) || (tally && !counting && !says_count) || flag {
+            if let Some((w, _)) = words.iter().find(|(_, stems)| {
+                !stems.is_empty()
+                    && stems.iter().all(|st| {
+                        lexicon::synonym_stems(st)
+                            .iter()
+                            .any(|x| key_words.contains(x))
+                    })
+            }) {
+                unfit.push((key.as_str(), w.clone()));
+            }
             continue;
         }
         let desc_words: BTreeSet<String> = schema
@@ -2310,16 +2536,43 @@ fn answer_field(s: &SubIntent, m: &CapabilityManifest) -> Option<(String, String
                 })
         };
         for (w, stems) in &words {
+            // The word is the plural of the flag's word.
+            let plural_of_flag = |surface: &BTreeSet<String>| {
+                !surface.contains(w)
+                    && surface.iter().any(|k| {
+                        w.strip_suffix('s')
+                            .is_some_and(|x| x == k || x.strip_suffix('e') == Some(k))
+                    })
+            };
+            if is_flag && (plural_of_flag(&key_surface) || plural_of_flag(&desc_surface)) {
+                continue;
+            }
             if names(stems, &key_words) || ((counting || yes_no) && names(stems, &desc_words)) {
                 named.entry(key.as_str()).or_default().insert(w.clone());
             }
         }
     }
+    if named.is_empty()
+        && let Some((_, word)) = unfit.first()
+    {
+        let keys: Vec<&str> = unfit
+            .iter()
+            .filter(|(_, w)| w == word)
+            .map(|(k, _)| *k)
+            .collect();
+        return Err(format!(
+            "the goal asks for \"{word}\"; {} has it only as {}, which does not answer that",
+            m.id,
+            keys.join(", ")
+        ));
+    }
     // The field named by the most words, when it is the only one and
     // every word naming some field names it ("original title": not
     // `original_language`; "the runtime and the original title": none).
     let naming: BTreeSet<&String> = named.values().flatten().collect();
-    let most = named.values().map(BTreeSet::len).max()?;
+    let Some(most) = named.values().map(BTreeSet::len).max() else {
+        return Ok(None);
+    };
     let mut best: Vec<(&str, &BTreeSet<String>)> = named
         .iter()
         .filter(|(_, ws)| ws.len() == most)
@@ -2336,14 +2589,14 @@ fn answer_field(s: &SubIntent, m: &CapabilityManifest) -> Option<(String, String
         // By the key's letters: `birthday` is a day.
         best.retain(|(k, _)| kind.iter().any(|x| k.to_lowercase().contains(x)));
     }
-    match best.as_slice() {
+    Ok(match best.as_slice() {
         [(field, ws)] if ws.len() == naming.len() => Some((
             field.to_string(),
             ws.iter().cloned().collect::<Vec<_>>().join(" "),
             most,
         )),
         _ => None,
-    }
+    })
 }
 
 #[cfg(test)]
@@ -2375,6 +2628,85 @@ mod tests {
         // "the first line": no capability here takes a position.
         let r = p.plan("show the first line of notes.txt").unwrap();
         assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
+    }
+
+    /// The built-ins plus a repository lookup and an issue list, as an
+    /// imported OpenAPI document gives them.
+    fn repositories() -> Planner {
+        use ccos_marketplace::{CapabilityManifest, Effect};
+        use serde_json::json;
+        let mp = builtins();
+        let repo = json!({"type": "object", "properties": {
+            "owner": {"type": "string"}, "repo": {"type": "string"}},
+            "required": ["owner", "repo"]});
+        mp.register(
+            CapabilityManifest::new(
+                "gh.repos.get",
+                "Get a repository: description, forks, license.",
+                repo.clone(),
+            )
+            .with_effects(&[Effect::Network])
+            .with_output(json!({"type": "object", "properties": {
+                "fork": {"type": "boolean"},
+                "forks_count": {"type": "integer"},
+                "license": {"type": "object", "properties": {"name": {"type": "string"}}},
+                "language": {"type": "string"}}})),
+        )
+        .unwrap();
+        let mut list = repo;
+        list["properties"]["labels"] =
+            json!({"type": "string", "description": "Comma-separated label names, e.g. bug,ui"});
+        mp.register(
+            CapabilityManifest::new(
+                "gh.issues.list-for-repo",
+                "List the issues of a repository.",
+                list,
+            )
+            .with_effects(&[Effect::Network])
+            .with_output(json!({"type": "array", "items": {"type": "object"}})),
+        )
+        .unwrap();
+        Planner::new(
+            mp,
+            Policy::default(),
+            PatternDecomposition::builtin().unwrap(),
+        )
+    }
+
+    #[test]
+    fn a_field_answers_only_what_it_is() {
+        let p = repositories();
+        let plan = |g: &str| p.plan(g).unwrap();
+        // An object field answers (once: the whole repository).
+        let r = plan("what is the license of acme/rocket?");
+        assert!(
+            r.rtfs.as_deref().is_some_and(|t| t.contains(":license")),
+            "{r:?}"
+        );
+        // A flag answers the question that says its very word...
+        let r = plan("is acme/rocket a fork?");
+        assert!(
+            r.rtfs.as_deref().is_some_and(|t| t.contains(":fork)")),
+            "{r:?}"
+        );
+        // ... not one about others' forks, which only a count says.
+        for g in [
+            "does acme/rocket have forks?",
+            "show me the forks of acme/rocket",
+        ] {
+            let r = plan(g);
+            assert!(r.rtfs.is_none(), "{g}: {:?}", r.rtfs);
+            assert!(
+                format!("{:?}", r.requires_agent).contains("forks_count"),
+                "{g}"
+            );
+        }
+        // A restriction by a parameter the plan would leave unset.
+        let r = plan("list the issues with the label bug in acme/rocket");
+        assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
+        assert!(format!("{:?}", r.requires_agent).contains(":labels unset"));
+        let r = plan("list the issues in acme/rocket");
+        assert!(r.rtfs.is_some(), "{:?}", r.requires_agent);
     }
 
     #[test]

@@ -416,6 +416,28 @@ fn answers_meet_their_questions() {
     );
     // A count of the operands is not an operand: nothing is guessed.
     refused(home.path(), "divide two numbers", "divide two numbers");
+    // Counting answers only a question for a number: "find all the
+    // words" once printed how many there were.
+    refused(
+        home.path(),
+        "find all the words in lines.txt",
+        "asks for no count",
+    );
+    right(home.path(), "count the words in lines.txt", &[], json!(3));
+    right(
+        home.path(),
+        "how many words are in lines.txt",
+        &[],
+        json!(3),
+    );
+    // "it" is the earlier result: a step that has no place for it does
+    // something else (the clock once answered "… for it"; then, the
+    // clock refused, sleeping took the text as milliseconds).
+    refused(
+        home.path(),
+        "read lines.txt and show the current time for it",
+        "no parameter left to take it",
+    );
 }
 
 /// Places are time zones when the IANA database names a zone after them
@@ -688,6 +710,15 @@ fn countries_name_their_zone_and_listed_places_are_not_dropped() {
         let out = ccos(home.path(), &["plan", goal]);
         assert_eq!(out.status.code(), Some(4), "{goal}: {}", text(&out.stdout));
     }
+    // Files sought by name are not the memory's entities (new-user
+    // trial: the memory search answered "search for files named guide").
+    let out = ccos(home.path(), &["plan", "search for files named guide"]);
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("the goal seeks files by name"),
+        "{}",
+        text(&out.stdout)
+    );
     // A search queries what it is for, not the place searched.
     let out = ccos(home.path(), &["plan", "search my knowledge graph for tea"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
@@ -934,6 +965,36 @@ fn a_question_about_one_field_is_answered_with_that_field() {
     // A yes or no that no field answers is not the whole repository.
     let (code, value, err) = run(home.path(), "is acme/rocket licensed?", &yes);
     assert_eq!(code, Some(4), "{value}: {err}");
+    // An object field answers as well as a number (once: the whole
+    // repository for its license).
+    right(
+        home.path(),
+        "what is the license of acme/rocket?",
+        &yes,
+        repo["license"].clone(),
+    );
+    // "the forks" are neither the fork count nor the flag saying it is a
+    // fork; "does it have forks?" is not "is it a fork?" (the flag once
+    // answered it).
+    refused(
+        home.path(),
+        "show me the forks of acme/rocket",
+        "forks_count",
+    );
+    refused(home.path(), "does acme/rocket have forks?", "forks_count");
+    right(
+        home.path(),
+        "is acme/rocket a fork?",
+        &yes,
+        repo["fork"].clone(),
+    );
+    // A restriction by a parameter the plan leaves unset: refused, never
+    // every issue (new-user trial).
+    refused(
+        home.path(),
+        "list the open issues with the label bug in acme/rocket",
+        ":labels unset",
+    );
     // "issue 3" is not a label: the list of issues labelled "3" was once
     // the answer to who opened issue 3.
     let (code, value, err) = run(home.path(), "who opened issue 3 of acme/rocket?", &yes);

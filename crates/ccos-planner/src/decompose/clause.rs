@@ -142,9 +142,14 @@ pub fn refers_back(clause: &str) -> bool {
         .collect();
     BACK_REFERENCES.iter().any(|r| {
         let parts: Vec<&str> = r.split(' ').collect();
-        words
-            .windows(parts.len())
-            .any(|w| w.iter().zip(&parts).all(|(a, b)| a == b))
+        words.windows(parts.len()).enumerate().any(|(i, w)| {
+            w.iter().zip(&parts).all(|(a, b)| a == b)
+                // "what time *is it*", "is it raining": an empty subject,
+                // no earlier result.
+                && !(*r == "it"
+                    && i > 0
+                    && matches!(words[i - 1].as_str(), "is" | "was" | "isn't" | "wasn't"))
+        })
     })
 }
 
@@ -597,5 +602,9 @@ mod tests {
         assert!(refers_back("save The Result to disk"));
         assert!(!refers_back("itemize the thesis"));
         assert!(!refers_back("results page"));
+        // An empty subject ("what time is it") is no earlier result.
+        assert!(!refers_back("what time is it in New York"));
+        assert!(!refers_back("is it raining in Paris"));
+        assert!(refers_back("check whether it is empty"));
     }
 }

@@ -1148,6 +1148,8 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
             }
         }
         Some("named" | "called" | "as") if has(n, &["name", "title"]) => s += 0.6,
+        // "search for files named guide": the name sought is the pattern.
+        Some("named" | "called") if has(n, &["pattern", "queri", "keyword", "term"]) => s += 0.6,
         Some("with") if has(n, &["with", "replacement", "new", "value"]) => s += 0.3,
         Some("by") if has(n, &["by", "divisor", "factor"]) => s += 0.3,
         _ => {}

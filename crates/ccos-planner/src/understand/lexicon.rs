@@ -50,13 +50,20 @@ pub const GROUPS: &[(&str, &[Operation])] = &[
         ],
     ),
     (
+        "clock",
+        &[
+            ("wait", &["sleep", "wait", "pause", "delay"]),
+            ("tell", &["now", "current", "clock"]),
+        ],
+    ),
+    (
         "data",
         &[
             (
                 "create",
                 &[
                     "create", "add", "new", "insert", "post", "register", "write", "save", "store",
-                    "upload", "star",
+                    "upload", "star", "compress", "gzip",
                 ],
             ),
             (
@@ -1085,6 +1092,17 @@ mod tests {
         assert!(contradiction("show issue 3 of acme/rocket", &cap("gh.get_issue")).is_none());
         assert!(contradiction("write \"x\" to out.txt", &cap("ccos.file.append")).is_some());
         assert!(contradiction("convert it to upper case", &cap("ccos.text.lower")).is_some());
+        // Sleeping tells no time; compressing a file finds nothing (each
+        // once served such a goal).
+        assert!(contradiction("show the current time", &cap("ccos.time.sleep")).is_some());
+        assert!(contradiction("wait 2 seconds", &cap("ccos.time.now")).is_some());
+        assert!(
+            contradiction(
+                "find the file named a.txt",
+                &cap("mcp.everything.gzip-file-as-resource")
+            )
+            .is_some()
+        );
         // No family word on one side: nothing to contradict.
         assert!(
             contradiction(
