@@ -734,14 +734,22 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                 step,
             ]);
         }
-        deps.extend(st.intent.after.iter().cloned());
         deps.sort();
         deps.dedup();
+        // Order only: the earlier result stays one of the goal's answers
+        // ("what is 6 times 7, then wait 1 second" answers 42 too).
+        let after: Vec<String> = st
+            .intent
+            .after
+            .iter()
+            .filter(|a| !deps.contains(a))
+            .cloned()
+            .collect();
         nodes.push(Node {
             sym: id.clone(),
             step,
             deps,
-            after: vec![],
+            after,
             intent: Some(id),
         });
     }

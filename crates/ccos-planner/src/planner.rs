@@ -857,7 +857,7 @@ impl Planner {
         if let Some(why) = unserved_qualifier_of(s, m, &b, &judged, &params) {
             return Fit::Refused(why);
         }
-        if let Some(why) = unknown_kind_named(s, m, &params) {
+        if let Some(why) = unknown_kind_named(s, m, &b, &params) {
             return Fit::Refused(why);
         }
         if let Some(why) = unaccounted_word(m, &b, &judged, &params) {
@@ -1788,28 +1788,54 @@ fn unaccounted_word(
     None
 }
 
-/// Why `m` (with its `params`) does not serve what sub-intent `s` seeks
-/// by name: the word before "named"/"called" is the kind of thing sought
-/// ("search for *files* named guide"), filler or not, and even when `m`
-/// takes the user's words: `m` must know it (its own text or its result's
-/// fields), or it searches for something else (the memory's entities).
+/// Why `m` (with its `params`, bound as `b`) does not serve what
+/// sub-intent `s` seeks: the kind of thing sought, filler or not, and
+/// even when `m` takes the user's words, must be something `m` knows (its
+/// own text, its result's fields, the steps reading a file first):
+///
+/// - the word before "named", "called", "containing" or "matching"
+///   ("search for *files* named guide", "find all *lines* containing
+///   milk");
+/// - files and folders, wherever the goal says them ("search for *.md
+///   *files*"): the memory's entities are not files.
 fn unknown_kind_named(
     s: &SubIntent,
     m: &CapabilityManifest,
+    b: &crate::understand::bind::Binding,
     params: &[crate::understand::bind::Param],
 ) -> Option<String> {
     use ccos_marketplace::search::analyze;
+    const SEEKING: &[&str] = &["named", "called", "containing", "matching"];
+    const FILE_KINDS: &[&str] = &[
+        "file",
+        "files",
+        "folder",
+        "folders",
+        "directory",
+        "directories",
+    ];
     let words = ccos_marketplace::search::words(&operation_words(s));
-    let (kind, _) = words.iter().zip(words.iter().skip(1)).find(|(w, next)| {
-        NAMING_WORDS.contains(&next.as_str())
-            && w.chars().all(char::is_alphabetic)
-            && !matches!(
-                w.as_str(),
-                "one" | "ones" | "thing" | "things" | "something"
-            )
-            && !analyze(w).iter().all(|st| stop_stems().contains(st))
-    })?;
+    let before_seeking = words
+        .iter()
+        .zip(words.iter().skip(1))
+        .filter_map(|(w, next)| {
+            (SEEKING.contains(&next.as_str())
+                && w.chars().all(char::is_alphabetic)
+                && !matches!(
+                    w.as_str(),
+                    "one" | "ones" | "thing" | "things" | "something"
+                )
+                && !analyze(w).iter().all(|st| stop_stems().contains(st)))
+            .then_some(w)
+        });
+    let kinds: Vec<&String> = before_seeking
+        .chain(words.iter().filter(|w| FILE_KINDS.contains(&w.as_str())))
+        .collect();
+    if kinds.is_empty() {
+        return None;
+    }
     let mut vocab = capability_vocabulary(m, params);
+    vocab.extend(read_step_words(b));
     if let Some(props) = m
         .output_schema
         .as_ref()
@@ -1820,15 +1846,21 @@ fn unknown_kind_named(
             vocab.extend(analyze(k));
         }
     }
-    let known = analyze(kind)
-        .iter()
-        .all(|st| lexicon::synonym_stems(st).iter().any(|x| vocab.contains(x)));
-    (!known).then(|| {
-        format!(
-            "the goal seeks {kind} by name, which {} does not know",
-            m.id
-        )
-    })
+    // A folder is a directory, a path holds either.
+    let known = |w: &str| {
+        analyze(w).iter().all(|st| {
+            lexicon::synonym_stems(st).iter().any(|x| vocab.contains(x))
+                || (FILE_KINDS.contains(&w)
+                    && ["file", "folder", "directori", "dir", "path"]
+                        .iter()
+                        .any(|k| vocab.contains(*k)))
+        })
+    };
+    let kind = kinds.into_iter().find(|w| !known(w))?;
+    Some(format!(
+        "the goal seeks {kind}, which {} does not know",
+        m.id
+    ))
 }
 
 /// Why the plan would leave out a restriction the goal gives by naming
@@ -2333,7 +2365,40 @@ fn count_not_asked(text: &str, m: &CapabilityManifest) -> Option<String> {
     use ccos_marketplace::search::analyze;
     let counts = lexicon::name_words(m).contains("count")
         && matches!(output_type(m), Some("integer" | "number"));
-    if !counts || asks_how_many(text) {
+    if !counts {
+        return None;
+    }
+    // What is counted must be what it counts: "how many *characters* are
+    // in the word cat" is not a count of words.
+    let words = ccos_marketplace::search::words(text);
+    let counted = words.windows(2).enumerate().find_map(|(i, w)| {
+        let opens = matches!(
+            (w[0].as_str(), w[1].as_str()),
+            ("how", "many") | ("number", "of")
+        ) || w[0] == "count";
+        opens.then(|| {
+            words[i + if w[0] == "count" { 1 } else { 2 }..]
+                .iter()
+                .find(|x| {
+                    !matches!(x.as_str(), "all" | "how" | "many" | "much" | "up")
+                        && !analyze(x).iter().all(|st| stop_stems().contains(st))
+                })
+        })?
+    });
+    if let Some(noun) = counted {
+        let mut own: BTreeSet<String> = lexicon::name_words(m);
+        own.extend(analyze(&m.description));
+        let known = analyze(noun)
+            .iter()
+            .all(|st| lexicon::synonym_stems(st).iter().any(|x| own.contains(x)));
+        if !known && noun.chars().all(char::is_alphabetic) {
+            return Some(format!(
+                "the goal counts {noun}, which {} does not count",
+                m.id
+            ));
+        }
+    }
+    if asks_how_many(text) {
         return None;
     }
     let says_count = analyze(text)

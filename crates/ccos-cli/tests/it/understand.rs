@@ -430,6 +430,37 @@ fn answers_meet_their_questions() {
         &[],
         json!(3),
     );
+    // What is counted is what the capability counts: characters are not
+    // words (new-user trial: "in the word \"cat\"" answered 1).
+    refused(
+        home.path(),
+        "how many characters are in the word \"cat\"",
+        "requires-agent",
+    );
+    right(
+        home.path(),
+        "how many characters are in \"cat\"",
+        &[],
+        json!(3),
+    );
+    // "10,20,30" is three numbers; "1,000" one.
+    right(
+        home.path(),
+        "find all the numbers in \"scores: 10,20,30 of 1,000\"",
+        &[],
+        json!(["10", "20", "30", "1,000"]),
+    );
+    // Each part's answer is kept: "…, then wait" once answered 1000 (the
+    // milliseconds slept), the product lost.
+    right(
+        home.path(),
+        "what is 6 times 7, then wait 1 millisecond",
+        &[],
+        json!([42, 1]),
+    );
+    // A folder named by a word after "the directory" is not the current
+    // folder.
+    refused(home.path(), "list the directory docs", "docs");
     // "it" is the earlier result: a step that has no place for it does
     // something else (the clock once answered "… for it"; then, the
     // clock refused, sleeping took the text as milliseconds).
@@ -715,7 +746,7 @@ fn countries_name_their_zone_and_listed_places_are_not_dropped() {
     let out = ccos(home.path(), &["plan", "search for files named guide"]);
     assert_eq!(out.status.code(), Some(4), "{}", text(&out.stdout));
     assert!(
-        text(&out.stdout).contains("the goal seeks files by name"),
+        text(&out.stdout).contains("the goal seeks files, which mcp.memory.search_nodes"),
         "{}",
         text(&out.stdout)
     );

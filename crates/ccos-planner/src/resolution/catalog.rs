@@ -351,6 +351,9 @@ impl ResolutionStrategy for CatalogResolution {
             .into_iter()
             .collect();
         let evidence_idf = idf_of(&evidence_terms, &stats);
+        // The request's words in order, for acronyms ("greatest common
+        // divisor" spells `gcd`).
+        let evidence_seq: Vec<String> = analyze(&evidence_text);
         // A capability that takes the user's own words (a message, a
         // query) is judged on the words before them: "echo hello" is
         // evidence of echoing, not of "hello".
@@ -428,10 +431,13 @@ impl ResolutionStrategy for CatalogResolution {
                 // text: removing it there changes the pool.)
                 .filter(|q| !crate::understand::lexicon::courtesy_stems().contains(*q))
                 .collect();
+            // Words spelling out one of its name words ("body mass index"
+            // for `calculate_bmi`) are its name.
+            let spelled = spelled_name_words(&evidence_seq, &t.name);
             let matched: Vec<&String> = judged
                 .iter()
                 .copied()
-                .filter(|q| syn(q).any(|s| t.tf.contains_key(s)))
+                .filter(|q| syn(q).any(|s| t.tf.contains_key(s)) || spelled.contains(q.as_str()))
                 .collect();
             let judged_total: f64 = judged
                 .iter()
@@ -514,13 +520,15 @@ impl ResolutionStrategy for CatalogResolution {
             // capability's name or the verb its description opens with.
             // "delete README.md" is not served by `ccos.text.lines`, whose
             // description merely mentions "removed".
-            let named = evidence_terms.iter().any(|q| {
-                syn(q).any(|s| t.name.contains(s) || t.lead.as_deref() == Some(s.as_str()))
-            }) || hint_terms.iter().any(|h| {
-                crate::understand::lexicon::synonym_stems(h)
-                    .iter()
-                    .any(|s| t.name.contains(s))
-            });
+            let named = !spelled.is_empty()
+                || evidence_terms.iter().any(|q| {
+                    syn(q).any(|s| t.name.contains(s) || t.lead.as_deref() == Some(s.as_str()))
+                })
+                || hint_terms.iter().any(|h| {
+                    crate::understand::lexicon::synonym_stems(h)
+                        .iter()
+                        .any(|s| t.name.contains(s))
+                });
             if dropped.is_none() && intent.from_text && !named {
                 dropped = Some(format!(
                     "dropped: no word of the request names it (its name words: {}{})",
@@ -963,6 +971,27 @@ fn soft_validation(intent: &SubIntent, m: &CapabilityManifest) -> Vec<String> {
         notes.push(format!("missing required: {}", missing.join(", ")));
     }
     notes
+}
+
+/// The request words (stems, in order: `seq`) that spell out an acronym
+/// among a capability's name words (`name`): 2 to 5 letters, each the
+/// initial of one of as many consecutive words of at least three letters
+/// ("greatest common divisor" → `gcd`, "body mass index" → `bmi`).
+fn spelled_name_words<'a>(seq: &'a [String], name: &BTreeSet<String>) -> BTreeSet<&'a str> {
+    let mut out = BTreeSet::new();
+    for a in name
+        .iter()
+        .filter(|a| (2..=5).contains(&a.len()) && a.chars().all(|c| c.is_ascii_lowercase()))
+    {
+        let n = a.len();
+        if let Some(run) = seq.windows(n).find(|run| {
+            run.iter().all(|w| w.len() >= 3 && w != a)
+                && run.iter().filter_map(|w| w.chars().next()).eq(a.chars())
+        }) {
+            out.extend(run.iter().map(String::as_str));
+        }
+    }
+    out
 }
 
 #[cfg(test)]

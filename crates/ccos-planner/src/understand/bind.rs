@@ -1164,7 +1164,12 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
 /// as the object of the verb, before "in"/"from"/"of" or the end.
 fn named_pattern(clause: &str) -> Option<(&'static str, &'static str)> {
     const KINDS: &[(&[&str], &str, &str)] = &[
-        (&["numbers"], "numbers", r"\d+(?:[.,]\d+)*"),
+        // "1,000" groups thousands; "10,20,30" is three numbers.
+        (
+            &["numbers"],
+            "numbers",
+            r"(?:\d{1,3}(?:,\d{3})+\b|\d+)(?:\.\d+)?",
+        ),
         (&["integers"], "integers", r"\d+"),
         (&["digits"], "digits", r"\d"),
         (
@@ -2295,6 +2300,20 @@ fn folder_words(clause: &str, mentions: &[Mention]) -> Vec<String> {
                 out.push(x.clone());
             }
         }
+        // "the directory docs"
+        if FOLDER.contains(&w.as_str())
+            && i >= 1
+            && matches!(words[i - 1].as_str(), "the" | "my" | "our")
+            && let Some(x) = words.get(i + 1)
+            && bare(x)
+            && !CONTAINED.contains(&x.as_str())
+            && !matches!(
+                x.as_str(),
+                "tree" | "structure" | "listing" | "size" | "sizes" | "names" | "name"
+            )
+        {
+            out.push(x.clone());
+        }
         // "the docs folder"
         if FOLDER.contains(&w.as_str())
             && i >= 2
@@ -2879,7 +2898,7 @@ mod tests {
                 "find all the numbers in \"order 66 shipped 3 items\"",
                 &find
             )),
-            json!({"pattern": r"\d+(?:[.,]\d+)*", "text": "order 66 shipped 3 items"})
+            json!({"pattern": r"(?:\d{1,3}(?:,\d{3})+\b|\d+)(?:\.\d+)?", "text": "order 66 shipped 3 items"})
         );
         assert_eq!(
             args(&run(
