@@ -103,21 +103,6 @@ pub fn analyze(text: &str) -> Vec<String> {
     out
 }
 
-/// The words of `text` as [`analyze`] splits them (identifiers too:
-/// `has_issues` → `has`, `issues`), lower-cased but not stemmed: where a
-/// word's exact form matters ("fork" is not "forks").
-pub fn words(text: &str) -> Vec<String> {
-    let mut a = TextAnalyzer::builder(IdentTokenizer::default())
-        .filter(LowerCaser)
-        .build();
-    let mut stream = a.token_stream(text);
-    let mut out = Vec::new();
-    while stream.advance() {
-        out.push(stream.token().text.clone());
-    }
-    out
-}
-
 /// A search failure (the index is in memory, so these are rare).
 #[derive(Debug, thiserror::Error)]
 #[error("search index: {0}")]

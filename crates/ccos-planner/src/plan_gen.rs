@@ -541,6 +541,37 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                         .then(|| free.first().map(|s| s.0.clone()))
                         .flatten()
                 });
+            // Into a capability that changes something, an earlier result
+            // goes only where its topic says, or as the content it writes
+            // ("save it to copy.txt"): never as what it acts on ("what is
+            // the status of order 1 and delete it" must not empty the
+            // folder "pending").
+            let content = target.as_ref().is_some_and(|t| {
+                words(t).iter().any(|w| {
+                    [
+                        "content", "text", "data", "bodi", "body", "valu", "payload", "input",
+                    ]
+                    .contains(&w.as_str())
+                })
+            });
+            if by_topic.is_none()
+                && !content
+                && target.is_some()
+                && crate::understand::bind::changes_things(&st.manifest)
+            {
+                note.push(format!(
+                    "result of {src} not passed: {} changes things, and no parameter is about it",
+                    st.manifest.id
+                ));
+                missing.push((
+                    id.clone(),
+                    format!(
+                        "no parameter of {} is about the earlier result ({src})",
+                        st.manifest.id
+                    ),
+                ));
+                continue;
+            }
             let Some(t) = target else {
                 note.push(format!("result of {src} not passed: no free property"));
                 continue;

@@ -722,7 +722,7 @@ impl Planner {
     fn evaluate(&self, s: &SubIntent, m: &CapabilityManifest, can_ask: bool) -> Fit {
         // "Should I revoke the tokens?", "tell me how to delete X": a
         // question about an action never performs it.
-        if m.effects.contains(&ccos_marketplace::Effect::Write) {
+        if crate::understand::bind::changes_things(m) {
             if let Some(how) = lexicon::asks_about_doing(&s.description) {
                 return Fit::Refused(format!(
                     "the goal asks \"{how}\": a question about doing it, and {} changes something",
@@ -870,6 +870,9 @@ impl Planner {
             return Fit::Refused(why);
         }
         if let Some(why) = count_not_asked(&s.description, m) {
+            return Fit::Refused(why);
+        }
+        if let Some(why) = deletes_more_than_asked(s, m, &b) {
             return Fit::Refused(why);
         }
         // "find notes.txt and read *it*": the earlier result must reach a
@@ -1814,7 +1817,7 @@ fn unknown_kind_named(
         "directory",
         "directories",
     ];
-    let words = ccos_marketplace::search::words(&operation_words(s));
+    let words = ccos_marketplace::ids::words(&operation_words(s));
     let before_seeking = words
         .iter()
         .zip(words.iter().skip(1))
@@ -1899,7 +1902,7 @@ fn unset_named_parameter(
             known.extend(analyze(v));
         }
     }
-    let words: Vec<(String, Vec<String>)> = ccos_marketplace::search::words(text)
+    let words: Vec<(String, Vec<String>)> = ccos_marketplace::ids::words(text)
         .into_iter()
         .map(|w| {
             let stems = analyze(&w);
@@ -2370,7 +2373,7 @@ fn count_not_asked(text: &str, m: &CapabilityManifest) -> Option<String> {
     }
     // What is counted must be what it counts: "how many *characters* are
     // in the word cat" is not a count of words.
-    let words = ccos_marketplace::search::words(text);
+    let words = ccos_marketplace::ids::words(text);
     let counted = words.windows(2).enumerate().find_map(|(i, w)| {
         let opens = matches!(
             (w[0].as_str(), w[1].as_str()),
@@ -2410,6 +2413,64 @@ fn count_not_asked(text: &str, m: &CapabilityManifest) -> Option<String> {
             m.id
         )
     })
+}
+
+/// Why deleting with `m`, bound as `b`, would remove more than sub-intent
+/// `s` asks: `m` deletes everything of a kind (`deleteMessages` by
+/// folder, `revokeTokens` by scope: nothing bound names one item), and the
+/// goal asks for part of it ("delete *one* message from spam", "revoke
+/// *some* tokens") or for one thing ("delete *the message* in the inbox").
+fn deletes_more_than_asked(
+    s: &SubIntent,
+    m: &CapabilityManifest,
+    b: &crate::understand::bind::Binding,
+) -> Option<String> {
+    use ccos_marketplace::ids::words;
+    use ccos_marketplace::search::analyze;
+    if !lexicon::data_operations(m).contains("delete") {
+        return None;
+    }
+    // A bound parameter naming the item (its id, name, path, title).
+    let names_item = b.args.iter().any(|a| {
+        analyze(&a.param).iter().any(|w| {
+            [
+                "id", "name", "path", "titl", "key", "number", "file", "uri", "url",
+            ]
+            .contains(&w.as_str())
+        })
+    });
+    if names_item {
+        return None;
+    }
+    let goal = words(&operation_words(s));
+    const PART: &[&str] = &[
+        "one",
+        "a",
+        "an",
+        "some",
+        "few",
+        "several",
+        "couple",
+        "single",
+        "certain",
+        "particular",
+    ];
+    if let Some(w) = goal.iter().find(|w| PART.contains(&w.as_str())) {
+        return Some(format!(
+            "the goal deletes \"{w}\" of them; {} deletes all of a kind",
+            m.id
+        ));
+    }
+    // The goal's word is the singular of the capability's plural.
+    let own = words(m.id.rsplit('.').next().unwrap_or(&m.id));
+    let single = goal.iter().find(|w| {
+        own.iter()
+            .any(|o| o.strip_suffix('s') == Some(w.as_str()) && o.len() > 3)
+    })?;
+    Some(format!(
+        "the goal deletes one {single}; {} deletes all of a kind",
+        m.id
+    ))
 }
 
 /// The first word of `text`, lower case, without punctuation.
@@ -2554,12 +2615,11 @@ fn checked_answer_field(
         // it have *forks*?" asks whether others forked it, which the
         // `fork` flag (it is a fork) does not say.
         let is_flag = crate::understand::bind::schema_type(schema).as_deref() == Some("boolean");
-        let key_surface: BTreeSet<String> =
-            ccos_marketplace::search::words(key).into_iter().collect();
+        let key_surface: BTreeSet<String> = ccos_marketplace::ids::words(key).into_iter().collect();
         let desc_surface: BTreeSet<String> = schema
             .get("description")
             .and_then(|d| d.as_str())
-            .map(|d| ccos_marketplace::search::words(d).into_iter().collect())
+            .map(|d| ccos_marketplace::ids::words(d).into_iter().collect())
             .unwrap_or_default();
         // "How many votes": a count, not `vote_average`.
         let measure = ["averag", "avg", "mean", "rate", "ratio", "percent", "score"]
@@ -2772,6 +2832,107 @@ mod tests {
         assert!(format!("{:?}", r.requires_agent).contains(":labels unset"));
         let r = plan("list the issues in acme/rocket");
         assert!(r.rtfs.is_some(), "{:?}", r.requires_agent);
+    }
+
+    /// A shop and a git server, as an attacker's trial had them: each
+    /// goal below once changed something it did not ask for.
+    fn effects() -> Planner {
+        use ccos_marketplace::{CapabilityManifest, Effect};
+        use serde_json::json;
+        let mp = builtins();
+        let obj = |props: serde_json::Value, req: &[&str]| json!({"type": "object", "properties": props, "required": req});
+        for (id, desc, input, effects) in [
+            (
+                "shop.deleteMessages",
+                "Delete the messages of a mail folder.",
+                obj(json!({"folder": {"type": "string"}}), &["folder"]),
+                vec![Effect::Network, Effect::Write],
+            ),
+            (
+                "shop.getOrder",
+                "Get an order: its status, customer and total.",
+                obj(json!({"id": {"type": "integer"}}), &["id"]),
+                vec![Effect::Network],
+            ),
+            (
+                "git.git_commit",
+                "Records changes to the repository",
+                obj(
+                    json!({"repo_path": {"type": "string"}, "message": {"type": "string"}}),
+                    &["repo_path", "message"],
+                ),
+                vec![Effect::Write],
+            ),
+            (
+                "git.git_log",
+                "Shows the commit logs",
+                obj(json!({"repo_path": {"type": "string"}}), &["repo_path"]),
+                vec![Effect::Read],
+            ),
+        ] {
+            let mut m = CapabilityManifest::new(id, desc, input).with_effects(&effects);
+            if id == "shop.getOrder" {
+                m = m.with_output(json!({"type": "object", "properties": {
+                    "status": {"type": "string"}, "customer": {"type": "string"}}}));
+            }
+            mp.register(m).unwrap();
+        }
+        Planner::new(
+            mp,
+            Policy::default(),
+            PatternDecomposition::builtin().unwrap(),
+        )
+    }
+
+    #[test]
+    fn nothing_is_changed_that_the_goal_does_not_ask_to_change() {
+        let p = effects();
+        for g in [
+            // A question never commits; the goal's words are no message.
+            "what is the message of the latest commit in /tmp/repo",
+            // Part of the messages is not the whole folder.
+            "delete one message from spam",
+            "delete some messages in the inbox",
+            "delete the message in the inbox",
+            // A title is no folder.
+            "delete the inbox message titled \"hello\"",
+            // "it" is the order, not a folder named after its status.
+            "what is the status of order 1 and delete it",
+            // Deduplicating deletes nothing.
+            "list the lines of a.txt and delete them",
+        ] {
+            let r = p.plan(g).unwrap();
+            assert!(
+                r.rtfs
+                    .as_deref()
+                    .is_none_or(|t| !t.contains("deleteMessages")
+                        && !t.contains("git_commit")
+                        && !t.contains("ccos.data.unique")),
+                "{g}: {:?}",
+                r.rtfs
+            );
+        }
+        // The message is asked, not made of the goal's words.
+        let r = p.plan("commit the changes in /tmp/repo").unwrap();
+        let t = r.rtfs.unwrap_or_default();
+        assert!(t.contains(":message s1-message"), "{t}");
+        // Said in full, it is served.
+        let r = p
+            .plan("delete the messages in the folder \"spam\"")
+            .unwrap();
+        assert!(
+            r.rtfs
+                .as_deref()
+                .is_some_and(|t| t.contains("deleteMessages")),
+            "{r:?}"
+        );
+        let r = p
+            .plan("commit the changes in /tmp/repo with the message 'fix typo'")
+            .unwrap();
+        assert!(
+            r.rtfs.as_deref().is_some_and(|t| t.contains("fix typo")),
+            "{r:?}"
+        );
     }
 
     #[test]

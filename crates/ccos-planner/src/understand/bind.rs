@@ -1148,6 +1148,15 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
             }
         }
         Some("named" | "called" | "as") if has(n, &["name", "title"]) => s += 0.6,
+        // "the message titled 'hello'": a title, never the folder holding
+        // it.
+        Some("titled" | "entitled") => {
+            if has(n, &["title", "name", "subject", "summary", "heading"]) {
+                s += 0.6;
+            } else {
+                s -= 3.0;
+            }
+        }
         // "search for files named guide": the name sought is the pattern.
         Some("named" | "called") if has(n, &["pattern", "queri", "keyword", "term"]) => s += 0.6,
         Some("with") if has(n, &["with", "replacement", "new", "value"]) => s += 0.3,
@@ -1410,6 +1419,15 @@ pub fn takes_user_text(m: &CapabilityManifest) -> bool {
             // A choice among listed values is no text of the user's.
             && p.schema.get("enum").is_none()
     })
+}
+
+/// Whether `m` changes something: it writes, or its name says it
+/// creates, updates or deletes.
+pub fn changes_things(m: &CapabilityManifest) -> bool {
+    m.effects.contains(&ccos_marketplace::Effect::Write)
+        || crate::understand::lexicon::data_operations(m)
+            .iter()
+            .any(|o| matches!(*o, "create" | "update" | "delete"))
 }
 
 /// The clause's *payload*: its words after a leading verb phrase (or after
@@ -2060,6 +2078,14 @@ pub fn bind(
         let user_text = has(&p.name_words, USER_TEXT_WORDS)
             && !has(&p.name_words, DATA_WORDS)
             && matches!(p.ty.as_deref(), Some("string") | None);
+        // A capability that changes something records the user's words
+        // only when the goal quotes them: "commit the changes in repo"
+        // is no commit message, nor a question about the last commit.
+        let quoted_only = changes_things(m) && !has(&p.name_words, QUERY_WORDS);
+        if user_text && quoted_only && !has_input {
+            b.missing.push(p.name.clone());
+            continue;
+        }
         if user_text
             && !has_input
             && let Some(text) = payload(clause, &used)

@@ -63,7 +63,7 @@ pub const GROUPS: &[(&str, &[Operation])] = &[
                 "create",
                 &[
                     "create", "add", "new", "insert", "post", "register", "write", "save", "store",
-                    "upload", "star", "compress", "gzip",
+                    "upload", "star", "compress", "gzip", "commit", "push", "stage",
                 ],
             ),
             (
@@ -77,13 +77,27 @@ pub const GROUPS: &[(&str, &[Operation])] = &[
                 "update",
                 &[
                     "update", "edit", "modify", "patch", "change", "rename", "replace", "append",
-                    "move",
+                    "move", "checkout", "switch", "reset",
                 ],
             ),
             (
                 "delete",
                 &[
                     "delete", "remove", "destroy", "erase", "forget", "cancel", "purge", "unstar",
+                    "revoke",
+                ],
+            ),
+            // Keeping one of each is no deletion of what the goal names
+            // ("list the issues and delete them" is not deduplicating).
+            (
+                "dedupe",
+                &[
+                    "unique",
+                    "dedupe",
+                    "deduplicate",
+                    "distinct",
+                    "duplicate",
+                    "duplicates",
                 ],
             ),
         ],
@@ -98,6 +112,8 @@ const ACTION_VERBS: &[&str] = &[
     "append",
     "ask",
     "calculate",
+    "close",
+    "commit",
     "compute",
     "convert",
     "copy",
@@ -117,21 +133,28 @@ const ACTION_VERBS: &[&str] = &[
     "list",
     "load",
     "lowercase",
+    "merge",
     "multiply",
     "parse",
     "print",
+    "push",
     "read",
+    "refund",
     "remove",
     "replace",
+    "revoke",
     "save",
     "say",
     "search",
     "send",
+    "ship",
     "show",
     "sleep",
     "sort",
     "split",
     "square",
+    "stage",
+    "star",
     "store",
     "subtract",
     "sum",
@@ -771,6 +794,15 @@ pub fn condition(text: &str) -> Option<String> {
                     | "until"
                     | "while"
                     | "only"
+                    // "write … without overwriting it", "but keep its
+                    // contents": a constraint on the effect, unchecked.
+                    | "without"
+                    | "keep"
+                    | "keeping"
+                    | "preserve"
+                    | "preserving"
+                    | "retain"
+                    | "retaining"
             )
         })
 }
