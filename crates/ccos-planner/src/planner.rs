@@ -1521,13 +1521,50 @@ fn capability_vocabulary(
 ) -> BTreeSet<String> {
     use ccos_marketplace::search::analyze;
     let mut vocab = lexicon::name_words(m);
-    vocab.extend(analyze(&m.description));
+    vocab.extend(analyze(&without_examples(&m.description)));
     vocab.extend(analyze(&m.name));
     for p in params {
         vocab.extend(p.name_words.iter().cloned());
-        vocab.extend(p.desc_words.iter().cloned());
+        let desc = p
+            .schema
+            .get("description")
+            .and_then(|d| d.as_str())
+            .unwrap_or("");
+        vocab.extend(analyze(&without_examples(desc)));
     }
     vocab
+}
+
+/// `text` without its examples ("Comma-separated label names, *e.g.
+/// bug,ui*"): an example value says what may be passed, not what the
+/// capability does, so "list the *bug* issues" is not accounted for by
+/// it. An example runs from "e.g.", "for example", "such as" or "like" to
+/// the end of its sentence or parenthesis.
+fn without_examples(text: &str) -> String {
+    const MARKERS: &[&str] = &[
+        "e.g.",
+        "for example",
+        "for instance",
+        "such as",
+        "example:",
+        "examples:",
+    ];
+    let lower = text.to_lowercase();
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    while let Some((start, marker)) = MARKERS
+        .iter()
+        .filter_map(|m| lower[at..].find(m).map(|i| (at + i, m.len())))
+        .min()
+    {
+        out.push_str(&text[at..start]);
+        let from = start + marker;
+        at = lower[from..]
+            .find(['.', ';', ')'])
+            .map_or(text.len(), |i| from + i);
+    }
+    out.push_str(&text[at..]);
+    out
 }
 
 /// The stems of what the steps a binding reads first do: read a file,
@@ -1762,6 +1799,19 @@ fn unaccounted_word(
             ));
         }
     }
+    // "list the issues and *close them*": a verb on what was named, which
+    // the capability does not do (the clause was not split: "close" is
+    // no verb the splitter knows).
+    if let Some(pair) = words.windows(2).find(|p| {
+        matches!(p[1].as_str(), "it" | "them")
+            && p[0].chars().all(char::is_alphabetic)
+            && unaccounted(&p[0])
+    }) {
+        return Some(format!(
+            "the goal says \"{} {}\", which {} does not do",
+            pair[0], pair[1], m.id
+        ));
+    }
     for (i, w) in words.iter().enumerate() {
         if !unaccounted(w) {
             continue;
@@ -1777,8 +1827,13 @@ fn unaccounted_word(
             continue;
         }
         let qualifies = next.is_some_and(|n| in_vocab(n) && (!is_filler(n) || named(n)));
+        // The clause's last word after "the", a verb or "and": "list
+        // acme/rocket *bugs*", "labelled bug and *enhancement*".
         let object = matches!(next, Some("of" | "in" | "from" | "on"))
-            || (matches!(prev, Some("the" | "only")) && next.is_none());
+            || (next.is_none()
+                && prev.is_some_and(|p| {
+                    matches!(p, "the" | "only" | "and" | "or") || lexicon::is_action_verb(p)
+                }));
         let place =
             next.is_none() && matches!(prev, Some("in" | "from" | "at" | "into" | "inside"));
         if qualifies || object || place {
@@ -2829,7 +2884,11 @@ mod tests {
         // A restriction by a parameter the plan would leave unset.
         let r = plan("list the issues with the label bug in acme/rocket");
         assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
-        assert!(format!("{:?}", r.requires_agent).contains(":labels unset"));
+        assert!(format!("{:?}", r.requires_agent).contains("bug"));
+        // The example in a parameter's description ("e.g. bug,ui") does
+        // not account for the word.
+        let r = plan("list the bug issues of acme/rocket");
+        assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
         let r = plan("list the issues in acme/rocket");
         assert!(r.rtfs.is_some(), "{:?}", r.requires_agent);
     }
@@ -2933,6 +2992,19 @@ mod tests {
             r.rtfs.as_deref().is_some_and(|t| t.contains("fix typo")),
             "{r:?}"
         );
+    }
+
+    #[test]
+    fn examples_are_not_what_a_capability_does() {
+        assert_eq!(
+            without_examples("Comma-separated label names, e.g. bug,ui. Optional."),
+            "Comma-separated label names, . Optional."
+        );
+        assert_eq!(
+            without_examples("A city (for example Paris) to look up"),
+            "A city () to look up"
+        );
+        assert_eq!(without_examples("No example here"), "No example here");
     }
 
     #[test]

@@ -1024,8 +1024,19 @@ fn a_question_about_one_field_is_answered_with_that_field() {
     refused(
         home.path(),
         "list the open issues with the label bug in acme/rocket",
-        ":labels unset",
+        "\"bug\"",
     );
+    for goal in [
+        // The example in `labels`' description ("Example: bug,ui") does
+        // not account for "bug"; a label before its word, or after "and".
+        "list the bug issues of acme/rocket",
+        "list the issues of acme/rocket with the ui label",
+        "list the issues of acme/rocket labelled both bug and ui",
+        // A verb on what was listed, which listing does not do.
+        "list the issues of acme/rocket and close them",
+    ] {
+        refused(home.path(), goal, "requires-agent");
+    }
     // "issue 3" is not a label: the list of issues labelled "3" was once
     // the answer to who opened issue 3.
     let (code, value, err) = run(home.path(), "who opened issue 3 of acme/rocket?", &yes);

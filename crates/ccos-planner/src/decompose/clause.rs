@@ -308,17 +308,8 @@ impl ClauseDecomposition {
                 .next()
                 .unwrap_or("")
                 .to_lowercase();
-            // "… and *revoke them*", "and *star it*": a word before an
-            // object pronoun is a verb, a request of its own.
-            let second = c.text.split_whitespace().nth(1).map(|w| {
-                w.trim_end_matches(|ch: char| !ch.is_alphanumeric())
-                    .to_lowercase()
-            });
-            let acts_on_it = matches!(second.as_deref(), Some("it" | "them"))
-                && first.chars().all(char::is_alphabetic);
             let verbless = verb_type(&c.text).is_none()
                 && !crate::understand::lexicon::is_action_verb(&first)
-                && !acts_on_it
                 && !ELLIPSIS_PREPS.contains(&first.as_str());
             match out.last_mut() {
                 Some((_, last))
@@ -615,14 +606,14 @@ mod tests {
         assert!(!refers_back("what time is it in New York"));
         assert!(!refers_back("is it raining in Paris"));
         assert!(refers_back("check whether it is empty"));
-        // "and close them" is a request of its own, not a list item.
+        // A one-word request after "and" is a request of its own.
         assert_eq!(
-            ClauseDecomposition::clause_texts("list the issues and close them"),
-            ["list the issues", "close them"]
+            ClauseDecomposition::clause_texts("show the status and commit"),
+            ["show the status", "commit"]
         );
         assert_eq!(
-            ClauseDecomposition::clause_texts("a human and a chimp"),
-            ["a human and a chimp"]
+            ClauseDecomposition::clause_texts("count words and lines"),
+            ["count words and lines"]
         );
     }
 }

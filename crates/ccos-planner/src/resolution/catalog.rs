@@ -437,7 +437,7 @@ impl ResolutionStrategy for CatalogResolution {
             let matched: Vec<&String> = judged
                 .iter()
                 .copied()
-                .filter(|q| syn(q).any(|s| t.tf.contains_key(s)) || spelled.contains(q.as_str()))
+                .filter(|q| syn(q).any(|s| t.tf.contains_key(s)))
                 .collect();
             let judged_total: f64 = judged
                 .iter()
@@ -478,8 +478,15 @@ impl ResolutionStrategy for CatalogResolution {
                 .filter(|q| !matched.contains(q) && syn(q).any(|s| t.choices.contains(s)))
                 .map(|q| evidence_idf.get(q.as_str()).copied().unwrap_or(0.0))
                 .sum();
+            // So do the words spelling out its name (not in the score:
+            // the ranking is measured without them).
+            let spelled_weight: f64 = judged
+                .iter()
+                .filter(|q| !matched.contains(q) && spelled.contains(q.as_str()))
+                .map(|q| evidence_idf.get(q.as_str()).copied().unwrap_or(0.0))
+                .sum();
             let bar_coverage = if bar_total > 0.0 {
-                (matched_weight + chosen_weight) / bar_total
+                (matched_weight + chosen_weight + spelled_weight) / bar_total
             } else {
                 0.0
             };
@@ -491,7 +498,7 @@ impl ResolutionStrategy for CatalogResolution {
                 && judged
                     .iter()
                     .any(|q| !filler.contains(q.as_str()) && !matched.contains(q));
-            if bar_coverage < self.min_coverage || matched.is_empty() {
+            if bar_coverage < self.min_coverage || (matched.is_empty() && spelled.is_empty()) {
                 dropped = Some(format!(
                     "dropped: it has {:.2} of the request's words by weight ({:.2} needed; it lacks {})",
                     bar_coverage.abs(),

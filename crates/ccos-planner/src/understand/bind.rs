@@ -1061,6 +1061,10 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
     }
     let mut s = name_score.min(1.6) + desc_score.min(0.5);
     let n = &p.name_words;
+    // A person's name is no point in time ("since Ada's commit").
+    if m.kind == MentionKind::Name && has(n, &["timestamp", "date", "time", "since", "until"]) {
+        s -= 3.0;
+    }
     match m.cue.prep.as_deref() {
         Some("to" | "into" | "onto") => {
             if has(
@@ -1160,6 +1164,30 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
         // "search for files named guide": the name sought is the pattern.
         Some("named" | "called") if has(n, &["pattern", "queri", "keyword", "term"]) => s += 0.6,
         Some("with") if has(n, &["with", "replacement", "new", "value"]) => s += 0.3,
+        // "the commits by Ada": who made them, never a revision.
+        Some("by") if m.kind == MentionKind::Name => {
+            if has(
+                n,
+                &[
+                    "by",
+                    "author",
+                    "user",
+                    "creator",
+                    "owner",
+                    "customer",
+                    "sender",
+                    "assignee",
+                    "login",
+                    "committer",
+                    "person",
+                    "username",
+                ],
+            ) {
+                s += 0.6;
+            } else {
+                s -= 3.0;
+            }
+        }
         Some("by") if has(n, &["by", "divisor", "factor"]) => s += 0.3,
         _ => {}
     }

@@ -1051,6 +1051,7 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                             _ => false,
                         })
                     && !FUNCTION_WORDS.contains(&lw.as_str())
+                    && !matches!(lw.as_str(), "both" | "as" | "either" | "any" | "all" | "only")
                     && w.chars()
                         .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
                 {
@@ -1243,9 +1244,32 @@ fn names(
         // The object of "of" ("the contents of LICENSE", "the capital of
         // France") is what the request is about.
         let object_of = start > 0 && words[start - 1].as_deref() == Some("of");
+        // Whose it is: "by Ann", "Ann's orders", "customer Ann" name a
+        // person the plan must use, one word or not.
+        let whose = (start > 0
+            && matches!(
+                words[start - 1].as_deref(),
+                Some(
+                    "by" | "customer" | "user" | "author" | "owner" | "assignee" | "member"
+                        | "username"
+                        // "how many orders does Ann have": the subject.
+                        | "does"
+                        | "did"
+                        | "has"
+                        | "had"
+                )
+            ))
+            || s.ends_with("'s")
+            || s.ends_with("\u{2019}s");
+        // "Ann's orders": the name is Ann.
+        let bare = s
+            .strip_suffix("'s")
+            .or_else(|| s.strip_suffix("\u{2019}s"))
+            .unwrap_or(&s)
+            .to_string();
         out.push(Mention {
             kind: MentionKind::Name,
-            value: Json::from(s.clone()),
+            value: Json::from(bare),
             span,
             text: s,
             cue: Cue::default(),
@@ -1253,7 +1277,7 @@ fn names(
             // A name of several words inside the sentence ("Iron Meadow",
             // "Leo Brandt") is a stated value the plan must use; a single
             // capitalised word, or one opening the goal, may be chance.
-            weak: (end - start < 2 && !object_of) || start == 0,
+            weak: (end - start < 2 && !object_of && !whose) || start == 0,
             unit: None,
         });
         i = end;
@@ -1472,6 +1496,17 @@ mod tests {
         // The object of "of" is what is asked about, not chance.
         let m = mentions("show me the contents of LICENSE").unwrap();
         assert!(!m[0].weak, "{m:?}");
+        // Whose it is is stated: "Ann's orders" (the name is Ann), "by
+        // Ada", "does Ann have" (attack trial: each was dropped unseen).
+        for (goal, name) in [
+            ("list Ann's orders", "Ann"),
+            ("show the commits by Ada", "Ada"),
+            ("how many orders does Ann have", "Ann"),
+        ] {
+            let m = mentions(goal).unwrap();
+            let n = m.iter().find(|m| m.kind == MentionKind::Name).unwrap();
+            assert_eq!((n.value.clone(), n.weak), (json!(name), false), "{goal}");
+        }
         // What follows "named" or "called" is a name the goal states.
         let m = mentions("make a new directory named reports").unwrap();
         assert_eq!(
