@@ -875,6 +875,19 @@ impl Planner {
         if let Some(why) = deletes_more_than_asked(s, m, &b) {
             return Fit::Refused(why);
         }
+        // "how many issues does acme/rocket have": counting one page of a
+        // paged list is not the total.
+        if s.counted
+            && let Some(p) = params.iter().find(|p| {
+                (p.name_words.contains("page") || p.name_words.contains("limit"))
+                    && !b.args.iter().any(|a| a.param == p.name)
+            })
+        {
+            return Fit::Refused(format!(
+                "the goal counts what {} lists a page at a time (:{}): one page's count is not the total",
+                m.id, p.name
+            ));
+        }
         // "find notes.txt and read *it*": the earlier result must reach a
         // parameter, or the step does something else ("read the graph").
         if spare_refs > 0 && crate::decompose::refers_back(&s.description) {
@@ -1832,7 +1845,7 @@ fn unaccounted_word(
         let object = matches!(next, Some("of" | "in" | "from" | "on"))
             || (next.is_none()
                 && prev.is_some_and(|p| {
-                    matches!(p, "the" | "only" | "and" | "or") || lexicon::is_action_verb(p)
+                    matches!(p, "the" | "only" | "and" | "or" | "are") || lexicon::is_action_verb(p)
                 }));
         let place =
             next.is_none() && matches!(prev, Some("in" | "from" | "at" | "into" | "inside"));
@@ -2657,7 +2670,25 @@ fn checked_answer_field(
     // The capability's own name words say which operation, not which
     // field ("get a *repository*").
     skip.extend(lexicon::name_words(m));
-    let words = reportable_words(s, &skip);
+    // A word labelling a number names no field ("issue *number* 3").
+    let labels: BTreeSet<String> = s
+        .mentions
+        .iter()
+        .filter(|men| men.kind == crate::understand::MentionKind::Number)
+        .filter_map(|men| {
+            s.description
+                .get(..men.span.start)
+                .and_then(|before| before.split_whitespace().next_back())
+                .map(|w| {
+                    w.trim_matches(|c: char| !c.is_alphanumeric())
+                        .to_lowercase()
+                })
+        })
+        .collect();
+    let words: Vec<(String, Vec<String>)> = reportable_words(s, &skip)
+        .into_iter()
+        .filter(|(w, _)| !labels.contains(w))
+        .collect();
     // Field → the words of the question naming it.
     let mut named: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
     // Fields the question names by their key that do not answer it (a
@@ -2716,18 +2747,17 @@ fn checked_answer_field(
                 })
         };
         for (w, stems) in &words {
-            // The word is the plural of the flag's word.
-            let plural_of_flag = |surface: &BTreeSet<String>| {
-                !surface.contains(w)
-                    && surface.iter().any(|k| {
-                        w.strip_suffix('s')
-                            .is_some_and(|x| x == k || x.strip_suffix('e') == Some(k))
-                    })
-            };
-            if is_flag && (plural_of_flag(&key_surface) || plural_of_flag(&desc_surface)) {
+            // A flag is named by its very word ("exist" for `exists`), not
+            // by another form of it ("forks", "forked" for `fork`).
+            let says_flag = key_surface.contains(w)
+                || key_surface.contains(&format!("{w}s"))
+                || desc_surface.contains(w);
+            if is_flag && !says_flag {
                 continue;
             }
-            if names(stems, &key_words) || ((counting || yes_no) && names(stems, &desc_words)) {
+            if names(stems, &key_words)
+                || ((counting || says_count || yes_no) && names(stems, &desc_words))
+            {
                 named.entry(key.as_str()).or_default().insert(w.clone());
             }
         }
@@ -2769,6 +2799,25 @@ fn checked_answer_field(
         // By the key's letters: `birthday` is a day.
         best.retain(|(k, _)| kind.iter().any(|x| k.to_lowercase().contains(x)));
     }
+    // A count field's own words are all said ("how many *open* issues"
+    // for `open_issues_count`; "how many issues" is not that count).
+    let said: BTreeSet<&String> = words.iter().flat_map(|(_, st)| st).collect();
+    best.retain(|(k, _)| {
+        const TALLY: &[&str] = &["count", "number", "num", "total", "of"];
+        let key_words = analyze(k);
+        let own: Vec<&String> = key_words
+            .iter()
+            .filter(|w| !TALLY.contains(&w.as_str()))
+            .collect();
+        let tally = own.len() < key_words.len();
+        !tally
+            || own
+                .iter()
+                .all(|w| lexicon::synonym_stems(w).iter().any(|x| said.contains(x)))
+            // `stargazers_count` ("Number of stars"): named by its
+            // description, its key says nothing the question must.
+            || !own.iter().any(|w| said.contains(*w))
+    });
     Ok(match best.as_slice() {
         [(field, ws)] if ws.len() == naming.len() => Some((
             field.to_string(),

@@ -1034,9 +1034,31 @@ fn a_question_about_one_field_is_answered_with_that_field() {
         "list the issues of acme/rocket labelled both bug and ui",
         // A verb on what was listed, which listing does not do.
         "list the issues of acme/rocket and close them",
+        // One page of a paged list is not the total; "open issues" is not
+        // all the issues; "forked" is neither the flag nor the count.
+        "how many issues does acme/rocket have",
+        "has acme/rocket been forked?",
+        "who forked acme/rocket",
     ] {
         refused(home.path(), goal, "requires-agent");
     }
+    // "issue #3" states the number (it once gave the repository); "a
+    // star count" names the count by its description.
+    let (code, value, err) = run(home.path(), "get issue #3 of acme/rocket", &yes);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(value["number"], json!(3), "{value}");
+    right(
+        home.path(),
+        "what is the star count of acme/rocket",
+        &yes,
+        repo["stargazers_count"].clone(),
+    );
+    right(
+        home.path(),
+        "how many open issues does acme/rocket have",
+        &yes,
+        repo["open_issues_count"].clone(),
+    );
     // "issue 3" is not a label: the list of issues labelled "3" was once
     // the answer to who opened issue 3.
     let (code, value, err) = run(home.path(), "who opened issue 3 of acme/rocket?", &yes);

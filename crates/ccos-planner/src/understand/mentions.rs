@@ -877,6 +877,16 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                 if lw.starts_with("http://") || lw.starts_with("https://") {
                     let u = w.trim_end_matches(['.', ',', ';', ':', '!', '?', ')', '\'']);
                     m = Some((MentionKind::Url, Json::from(u), false));
+                } else if let Some(n) = w
+                    .strip_prefix('#')
+                    .map(|d| d.trim_end_matches(['.', ',', ';', ':', '!', '?']))
+                    .filter(|d| {
+                        !d.is_empty() && d.len() < 16 && d.bytes().all(|c| c.is_ascii_digit())
+                    })
+                    .and_then(|d| d.parse::<u64>().ok())
+                {
+                    // "issue #3": a number the goal states.
+                    m = Some((MentionKind::Number, Json::from(n), false));
                 } else if let Some(r) = parse_number(w) {
                     let v = r.map_err(|message| LiteralError {
                         span: Span::new(t.start, t.end),
