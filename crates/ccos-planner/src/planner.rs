@@ -1845,7 +1845,8 @@ fn unaccounted_word(
         let object = matches!(next, Some("of" | "in" | "from" | "on"))
             || (next.is_none()
                 && prev.is_some_and(|p| {
-                    matches!(p, "the" | "only" | "and" | "or" | "are") || lexicon::is_action_verb(p)
+                    matches!(p, "the" | "only" | "and" | "or" | "are" | "by")
+                        || lexicon::is_action_verb(p)
                 }));
         let place =
             next.is_none() && matches!(prev, Some("in" | "from" | "at" | "into" | "inside"));
@@ -1995,15 +1996,25 @@ fn unset_named_parameter(
                 continue;
             }
             let before_by = i > 0 && words[i - 1].0 == "by";
-            let valued = words.get(i + 1).is_some_and(|(next, nst)| {
-                next.chars().all(char::is_alphabetic)
+            // "label *it* bug": the value after the object pronoun.
+            let after = if words
+                .get(i + 1)
+                .is_some_and(|(n, _)| matches!(n.as_str(), "it" | "them"))
+            {
+                i + 2
+            } else {
+                i + 1
+            };
+            let valued = words.get(after).is_some_and(|(next, nst)| {
+                next.chars().all(char::is_alphanumeric)
+                    && next.chars().any(char::is_alphabetic)
                     && !NAMING_WORDS.contains(&next.as_str())
                     && content(nst)
                     && !nst.iter().any(|st| known.contains(st))
             });
             if before_by || valued {
                 let said = if valued {
-                    format!("{w} {}", words[i + 1].0)
+                    format!("{w} {}", words[after].0)
                 } else {
                     format!("by {w}")
                 };
@@ -2510,7 +2521,8 @@ fn deletes_more_than_asked(
     if names_item {
         return None;
     }
-    let goal = words(&operation_words(s));
+    // The goal's own words: "one" is also a number mention.
+    let goal = words(&s.description);
     const PART: &[&str] = &[
         "one",
         "a",
@@ -3002,6 +3014,7 @@ mod tests {
             "delete one message from spam",
             "delete some messages in the inbox",
             "delete the message in the inbox",
+            "delete one of the messages in spam",
             // A title is no folder.
             "delete the inbox message titled \"hello\"",
             // "it" is the order, not a folder named after its status.

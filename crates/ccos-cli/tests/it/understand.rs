@@ -1042,6 +1042,17 @@ fn a_question_about_one_field_is_answered_with_that_field() {
     ] {
         refused(home.path(), goal, "requires-agent");
     }
+    // A label is no body, a person no filter left out, "two" no chance
+    // (second attack trial).
+    for goal in [
+        "create an issue in acme/rocket titled \"Crash\" labeled bug",
+        "create two issues titled \"Crash\" in acme/rocket",
+        "create an issue titled \"Crash\" in acme/rocket and label it bug",
+        "list closed acme/rocket issues by rpatel",
+    ] {
+        let out = ccos(home.path(), &["plan", goal]);
+        assert_eq!(out.status.code(), Some(4), "{goal}: {}", text(&out.stdout));
+    }
     // "issue #3" states the number (it once gave the repository); "a
     // star count" names the count by its description.
     let (code, value, err) = run(home.path(), "get issue #3 of acme/rocket", &yes);

@@ -1061,6 +1061,15 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
     }
     let mut s = name_score.min(1.6) + desc_score.min(0.5);
     let n = &p.name_words;
+    // A label is a label: "labeled bug" never fills a body or a title.
+    if m.cue
+        .before
+        .last()
+        .is_some_and(|w| matches!(w.as_str(), "labeled" | "labelled" | "tagged"))
+        && !has(n, &["label", "tag"])
+    {
+        s -= 3.0;
+    }
     // A person's name is no point in time ("since Ada's commit").
     if m.kind == MentionKind::Name && has(n, &["timestamp", "date", "time", "since", "until"]) {
         s -= 3.0;
@@ -1997,7 +2006,12 @@ pub fn bind(
                         it.cue.prep.as_deref(),
                         Some("in" | "at" | "from" | "to" | "for" | "on")
                     ));
-            if it.weak && !placed {
+            // "create *two* issues": a count of what a capability that
+            // changes something makes is stated, never chance.
+            let counts_effects = it.kind == MentionKind::Number
+                && changes_things(m)
+                && !matches!(it.text.to_lowercase().as_str(), "a" | "an" | "one");
+            if it.weak && !placed && !counts_effects {
                 continue;
             }
             // A file named where its content is wanted: a text parameter

@@ -1269,6 +1269,14 @@ fn names(
                         | "had"
                 )
             ))
+            // "the orders Ann placed", "the shipped orders Ann has".
+            || matches!(
+                words.get(end).and_then(|w| w.as_deref()),
+                Some(
+                    "has" | "have" | "had" | "placed" | "made" | "owns" | "created" | "opened"
+                        | "wrote" | "sent" | "bought" | "ordered"
+                )
+            )
             || s.ends_with("'s")
             || s.ends_with("\u{2019}s");
         // "Ann's orders": the name is Ann.
