@@ -2907,6 +2907,11 @@ mod tests {
             .with_output(json!({"type": "array", "items": {"type": "object"}})),
         )
         .unwrap();
+        planner_over(mp)
+    }
+
+    /// A planner with the default policy and rules over `mp`.
+    fn planner_over(mp: Arc<Marketplace>) -> Planner {
         Planner::new(
             mp,
             Policy::default(),
@@ -2997,11 +3002,7 @@ mod tests {
             }
             mp.register(m).unwrap();
         }
-        Planner::new(
-            mp,
-            Policy::default(),
-            PatternDecomposition::builtin().unwrap(),
-        )
+        planner_over(mp)
     }
 
     #[test]

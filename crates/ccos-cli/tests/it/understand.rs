@@ -1048,6 +1048,7 @@ fn a_question_about_one_field_is_answered_with_that_field() {
         "create an issue in acme/rocket titled \"Crash\" labeled bug",
         "create two issues titled \"Crash\" in acme/rocket",
         "create an issue titled \"Crash\" in acme/rocket and label it bug",
+        "create an issue titled \"Crash\" in acme/rocket with label \"bug\"",
         "list closed acme/rocket issues by rpatel",
     ] {
         let out = ccos(home.path(), &["plan", goal]);

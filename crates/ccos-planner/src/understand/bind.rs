@@ -1062,11 +1062,12 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
     let mut s = name_score.min(1.6) + desc_score.min(0.5);
     let n = &p.name_words;
     // A label is a label: "labeled bug" never fills a body or a title.
-    if m.cue
-        .before
-        .last()
-        .is_some_and(|w| matches!(w.as_str(), "labeled" | "labelled" | "tagged"))
-        && !has(n, &["label", "tag"])
+    if m.cue.before.last().is_some_and(|w| {
+        matches!(
+            w.as_str(),
+            "labeled" | "labelled" | "tagged" | "label" | "labels" | "tag" | "tags"
+        )
+    }) && !has(n, &["label", "tag"])
     {
         s -= 3.0;
     }
