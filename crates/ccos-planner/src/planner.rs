@@ -3058,6 +3058,48 @@ mod tests {
     }
 
     #[test]
+    fn a_range_word_fills_one_end_of_the_range() {
+        use ccos_marketplace::{CapabilityManifest, Effect};
+        use serde_json::json;
+        let mp = builtins();
+        // As the git MCP server describes it.
+        let stamp = json!({"type": "string", "description":
+            "Accepts: ISO 8601 format (e.g., '2024-01-15T14:30:25'), relative dates \
+             (e.g., '2 weeks ago', 'yesterday'), or absolute dates (e.g., '2024-01-15')"});
+        mp.register(
+            CapabilityManifest::new(
+                "git.git_log",
+                "Shows the commit logs",
+                json!({"type": "object", "properties": {
+                    "repo_path": {"type": "string"},
+                    "start_timestamp": stamp, "end_timestamp": stamp},
+                    "required": ["repo_path"]}),
+            )
+            .with_effects(&[Effect::Read]),
+        )
+        .unwrap();
+        let p = planner_over(mp);
+        // "since yesterday" once filled both ends: an empty window.
+        let t = p
+            .plan("show the log of /tmp/repo since yesterday")
+            .unwrap()
+            .rtfs
+            .unwrap_or_default();
+        assert!(t.contains(":start_timestamp \"yesterday\""), "{t}");
+        assert!(!t.contains(":end_timestamp"), "{t}");
+        // Neither end said: refused, not both.
+        let r = p.plan("show the log of /tmp/repo made yesterday").unwrap();
+        assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
+        // "between A and B": A starts it (the dates were swapped).
+        let t = p
+            .plan("show the log of /tmp/repo between 2024-01-01 and 2024-02-01")
+            .unwrap()
+            .rtfs
+            .unwrap_or_default();
+        assert!(t.contains(":start_timestamp \"2024-01-01\""), "{t}");
+    }
+
+    #[test]
     fn examples_are_not_what_a_capability_does() {
         assert_eq!(
             without_examples("Comma-separated label names, e.g. bug,ui. Optional."),

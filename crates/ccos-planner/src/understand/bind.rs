@@ -33,7 +33,7 @@
 //! with the goal's *payload* (its words after the verb, without the
 //! values bound elsewhere) — never a data parameter such as `text`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use ccos_marketplace::CapabilityManifest;
 use ccos_marketplace::search::analyze;
@@ -1145,6 +1145,15 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
                 s -= 0.4;
             }
         }
+        // "between A and B": A is where it starts.
+        Some("between") => {
+            if has(n, &["start", "from", "since", "after", "begin", "min"]) {
+                s += 0.6;
+            }
+            if has(n, &["end", "until", "before", "to", "max"]) {
+                s -= 0.4;
+            }
+        }
         Some("until" | "till" | "before") => {
             if has(
                 n,
@@ -1780,6 +1789,46 @@ pub fn bind(
                     }
                 }
             }
+        }
+    }
+    // One word fills one parameter: "since yesterday" is where a range
+    // starts, not also where it ends; with no such cue the word says
+    // neither (refused, never both).
+    let order = ccos_marketplace::ids::words(clause);
+    let mut by_value: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (pi, v) in &enum_fill {
+        if let Some(s) = v.as_str() {
+            by_value.entry(s.to_lowercase()).or_default().push(*pi);
+        }
+    }
+    for (value, pis) in by_value.into_iter().filter(|(_, pis)| pis.len() > 1) {
+        let prev = order
+            .iter()
+            .position(|w| *w == value)
+            .and_then(|i| i.checked_sub(1))
+            .map(|i| order[i].as_str());
+        let wanted: &[&str] = match prev {
+            Some("since" | "after" | "from") => &["start", "since", "from", "after", "begin"],
+            Some("until" | "till" | "before" | "to") => &["end", "until", "to", "before"],
+            _ => &[],
+        };
+        let keep: Vec<usize> = pis
+            .iter()
+            .copied()
+            .filter(|pi| !wanted.is_empty() && has(&params[*pi].name_words, wanted))
+            .collect();
+        enum_fill.retain(|(pi, v)| {
+            v.as_str().map(str::to_lowercase) != Some(value.clone())
+                || (keep.len() == 1 && keep.contains(pi))
+        });
+        if keep.len() != 1 {
+            unused_choices.push(format!(
+                "word {value} (which of :{}? the goal does not say)",
+                pis.iter()
+                    .map(|pi| params[*pi].name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", :")
+            ));
         }
     }
     pairs.sort_by(|a, b| {
