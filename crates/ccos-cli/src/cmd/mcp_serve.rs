@@ -107,6 +107,16 @@ fn install_signal_handlers(world: &World, stop: &Stop) {
 
 /// Runs `ccos mcp serve`.
 pub fn run(args: ServeArgs, home: &Path) -> Result<(), CliError> {
+    // A server outlives its clients: a write to one that left (a closed
+    // socket or pipe) is an error to handle, not a signal that ends the
+    // process (`main` restores SIGPIPE's default for the short commands;
+    // a client cancelling mid-response once killed the server with
+    // signal 13).
+    // SAFETY: setting a signal's disposition to "ignore" has no
+    // memory-safety requirement; it is process-wide and idempotent.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
     if args.approval_timeout == 0 {
         return Err(CliError::with_code(
             Exit::Usage,
