@@ -3100,6 +3100,34 @@ mod tests {
     }
 
     #[test]
+    fn a_file_is_no_repository_to_work_in() {
+        use ccos_marketplace::{CapabilityManifest, Effect};
+        use serde_json::json;
+        let mp = builtins();
+        mp.register(
+            CapabilityManifest::new(
+                "git.git_add",
+                "Adds file contents to the staging area",
+                json!({"type": "object", "properties": {
+                    "repo_path": {"type": "string"},
+                    "files": {"type": "array", "items": {"type": "string"}}},
+                    "required": ["repo_path", "files"]}),
+            )
+            .with_effects(&[Effect::Write]),
+        )
+        .unwrap();
+        // The paths were once swapped: the repository staged into a
+        // "repository" named hello.py.
+        let t = planner_over(mp)
+            .plan("git add hello.py in /tmp/repo")
+            .unwrap()
+            .rtfs
+            .unwrap_or_default();
+        assert!(t.contains(":repo_path \"/tmp/repo\""), "{t}");
+        assert!(t.contains(":files [\"hello.py\"]"), "{t}");
+    }
+
+    #[test]
     fn examples_are_not_what_a_capability_does() {
         assert_eq!(
             without_examples("Comma-separated label names, e.g. bug,ui. Optional."),

@@ -1071,6 +1071,18 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
     {
         s -= 3.0;
     }
+    // A file ("hello.py") is no repository or folder to work in: "the
+    // diff of hello.py in /repo" once swapped the two paths.
+    if m.kind == MentionKind::Path
+        && has(n, &["repo", "repositori", "dir", "directori", "folder"])
+        && std::path::Path::new(&m.text).extension().is_some_and(|e| {
+            e.len() <= 5
+                && e.to_str()
+                    .is_some_and(|e| e.chars().all(char::is_alphanumeric))
+        })
+    {
+        s -= 3.0;
+    }
     // A person's name is no point in time ("since Ada's commit").
     if m.kind == MentionKind::Name && has(n, &["timestamp", "date", "time", "since", "until"]) {
         s -= 3.0;
