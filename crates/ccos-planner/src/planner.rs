@@ -891,13 +891,7 @@ impl Planner {
         // "find notes.txt and read *it*": the earlier result must reach a
         // parameter, or the step does something else ("read the graph").
         if spare_refs > 0 && crate::decompose::refers_back(&s.description) {
-            let taken: BTreeSet<&str> = b
-                .args
-                .iter()
-                .map(|a| a.param.as_str())
-                .chain(b.read_first.iter().map(|(p, _)| p.as_str()))
-                .chain(s.params.keys().map(String::as_str))
-                .collect();
+            let taken = filled_params(s, &b);
             let free = params
                 .iter()
                 .filter(|p| !taken.contains(p.name.as_str()))
@@ -1548,6 +1542,45 @@ fn capability_vocabulary(
     vocab
 }
 
+/// [`capability_vocabulary`] and the words of `m`'s result fields (what
+/// it reports is something it knows: "the *license* of X").
+fn vocabulary_with_fields(
+    m: &CapabilityManifest,
+    params: &[crate::understand::bind::Param],
+) -> BTreeSet<String> {
+    let mut vocab = capability_vocabulary(m, params);
+    if let Some(props) = m
+        .output_schema
+        .as_ref()
+        .and_then(|o| o.get("properties"))
+        .and_then(|p| p.as_object())
+    {
+        for k in props.keys() {
+            vocab.extend(ccos_marketplace::search::analyze(k));
+        }
+    }
+    vocab
+}
+
+/// The parameters sub-intent `s` already fills, bound as `b`: bound
+/// values, fanned-out values, files read first, the intent's own.
+fn filled_params<'a>(
+    s: &'a SubIntent,
+    b: &'a crate::understand::bind::Binding,
+) -> BTreeSet<&'a str> {
+    b.args
+        .iter()
+        .map(|a| a.param.as_str())
+        .chain(b.fan_out.iter().map(|(p, _)| p.as_str()))
+        .chain(b.read_first.iter().map(|(p, _)| p.as_str()))
+        .chain(s.params.keys().map(String::as_str))
+        .collect()
+}
+
+/// Stems that make a question or a field a count ("how many", "the
+/// fork *count*", `forks_count`).
+const COUNT_STEMS: &[&str] = &["count", "number", "num", "total"];
+
 /// `text` without its examples ("Comma-separated label names, *e.g.
 /// bug,ui*"): an example value says what may be passed, not what the
 /// capability does, so "list the *bug* issues" is not accounted for by
@@ -1693,17 +1726,7 @@ fn unaccounted_word(
     use ccos_marketplace::search::analyze;
     let filler = filler_stems();
     let names: BTreeSet<String> = lexicon::name_words(m);
-    let mut vocab = capability_vocabulary(m, params);
-    if let Some(props) = m
-        .output_schema
-        .as_ref()
-        .and_then(|o| o.get("properties"))
-        .and_then(|p| p.as_object())
-    {
-        for k in props.keys() {
-            vocab.extend(analyze(k));
-        }
-    }
+    let mut vocab = vocabulary_with_fields(m, params);
     // The values bound (an enum word, "excellent" for a condition) and
     // what the steps read first do (read a file, split it into lines).
     for a in &b.args {
@@ -1906,18 +1929,8 @@ fn unknown_kind_named(
     if kinds.is_empty() {
         return None;
     }
-    let mut vocab = capability_vocabulary(m, params);
+    let mut vocab = vocabulary_with_fields(m, params);
     vocab.extend(read_step_words(b));
-    if let Some(props) = m
-        .output_schema
-        .as_ref()
-        .and_then(|o| o.get("properties"))
-        .and_then(|p| p.as_object())
-    {
-        for k in props.keys() {
-            vocab.extend(analyze(k));
-        }
-    }
     // A folder is a directory, a path holds either.
     let known = |w: &str| {
         analyze(w).iter().all(|st| {
@@ -1952,14 +1965,7 @@ fn unset_named_parameter(
     use ccos_marketplace::search::analyze;
     let filler = filler_stems();
     let names = lexicon::name_words(m);
-    let bound: BTreeSet<&str> = b
-        .args
-        .iter()
-        .map(|a| a.param.as_str())
-        .chain(b.fan_out.iter().map(|(p, _)| p.as_str()))
-        .chain(b.read_first.iter().map(|(p, _)| p.as_str()))
-        .chain(s.params.keys().map(String::as_str))
-        .collect();
+    let bound = filled_params(s, b);
     // What else the goal's next word may be: another parameter's name, a
     // bound value, the capability's own name.
     let mut known: BTreeSet<String> = names.clone();
@@ -2485,7 +2491,7 @@ fn count_not_asked(text: &str, m: &CapabilityManifest) -> Option<String> {
     }
     let says_count = analyze(text)
         .iter()
-        .any(|w| ["count", "number", "total", "num", "talli"].contains(&w.as_str()));
+        .any(|w| COUNT_STEMS.contains(&w.as_str()) || w == "talli");
     (!says_count).then(|| {
         format!(
             "the goal asks for no count; {} counts (it returns a number)",
@@ -2661,7 +2667,7 @@ fn checked_answer_field(
     // "the fork count", "the number of forks": a count, said otherwise.
     let says_count = analyze(&s.description)
         .iter()
-        .any(|w| ["count", "number", "total", "num"].contains(&w.as_str()));
+        .any(|w| COUNT_STEMS.contains(&w.as_str()));
     let yes_no = asks_yes_or_no(&s.description);
     let wanted = |schema: &serde_json::Value| {
         // `["string", "null"]`: the first type that is not null.
@@ -2725,14 +2731,11 @@ fn checked_answer_field(
             .any(|w| key_words.contains(*w));
         // "Show me the open issues": the issues, not `open_issues_count`;
         // a count answers only "how many".
-        let tally = ["count", "number", "num", "total"]
-            .iter()
-            .any(|w| key_words.contains(*w));
+        let tally = COUNT_STEMS.iter().any(|w| key_words.contains(*w));
         // A yes or no answers a yes-or-no question, not "show me the
         // forks" or "what is the fork count" (the repository's `fork`
         // flag).
-        let flag =
-            crate::understand::bind::schema_type(schema).as_deref() == Some("boolean") && !yes_no;
+        let flag = is_flag && !yes_no;
         if !wanted(schema) || (counting && measure) || (tally && !counting && !says_count) || flag {
             if let Some((w, _)) = words.iter().find(|(_, stems)| {
                 !stems.is_empty()
@@ -2815,11 +2818,10 @@ fn checked_answer_field(
     // for `open_issues_count`; "how many issues" is not that count).
     let said: BTreeSet<&String> = words.iter().flat_map(|(_, st)| st).collect();
     best.retain(|(k, _)| {
-        const TALLY: &[&str] = &["count", "number", "num", "total", "of"];
         let key_words = analyze(k);
         let own: Vec<&String> = key_words
             .iter()
-            .filter(|w| !TALLY.contains(&w.as_str()))
+            .filter(|w| !COUNT_STEMS.contains(&w.as_str()) && *w != "of")
             .collect();
         let tally = own.len() < key_words.len();
         !tally

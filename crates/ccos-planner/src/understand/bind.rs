@@ -2888,23 +2888,15 @@ mod tests {
         );
         // A choice among words the capability does not know may mean
         // anything but that choice (attack trial): a dropped value.
-        let revoke_scope = cap(
-            "revoke_tokens",
-            obj(
-                json!({"scope": {"type": "string", "enum": ["session", "personal", "all"]}}),
-                &["scope"],
-            ),
-        )
-        .with_effects(&[ccos_marketplace::Effect::Write]);
         assert_eq!(
-            args(&run("revoke the personal tokens", &revoke_scope)),
+            args(&run("revoke the personal tokens", &revoke)),
             json!({"scope": "personal"})
         );
         // "all" my "sessions": two choices named, none taken.
-        let b = run("revoke the tokens of all my sessions", &revoke_scope);
+        let b = run("revoke the tokens of all my sessions", &revoke);
         assert_eq!(args(&b), json!({}));
         assert!(!b.unused.is_empty(), "{b:?}");
-        let b = run("revoke the tokens, personal ones untouched", &revoke_scope);
+        let b = run("revoke the tokens, personal ones untouched", &revoke);
         assert_eq!(args(&b), json!({}));
         assert!(!b.unused.is_empty(), "{b:?}");
         // "Bob or Dana" is a choice, never both.
