@@ -1202,3 +1202,100 @@ fn durations_and_unknown_units_are_not_plain_numbers() {
     // Durations still go where a time is meant.
     right(home.path(), "wait 1 second", &[], json!(1000));
 }
+
+/// "the weather in Seattle, Washington": the region belongs to the place
+/// (or to the parameter for it), never a dropped value that refuses the
+/// goal, nor a second place.
+#[test]
+fn a_place_named_with_its_region_is_one_place() {
+    let server = LoopbackServer::start(|req| {
+        Reply::json(200, &json!({"path": req.path, "query": req.query}))
+    });
+    let home = home(true);
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": {"title": "places", "version": "1"},
+        "servers": [{"url": server.url("")}],
+        "paths": {
+            "/weather": {"get": {
+                "operationId": "getCurrentWeather",
+                "summary": "Get the current weather in a location",
+                "parameters": [{"name": "location", "in": "query", "required": true,
+                    "description": "The city and state, e.g. San Francisco, CA",
+                    "schema": {"type": "string"}}],
+                "responses": {"200": {"description": "ok"}}
+            }},
+            "/salestax": {"get": {
+                "operationId": "getSalesTaxRate",
+                "summary": "Get the sales tax rate of a city",
+                "parameters": [
+                    {"name": "city", "in": "query", "required": true, "schema": {"type": "string"}},
+                    {"name": "state", "in": "query", "required": true, "schema": {"type": "string"}}
+                ],
+                "responses": {"200": {"description": "ok"}}
+            }}
+        }
+    });
+    let doc_path = write(home.path(), "places.json", &doc.to_string());
+    let out = ccos(
+        home.path(),
+        &["caps", "import-openapi", &doc_path, "--prefix", "places"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let (code, value, err) = run(
+        home.path(),
+        "what's the current weather in Seattle, Washington?",
+        &[],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(value["path"], json!("/weather"), "{value}");
+    assert_eq!(
+        server
+            .requests()
+            .last()
+            .and_then(|r| decoded(r, "location")),
+        Some("Seattle, Washington".to_string()),
+        "{value}"
+    );
+    let (code, value, err) = run(
+        home.path(),
+        "get the sales tax rate of Chicago, Illinois",
+        &[],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(value["path"], json!("/salestax"), "{value}");
+    let last = server.requests().last().cloned().unwrap();
+    assert_eq!(
+        decoded(&last, "city").as_deref(),
+        Some("Chicago"),
+        "{value}"
+    );
+    assert_eq!(
+        decoded(&last, "state").as_deref(),
+        Some("Illinois"),
+        "{value}"
+    );
+    // A list of places is no place and its region: one call each, never
+    // "Boston, Chicago".
+    let before = server.requests().len();
+    let (code, value, err) = run(
+        home.path(),
+        "what's the current weather in Boston, Chicago and Denver?",
+        &[],
+    );
+    let seen: Vec<String> = server.requests()[before..]
+        .iter()
+        .filter_map(|r| decoded(r, "location"))
+        .collect();
+    assert!(
+        seen.iter().all(|l| !l.contains(',')),
+        "{code:?} {value} {seen:?}: {err}"
+    );
+}
+
+/// A query parameter's value, with the form encoding of commas and spaces
+/// undone.
+fn decoded(r: &ccos_testkit::http::Request, name: &str) -> Option<String> {
+    r.query_param(name)
+        .map(|v| v.replace('+', " ").replace("%2C", ",").replace("%20", " "))
+}

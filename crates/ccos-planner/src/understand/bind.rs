@@ -2037,6 +2037,55 @@ pub fn bind(
                 .collect()
         };
         for it in left {
+            // "the weather in Seattle, Washington": the region qualifies
+            // the place, whose parameter takes both.
+            // "the sales tax in Chicago, Illinois": a parameter for the
+            // region (a state, a country) takes it when there is one.
+            let place = qualified_place(clause, mentions, &params, &bound_from, it);
+            let region_param = free
+                .iter()
+                .copied()
+                .find(|pi| !taken_param.contains(pi) && has(&params[*pi].name_words, REGION_WORDS));
+            if place.is_some()
+                && let Some(rp) = region_param
+                && let Some((score, value)) = compat(it, &params[rp]).or_else(|| {
+                    // A region's name, not a code: the parameter says neither.
+                    let p = &params[rp];
+                    let coded = ["code", "iso", "abbreviation", "abbreviated"]
+                        .iter()
+                        .any(|w| has(&p.name_words, &[w]) || has(&p.desc_words, &[w]));
+                    (!coded
+                        && matches!(p.ty.as_deref(), Some("string") | None)
+                        && fits(&p.schema, &it.value)
+                        && described_values(p).is_none_or(|vs| vs.contains(&it.value)))
+                    .then(|| (1.0, it.value.clone()))
+                })
+            {
+                taken_param.insert(rp);
+                bound.push((
+                    rp,
+                    Bound {
+                        param: params[rp].name.clone(),
+                        value,
+                        source: it.label(),
+                        score,
+                    },
+                ));
+                continue;
+            }
+            if let Some(pi) = place
+                && let Some((_, bd)) = bound.iter_mut().find(|(p, _)| *p == pi)
+                && let Some(place) = bd.value.as_str()
+            {
+                let whole_place = format!("{place}, {}", it.text);
+                b.notes.push(format!(
+                    "{} qualifies the place: {whole_place:?} -> :{}",
+                    it.label(),
+                    bd.param
+                ));
+                bd.value = Json::from(whole_place);
+                continue;
+            }
             // Weak mentions may go unused ("One of", a capitalised first
             // word), except a name that is the object of a place or target
             // preposition: "the time *in Tokyo*" is not served by the time
@@ -2316,6 +2365,55 @@ pub fn bind(
     bound.sort_by_key(|(pi, _)| *pi);
     b.args = bound.into_iter().map(|(_, bd)| bd).collect();
     b
+}
+
+/// Words of a parameter that takes a place.
+const PLACE_WORDS: &[&str] = &[
+    "location",
+    "city",
+    "place",
+    "address",
+    "destination",
+    "town",
+    "locality",
+];
+
+/// Words of a parameter that takes the region of a place.
+const REGION_WORDS: &[&str] = &["state", "country", "province", "region", "county"];
+
+/// The place parameter whose bound name `region` qualifies: "Seattle,
+/// Washington", "Paris, France": a name, a comma alone, and a name with
+/// nothing listed after it ("Boston, Chicago and Denver" is a list, not a
+/// place). The region is part of the place then, not a dropped value; a
+/// parameter that does not take places (a time zone) never takes it.
+fn qualified_place(
+    clause: &str,
+    mentions: &[Mention],
+    params: &[Param],
+    bound_from: &std::collections::BTreeMap<usize, MentionRef>,
+    region: &Mention,
+) -> Option<usize> {
+    if region.kind != MentionKind::Name {
+        return None;
+    }
+    let listed_after = mentions
+        .iter()
+        .flat_map(|m| std::iter::once(m).chain(&m.items))
+        .any(|o| o.span.start >= region.span.end && gap(clause, region, o).is_some());
+    if listed_after {
+        return None;
+    }
+    bound_from.iter().find_map(|(&pi, &src)| {
+        let place = mention_at(mentions, src);
+        let p = &params[pi];
+        (place.kind == MentionKind::Name
+            && matches!(p.ty.as_deref(), Some("string") | None)
+            && has(&p.name_words, PLACE_WORDS)
+            && clause
+                .get(place.span.end..region.span.start)
+                .is_some_and(|g| g.trim() == ","))
+        .then_some(pi)
+    })
 }
 
 /// Whether the name `men` is the whole object of `clause`'s verb:
@@ -2810,6 +2908,76 @@ mod tests {
                 .map(|a| (a.param.clone(), a.value.clone()))
                 .collect(),
         )
+    }
+
+    #[test]
+    fn a_place_takes_its_region_and_a_list_stays_a_list() {
+        let weather = cap(
+            "get_current_weather",
+            obj(
+                json!({"location": {"type": "string", "description": "The city and state"}}),
+                &["location"],
+            ),
+        );
+        for (goal, place) in [
+            ("the weather in Seattle, Washington?", "Seattle, Washington"),
+            ("the weather in Paris, France", "Paris, France"),
+            ("the weather in New York, New York", "New York, New York"),
+        ] {
+            let b = run(goal, &weather);
+            assert!(b.complete(), "{goal}: {b:?}");
+            assert_eq!(args(&b), json!({ "location": place }), "{goal}");
+        }
+        // Three places are no place and its region.
+        let b = run("the weather in Boston, Chicago and Denver", &weather);
+        assert_ne!(args(&b)["location"], json!("Boston, Chicago"), "{b:?}");
+        // A parameter that takes no place never takes the region: the time
+        // in a zone is not the time in "Paris, Texas".
+        let zone = cap(
+            "time_now",
+            obj(json!({"timezone": {"type": "string"}}), &["timezone"]),
+        );
+        let b = run("what time is it in Paris, Texas", &zone);
+        assert!(!b.complete(), "{b:?}");
+        // A region another parameter takes stays there.
+        let tax = cap(
+            "sales_tax",
+            obj(
+                json!({"city": {"type": "string"}, "state": {"type": "string"}}),
+                &["city", "state"],
+            ),
+        );
+        let b = run("the sales tax in Chicago, Illinois", &tax);
+        assert!(b.complete(), "{b:?}");
+        assert_eq!(
+            args(&b),
+            json!({"city": "Chicago", "state": "Illinois"}),
+            "{b:?}"
+        );
+        let clock = cap(
+            "get_current_time",
+            obj(
+                json!({"city": {"type": "string", "description": "The city for which the current time is to be retrieved."},
+                       "country": {"type": "string", "description": "The country where the city is located."}}),
+                &["city", "country"],
+            ),
+        );
+        let b = run("What is the current time in Sydney, Australia?", &clock);
+        assert_eq!(
+            args(&b),
+            json!({"city": "Sydney", "country": "Australia"}),
+            "{b:?}"
+        );
+        // Not a region the parameter cannot take: "open" issues only.
+        let issues = cap(
+            "issues_near",
+            obj(
+                json!({"city": {"type": "string"}, "state": {"type": "string", "enum": ["open", "closed"]}}),
+                &["city"],
+            ),
+        );
+        let b = run("the issues in Chicago, Illinois", &issues);
+        assert_eq!(args(&b), json!({"city": "Chicago, Illinois"}), "{b:?}");
     }
 
     #[test]
