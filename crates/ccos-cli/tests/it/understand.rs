@@ -1236,12 +1236,7 @@ fn a_place_named_with_its_region_is_one_place() {
             }}
         }
     });
-    let doc_path = write(home.path(), "places.json", &doc.to_string());
-    let out = ccos(
-        home.path(),
-        &["caps", "import-openapi", &doc_path, "--prefix", "places"],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    import_inline(home.path(), "places", &doc);
     let (code, value, err) = run(
         home.path(),
         "what's the current weather in Seattle, Washington?",
@@ -1298,4 +1293,58 @@ fn a_place_named_with_its_region_is_one_place() {
 fn decoded(r: &ccos_testkit::http::Request, name: &str) -> Option<String> {
     r.query_param(name)
         .map(|v| v.replace('+', " ").replace("%2C", ",").replace("%20", " "))
+}
+
+/// Imports the OpenAPI document `doc` under `prefix`.
+fn import_inline(home: &Path, prefix: &str, doc: &Value) {
+    let doc_path = write(home, &format!("{prefix}.json"), &doc.to_string());
+    let out = ccos(
+        home,
+        &["caps", "import-openapi", &doc_path, "--prefix", prefix],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+/// "the BMI (Body Mass Index)": an acronym and its expansion name what to
+/// compute, not a value the plan drops (refused) or puts in a parameter
+/// (`unit: "Body Mass Index"`).
+#[test]
+fn an_acronym_glossed_in_parentheses_names_the_operation() {
+    let server = LoopbackServer::start(|req| Reply::json(200, &json!({"query": req.query})));
+    let home = home(true);
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": {"title": "health", "version": "1"},
+        "servers": [{"url": server.url("")}],
+        "paths": {"/bmi": {"get": {
+            "operationId": "calculate_BMI",
+            "summary": "Calculate the Body Mass Index (BMI) of a person",
+            "parameters": [
+                {"name": "weight_kg", "in": "query", "required": true,
+                 "description": "Weight of the person in kilograms", "schema": {"type": "number"}},
+                {"name": "height_m", "in": "query", "required": true,
+                 "description": "Height of the person in meters", "schema": {"type": "number"}}
+            ],
+            "responses": {"200": {"description": "ok"}}
+        }}}
+    });
+    import_inline(home.path(), "health", &doc);
+    for goal in [
+        "calculate the BMI (Body Mass Index) of a person who weighs 70kg and is 1.75m tall",
+        "calculate the Body Mass Index (BMI) of a person who weighs 70kg and is 1.75m tall",
+    ] {
+        let (code, value, err) = run(home.path(), goal, &[]);
+        assert_eq!(code, Some(0), "{goal}: {err}");
+        let last = server.requests().last().cloned().unwrap();
+        assert_eq!(
+            decoded(&last, "weight_kg").as_deref(),
+            Some("70"),
+            "{value}"
+        );
+        assert_eq!(
+            decoded(&last, "height_m").as_deref(),
+            Some("1.75"),
+            "{value}"
+        );
+    }
 }

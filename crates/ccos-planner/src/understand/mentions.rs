@@ -1110,6 +1110,13 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
         i += take;
     }
     names(text, &toks, &words, &mut owner, &mut out);
+    let glosses = glosses(text);
+    out.retain(|m| {
+        m.kind != MentionKind::Name
+            || !glosses
+                .iter()
+                .any(|g| g.start <= m.span.start && m.span.end <= g.end)
+    });
     out.sort_by_key(|m| m.span.start);
     let mut out = compound_durations(text, out);
     // Re-derive owners after sorting.
@@ -1126,6 +1133,87 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
     }
     let out = lists(text, &toks, &words, &owner, out);
     Ok(out)
+}
+
+/// Where the text says one term twice, as an acronym and its expansion,
+/// one of them in parentheses: "Body Mass Index (BMI)", "BMI (Body Mass
+/// Index)", "greatest common divisor (GCD)". The term names what to do
+/// (a capability's name), so neither is a value (a capitalised name).
+fn glosses(text: &str) -> Vec<Span> {
+    const SMALL: &[&str] = &["of", "on", "and", "the", "to", "for", "a", "an", "in"];
+    let is_acronym = |w: &str| {
+        (2..=6).contains(&w.chars().count())
+            && w.chars().all(|c| c.is_ascii_alphabetic())
+            && w.chars().filter(|c| c.is_ascii_uppercase()).count() >= 2
+    };
+    // (start, word) of the alphabetic words of `s`, offset by `at`.
+    let words_of = |s: &str, at: usize| -> Vec<(usize, String)> {
+        let mut out = vec![];
+        let mut start = None;
+        for (i, c) in s.char_indices().chain(std::iter::once((s.len(), ' '))) {
+            match (c.is_alphabetic() || c == '-', start) {
+                (true, None) => start = Some(i),
+                (false, Some(b)) => {
+                    out.push((at + b, s[b..i].to_string()));
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+        out
+    };
+    let initials = |ws: &[(usize, String)]| -> String {
+        ws.iter()
+            .filter(|(_, w)| !SMALL.contains(&w.to_lowercase().as_str()))
+            .filter_map(|(_, w)| w.chars().next())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let mut out = vec![];
+    let mut from = 0;
+    while let Some(open) = text[from..].find('(').map(|i| from + i) {
+        let Some(close) = text[open..].find(')').map(|i| open + i) else {
+            break;
+        };
+        from = close + 1;
+        let inner = text[open + 1..close].trim();
+        let before = words_of(&text[..open], 0);
+        // Only spaces between the term and its parenthesis.
+        if !text[..open].ends_with(|c: char| c.is_alphabetic() || c.is_whitespace())
+            || before.is_empty()
+        {
+            continue;
+        }
+        let inner_words = words_of(inner, 0);
+        if is_acronym(inner) {
+            // "Body Mass Index (BMI)", "Return on Equity (ROE)": the
+            // words before spell it, with or without their small words.
+            let want = inner.to_lowercase();
+            let all_initials = |ws: &[(usize, String)]| -> String {
+                ws.iter()
+                    .filter_map(|(_, w)| w.chars().next())
+                    .flat_map(char::to_lowercase)
+                    .collect()
+            };
+            let spelled = (1..=before.len().min(2 * want.len()))
+                .map(|k| &before[before.len() - k..])
+                .find(|ws| {
+                    !SMALL.contains(&ws[0].1.to_lowercase().as_str())
+                        && (initials(ws) == want || all_initials(ws) == want)
+                });
+            if let Some(ws) = spelled {
+                out.push(Span::new(ws[0].0, close + 1));
+            }
+        } else if inner_words.len() >= 2
+            && let Some((at, last)) = before.last()
+            && is_acronym(last)
+            && initials(&inner_words) == last.to_lowercase()
+        {
+            // "BMI (Body Mass Index)": the words inside spell it.
+            out.push(Span::new(*at, close + 1));
+        }
+    }
+    out
 }
 
 /// "27 minutes and 30 seconds", "1 hour 30 minutes": one duration, the
@@ -1487,6 +1575,43 @@ mod tests {
             .into_iter()
             .map(|m| (m.kind, m.value))
             .collect()
+    }
+
+    #[test]
+    fn an_acronym_and_its_expansion_are_no_names() {
+        for goal in [
+            "Calculate the BMI (Body Mass Index) of a person who weighs 70kg",
+            "Calculate the Body Mass Index (BMI) of a person who weighs 70kg",
+            "Find the greatest common divisor (GCD) of 12 and 18",
+            "the Return on Equity (ROE) of Acme",
+        ] {
+            let names: Vec<String> = mentions(goal)
+                .unwrap()
+                .into_iter()
+                .filter(|m| m.kind == MentionKind::Name)
+                .map(|m| m.text)
+                .collect();
+            let want: Vec<&str> = if goal.ends_with("Acme") {
+                vec!["Acme"]
+            } else {
+                vec![]
+            };
+            assert_eq!(names, want, "{goal}");
+        }
+        // Parentheses that gloss nothing keep their names.
+        let names: Vec<String> =
+            mentions("ask Bob (Alice Smith's brother) and the ACME (Paris) office")
+                .unwrap()
+                .into_iter()
+                .filter(|m| m.kind == MentionKind::Name)
+                .map(|m| m.text)
+                .collect();
+        assert!(
+            names.contains(&"Alice Smith's".to_string())
+                || names.iter().any(|n| n.contains("Alice")),
+            "{names:?}"
+        );
+        assert!(names.iter().any(|n| n == "Paris"), "{names:?}");
     }
 
     #[test]
