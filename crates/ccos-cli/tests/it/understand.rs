@@ -1225,6 +1225,24 @@ fn a_place_named_with_its_region_is_one_place() {
                     "schema": {"type": "string"}}],
                 "responses": {"200": {"description": "ok"}}
             }},
+            "/timediff": {"get": {
+                "operationId": "getTimeDifference",
+                "summary": "Get the time difference between two places",
+                "parameters": [
+                    {"name": "place1", "in": "query", "required": true, "schema": {"type": "string"}},
+                    {"name": "place2", "in": "query", "required": true, "schema": {"type": "string"}}
+                ],
+                "responses": {"200": {"description": "ok"}}
+            }},
+            "/distance": {"get": {
+                "operationId": "findShortestDistance",
+                "summary": "Find the shortest driving distance between two cities",
+                "parameters": [
+                    {"name": "start_city", "in": "query", "required": true, "schema": {"type": "string"}},
+                    {"name": "end_city", "in": "query", "required": true, "schema": {"type": "string"}}
+                ],
+                "responses": {"200": {"description": "ok"}}
+            }},
             "/salestax": {"get": {
                 "operationId": "getSalesTaxRate",
                 "summary": "Get the sales tax rate of a city",
@@ -1270,6 +1288,31 @@ fn a_place_named_with_its_region_is_one_place() {
         Some("Illinois"),
         "{value}"
     );
+    // "between A and B": the pair in order; a count of cities is none of
+    // them.
+    for (goal, path, first, second, want) in [
+        (
+            "what's the time difference between San Francisco and Sydney?",
+            "/timediff",
+            "place1",
+            "place2",
+            ("San Francisco", "Sydney"),
+        ),
+        (
+            "find the shortest driving distance between two cities, New York and Los Angeles",
+            "/distance",
+            "start_city",
+            "end_city",
+            ("New York", "Los Angeles"),
+        ),
+    ] {
+        let (code, value, err) = run(home.path(), goal, &[]);
+        assert_eq!(code, Some(0), "{goal}: {err}");
+        assert_eq!(value["path"], json!(path), "{value}");
+        let last = server.requests().last().cloned().unwrap();
+        assert_eq!(decoded(&last, first).as_deref(), Some(want.0), "{goal}");
+        assert_eq!(decoded(&last, second).as_deref(), Some(want.1), "{goal}");
+    }
     // A list of places is no place and its region: one call each, never
     // "Boston, Chicago".
     let before = server.requests().len();

@@ -1466,6 +1466,140 @@ fn respective(
     out
 }
 
+/// The plural noun a whole number counts ("two *sides*", "5 *cities*"),
+/// stemmed: the word right after it in `clause`, in the plural, when the
+/// number has no unit.
+fn counted_noun(clause: &str, m: &Mention) -> Option<String> {
+    if m.kind != MentionKind::Number || m.unit.is_some() || m.value.as_u64().is_none() {
+        return None;
+    }
+    let next = clause
+        .get(m.span.end..)?
+        .split_whitespace()
+        .next()?
+        .trim_end_matches(|c: char| ",.;:?!)".contains(c))
+        .to_lowercase();
+    let plural = next.len() > 3
+        && next.ends_with('s')
+        && !next.ends_with("ss")
+        && !next.ends_with("us")
+        && next.chars().all(|c| c.is_ascii_alphabetic());
+    plural.then(|| analyze(&next).into_iter().next()).flatten()
+}
+
+/// Whether parameter `p` counts things of `noun` (stemmed): its name or
+/// description names the noun or says it is a number of something ("the
+/// number of results per page").
+fn counts_param(p: &Param, noun: &str) -> bool {
+    const COUNTING: &[&str] = &[
+        "number", "count", "num", "amount", "quantity", "total", "how", "many", "n",
+    ];
+    p.name_words.contains(noun)
+        || p.desc_words.contains(noun)
+        || has(&p.name_words, COUNTING)
+        || has(&p.desc_words, COUNTING)
+}
+
+/// Words of a parameter for the first end of a pair ("between A and B").
+const FIRST_END_WORDS: &[&str] = &[
+    "origin",
+    "start",
+    "from",
+    "source",
+    "departure",
+    "begin",
+    "first",
+];
+/// Words of a parameter for the second end.
+const SECOND_END_WORDS: &[&str] = &[
+    "destination",
+    "end",
+    "to",
+    "target",
+    "arrival",
+    "finish",
+    "second",
+];
+
+/// "between A and B" ("the distance between Boston and Denver", "the
+/// time difference between Paris and Tokyo"): A to the pair's first
+/// parameter, B to its second, when the capability has exactly one such
+/// pair among its free parameters: names alike but for a final 1 and 2
+/// (`place1`, `place2`), or a start and an end (`origin`, `destination`).
+/// Two names coordinated after "between" in the goal's order too, for a
+/// capability that changes nothing (`changes`).
+fn between_pair(
+    clause: &str,
+    mentions: &[Mention],
+    params: &[Param],
+    free: &[usize],
+    changes: bool,
+) -> Vec<(MentionRef, usize)> {
+    let mut ends: Option<(MentionRef, MentionRef)> = None;
+    for (mi, men) in mentions.iter().enumerate() {
+        // "between A and B"; or two names coordinated after "between"
+        // ("the distance between two cities, New York and Los Angeles"),
+        // for a capability that changes nothing.
+        let between = men.cue.prep.as_deref() == Some("between");
+        let said_between = clause.get(..men.span.start).is_some_and(|before| {
+            before
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|w| w.eq_ignore_ascii_case("between"))
+        });
+        let names = |xs: &[&Mention]| {
+            !changes && said_between && xs.iter().all(|x| x.kind == MentionKind::Name)
+        };
+        if men.items.len() == 2 {
+            if (between || names(&[&men.items[0], &men.items[1]]))
+                && gap(clause, &men.items[0], &men.items[1]) == Some(Gap::Conjunction)
+            {
+                ends = Some(((mi, Some(0)), (mi, Some(1))));
+                break;
+            }
+        } else if men.items.is_empty()
+            && let Some(next) = mentions.get(mi + 1)
+            && next.items.is_empty()
+            && (between || names(&[men, next]))
+            && gap(clause, men, next) == Some(Gap::Conjunction)
+        {
+            ends = Some(((mi, None), (mi + 1, None)));
+            break;
+        }
+    }
+    let Some((a, b)) = ends else {
+        return vec![];
+    };
+    let numbered = |p: &Param, digit: char| {
+        p.name
+            .strip_suffix(digit)
+            .map(|stem| stem.trim_end_matches('_').to_lowercase())
+    };
+    let mut found: Vec<(usize, usize)> = vec![];
+    for &p in free {
+        for &q in free {
+            if p == q {
+                continue;
+            }
+            let (pp, qq) = (&params[p], &params[q]);
+            let alike = numbered(pp, '1').is_some_and(|s| Some(s) == numbered(qq, '2'));
+            let ends = has(&pp.name_words, FIRST_END_WORDS)
+                && has(&qq.name_words, SECOND_END_WORDS)
+                && !has(&pp.name_words, SECOND_END_WORDS)
+                && !has(&qq.name_words, FIRST_END_WORDS);
+            if (alike || ends)
+                && compat(mention_at(mentions, a), pp).is_some()
+                && compat(mention_at(mentions, b), qq).is_some()
+            {
+                found.push((p, q));
+            }
+        }
+    }
+    match found.as_slice() {
+        [(p, q)] => vec![(a, *p), (b, *q)],
+        _ => vec![],
+    }
+}
+
 /// Whether `m` has a required parameter that is the user's own words (a
 /// message, a prompt, a query), which a clause's payload may fill.
 pub fn takes_user_text(m: &CapabilityManifest) -> bool {
@@ -1639,6 +1773,14 @@ pub fn bind(
                 {
                     continue;
                 }
+                // "the other two sides", "two cities": a count of things
+                // is none of them, and only a parameter counting them
+                // takes it.
+                if let Some(noun) = counted_noun(clause, men)
+                    && (p.ty.as_deref() == Some("string") || (men.weak && !counts_param(p, &noun)))
+                {
+                    continue;
+                }
                 // A number goes into a text parameter that is no id only
                 // when a word beside it names the parameter ("zip 90210"):
                 // "issue 3" is not a label because `labels` is described
@@ -1691,6 +1833,14 @@ pub fn bind(
     // "its base and height as 6cm and 10cm": each value to the parameter
     // named in the same place, before any other evidence.
     for (r, pi) in respective(clause, mentions, &params, &free) {
+        for pr in pairs.iter_mut() {
+            if (pr.mention, pr.item) == r && pr.param == pi {
+                pr.score += RESPECTIVE_BONUS;
+            }
+        }
+    }
+    // "the distance between Boston and Denver": the two ends, in order.
+    for (r, pi) in between_pair(clause, mentions, &params, &free, changes) {
         for pr in pairs.iter_mut() {
             if (pr.mention, pr.item) == r && pr.param == pi {
                 pr.score += RESPECTIVE_BONUS;
@@ -2908,6 +3058,116 @@ mod tests {
                 .map(|a| (a.param.clone(), a.value.clone()))
                 .collect(),
         )
+    }
+
+    #[test]
+    fn a_count_of_things_is_none_of_them() {
+        let hypot = cap(
+            "math.hypot",
+            obj(
+                json!({"x": {"type": "integer"}, "y": {"type": "integer"}, "z": {"type": "integer"}}),
+                &["x", "y"],
+            ),
+        );
+        let b = run(
+            "the hypotenuse of a right triangle given the lengths of the other two sides as 4 and 5",
+            &hypot,
+        );
+        assert_eq!(args(&b)["x"], json!(4), "{b:?}");
+        assert_eq!(args(&b)["y"], json!(5), "{b:?}");
+        assert!(args(&b).get("z").is_none(), "{b:?}");
+        let cities = cap(
+            "find_shortest",
+            obj(
+                json!({"start_city": {"type": "string"}, "end_city": {"type": "string"}}),
+                &["start_city", "end_city"],
+            ),
+        );
+        let b = run(
+            "the shortest distance between two cities, New York and Los Angeles",
+            &cities,
+        );
+        assert_eq!(
+            args(&b),
+            json!({"start_city": "New York", "end_city": "Los Angeles"}),
+            "{b:?}"
+        );
+        // A parameter that counts them takes the count.
+        let dice = cap(
+            "roll",
+            obj(
+                json!({"number_of_dice": {"type": "integer"}}),
+                &["number_of_dice"],
+            ),
+        );
+        assert_eq!(
+            args(&run("roll two dice", &dice)),
+            json!({"number_of_dice": 2})
+        );
+        let forest = cap(
+            "random_forest",
+            obj(
+                json!({"n_estimators": {"type": "integer", "description": "The number of trees"}}),
+                &["n_estimators"],
+            ),
+        );
+        assert_eq!(
+            args(&run("a random forest with 100 trees", &forest)),
+            json!({"n_estimators": 100})
+        );
+    }
+
+    #[test]
+    fn between_two_values_fills_a_pair_in_order() {
+        let diff = cap(
+            "get_time_difference",
+            obj(
+                json!({"place1": {"type": "string"}, "place2": {"type": "string"}}),
+                &["place1", "place2"],
+            ),
+        );
+        let b = run(
+            "What's the time difference between San Francisco and Sydney?",
+            &diff,
+        );
+        assert!(b.complete(), "{b:?}");
+        assert_eq!(
+            args(&b),
+            json!({"place1": "San Francisco", "place2": "Sydney"})
+        );
+        let distance = cap(
+            "distance",
+            obj(
+                json!({"origin": {"type": "string"}, "destination": {"type": "string"},
+                       "consider_terrain": {"type": "boolean"}}),
+                &["origin", "destination"],
+            ),
+        );
+        let b = run("Find the distance between New York and Boston", &distance);
+        assert!(b.complete(), "{b:?}");
+        assert_eq!(
+            args(&b),
+            json!({"origin": "New York", "destination": "Boston"})
+        );
+        // Two pairs: which is meant is not said.
+        let two = cap(
+            "two_pairs",
+            obj(
+                json!({"a1": {"type": "string"}, "a2": {"type": "string"},
+                       "start": {"type": "string"}, "end": {"type": "string"}}),
+                &[],
+            ),
+        );
+        assert!(
+            between_pair(
+                "the gap between Paris and Rome",
+                &mentions("the gap between Paris and Rome").unwrap(),
+                &params_of(&two).0,
+                &[0, 1, 2, 3],
+                false
+            )
+            .is_empty()
+        );
     }
 
     #[test]
