@@ -1528,7 +1528,7 @@ fn capability_vocabulary(
 ) -> BTreeSet<String> {
     use ccos_marketplace::search::analyze;
     let mut vocab = lexicon::name_words(m);
-    vocab.extend(analyze(&without_examples(&m.description)));
+    vocab.extend(analyze(&lexicon::without_examples(&m.description)));
     vocab.extend(analyze(&m.name));
     for p in params {
         vocab.extend(p.name_words.iter().cloned());
@@ -1537,7 +1537,7 @@ fn capability_vocabulary(
             .get("description")
             .and_then(|d| d.as_str())
             .unwrap_or("");
-        vocab.extend(analyze(&without_examples(desc)));
+        vocab.extend(analyze(&lexicon::without_examples(desc)));
     }
     vocab
 }
@@ -1580,38 +1580,6 @@ fn filled_params<'a>(
 /// Stems that make a question or a field a count ("how many", "the
 /// fork *count*", `forks_count`).
 const COUNT_STEMS: &[&str] = &["count", "number", "num", "total"];
-
-/// `text` without its examples ("Comma-separated label names, *e.g.
-/// bug,ui*"): an example value says what may be passed, not what the
-/// capability does, so "list the *bug* issues" is not accounted for by
-/// it. An example runs from "e.g.", "for example", "such as" or "like" to
-/// the end of its sentence or parenthesis.
-fn without_examples(text: &str) -> String {
-    const MARKERS: &[&str] = &[
-        "e.g.",
-        "for example",
-        "for instance",
-        "such as",
-        "example:",
-        "examples:",
-    ];
-    let lower = text.to_lowercase();
-    let mut out = String::with_capacity(text.len());
-    let mut at = 0;
-    while let Some((start, marker)) = MARKERS
-        .iter()
-        .filter_map(|m| lower[at..].find(m).map(|i| (at + i, m.len())))
-        .min()
-    {
-        out.push_str(&text[at..start]);
-        let from = start + marker;
-        at = lower[from..]
-            .find(['.', ';', ')'])
-            .map_or(text.len(), |i| from + i);
-    }
-    out.push_str(&text[at..]);
-    out
-}
 
 /// The stems of what the steps a binding reads first do: read a file,
 /// split it into lines.
@@ -3132,14 +3100,17 @@ mod tests {
     #[test]
     fn examples_are_not_what_a_capability_does() {
         assert_eq!(
-            without_examples("Comma-separated label names, e.g. bug,ui. Optional."),
+            lexicon::without_examples("Comma-separated label names, e.g. bug,ui. Optional."),
             "Comma-separated label names, . Optional."
         );
         assert_eq!(
-            without_examples("A city (for example Paris) to look up"),
+            lexicon::without_examples("A city (for example Paris) to look up"),
             "A city () to look up"
         );
-        assert_eq!(without_examples("No example here"), "No example here");
+        assert_eq!(
+            lexicon::without_examples("No example here"),
+            "No example here"
+        );
     }
 
     #[test]

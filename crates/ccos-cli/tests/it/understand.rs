@@ -1243,6 +1243,15 @@ fn a_place_named_with_its_region_is_one_place() {
                 ],
                 "responses": {"200": {"description": "ok"}}
             }},
+            "/restaurants": {"get": {
+                "operationId": "findRestaurant",
+                "summary": "Find a restaurant by location and diet option",
+                "parameters": [
+                    {"name": "location", "in": "query", "required": true, "schema": {"type": "string"}},
+                    {"name": "diet_option", "in": "query", "required": true, "schema": {"type": "string"}}
+                ],
+                "responses": {"200": {"description": "ok"}}
+            }},
             "/salestax": {"get": {
                 "operationId": "getSalesTaxRate",
                 "summary": "Get the sales tax rate of a city",
@@ -1289,7 +1298,7 @@ fn a_place_named_with_its_region_is_one_place() {
         "{value}"
     );
     // "between A and B": the pair in order; a count of cities is none of
-    // them.
+    // them; "near" names a place.
     for (goal, path, first, second, want) in [
         (
             "what's the time difference between San Francisco and Sydney?",
@@ -1297,6 +1306,13 @@ fn a_place_named_with_its_region_is_one_place() {
             "place1",
             "place2",
             ("San Francisco", "Sydney"),
+        ),
+        (
+            "find a restaurant with Gluten-free options near Brooklyn",
+            "/restaurants",
+            "location",
+            "diet_option",
+            ("Brooklyn", "Gluten-free"),
         ),
         (
             "find the shortest driving distance between two cities, New York and Los Angeles",

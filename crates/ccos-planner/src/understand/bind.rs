@@ -254,6 +254,12 @@ fn described_values(p: &Param) -> Option<Vec<Json>> {
         return None;
     }
     let desc = p.schema.get("description").and_then(Json::as_str)?;
+    quoted_values(desc)
+}
+
+/// The single-quoted words of `desc`, at least two ("'copper',
+/// 'aluminum'").
+fn quoted_values(desc: &str) -> Option<Vec<Json>> {
     let chars: Vec<char> = desc.chars().collect();
     let mut values: Vec<Json> = vec![];
     let mut i = 0;
@@ -604,9 +610,32 @@ fn num(f: f64) -> Json {
     }
 }
 
-/// Whether `v` respects the parameter's `enum`, `minimum` and `maximum`.
+/// Whether `v` respects the parameter's `enum`, `minimum` and `maximum`,
+/// and the values its description lists when it lists some, not as
+/// examples ("It can be either 'men' or 'women'": "Germany" is neither).
 fn within(p: &Param, v: &Json) -> bool {
     fits(&p.schema, v)
+        && match (v.as_str(), closed_values(p)) {
+            (Some(s), Some(vs)) => vs
+                .iter()
+                .filter_map(Json::as_str)
+                .any(|x| x.eq_ignore_ascii_case(s)),
+            _ => true,
+        }
+}
+
+/// The values a parameter's description lists as its only ones
+/// ([`described_values`] outside the description's examples), when there
+/// is no schema `enum` to say so.
+fn closed_values(p: &Param) -> Option<Vec<Json>> {
+    if p.schema.get("enum").is_some() {
+        return None;
+    }
+    if !matches!(p.ty.as_deref(), Some("string") | None) {
+        return None;
+    }
+    let desc = p.schema.get("description").and_then(Json::as_str)?;
+    quoted_values(&super::lexicon::without_examples(desc))
 }
 
 /// Whether `v` meets the schema's `enum`, `minimum` and `maximum`, and
@@ -1119,7 +1148,7 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
                 s -= 0.4;
             }
         }
-        Some("in" | "at")
+        Some("in" | "at" | "near")
             if has(
                 n,
                 &[
@@ -3058,6 +3087,48 @@ mod tests {
                 .map(|a| (a.param.clone(), a.value.clone()))
                 .collect(),
         )
+    }
+
+    #[test]
+    fn values_a_description_lists_are_the_only_ones_and_near_is_a_place() {
+        let ranking = cap(
+            "get_team_ranking",
+            obj(
+                json!({"team_name": {"type": "string", "description": "The name of the soccer team."},
+                       "year": {"type": "integer"},
+                       "gender": {"type": "string", "description": "The gender of the team. It can be either 'men' or 'women'. Default is 'men'."}}),
+                &["team_name", "year"],
+            ),
+        );
+        let b = run(
+            "What is the FIFA ranking of Germany's men soccer team for the year 2021?",
+            &ranking,
+        );
+        assert_ne!(args(&b)["gender"], json!("Germany"), "{b:?}");
+        // Examples are no closed list: "e.g. 'Paris', 'Rome'".
+        let city = cap(
+            "city_info",
+            obj(
+                json!({"city": {"type": "string", "description": "A city, e.g. 'Paris', 'Rome'."}}),
+                &["city"],
+            ),
+        );
+        assert_eq!(
+            args(&run("tell me about the city of Lisbon", &city)),
+            json!({"city": "Lisbon"})
+        );
+        let restaurant = cap(
+            "find_restaurant",
+            obj(
+                json!({"location": {"type": "string"}, "diet_option": {"type": "string"}}),
+                &["location", "diet_option"],
+            ),
+        );
+        let b = run(
+            "find a restaurant with Gluten-free options near Brooklyn",
+            &restaurant,
+        );
+        assert_eq!(args(&b)["location"], json!("Brooklyn"), "{b:?}");
     }
 
     #[test]

@@ -952,6 +952,38 @@ pub fn unserved_qualifier(
     None
 }
 
+/// `text` without its examples ("Comma-separated label names, *e.g.
+/// bug,ui*"): an example value says what may be passed, not what the
+/// capability does, so "list the *bug* issues" is not accounted for by
+/// it. An example runs from "e.g.", "for example", "such as" or "like" to
+/// the end of its sentence or parenthesis.
+pub fn without_examples(text: &str) -> String {
+    const MARKERS: &[&str] = &[
+        "e.g.",
+        "for example",
+        "for instance",
+        "such as",
+        "example:",
+        "examples:",
+    ];
+    let lower = text.to_lowercase();
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    while let Some((start, marker)) = MARKERS
+        .iter()
+        .filter_map(|m| lower[at..].find(m).map(|i| (at + i, m.len())))
+        .min()
+    {
+        out.push_str(&text[at..start]);
+        let from = start + marker;
+        at = lower[from..]
+            .find(['.', ';', ')'])
+            .map_or(text.len(), |i| from + i);
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -162,7 +162,7 @@ const FUNCTION_WORDS: &[&str] = &[
 const PREPOSITIONS: &[&str] = &[
     "to", "into", "onto", "from", "by", "in", "of", "for", "with", "about", "on", "at", "as",
     "than", "per", "under", "named", "called", "between", "over", "via", "through", "since",
-    "until", "after", "before", "using",
+    "until", "after", "before", "using", "near",
 ];
 
 const MONTHS: [&str; 12] = [
