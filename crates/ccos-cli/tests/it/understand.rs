@@ -197,6 +197,13 @@ fn ordinary_phrasings_over_the_built_ins() {
     assert_eq!(value.as_array().map(Vec::len), Some(41), "{value}");
     // A goal typed inside quotes is the goal.
     right(h, "\"what is 12 times 7\"", &[], json!(84));
+    // A second question is its own part, contracted or not.
+    right(
+        h,
+        "what is 2 plus 3 and what's 4 times 5?",
+        &[],
+        json!([5, 20]),
+    );
     right(h, "wait 5 milliseconds", &[], json!(5));
     let (code, value, err) = run(h, r#"write "hello" to out.txt"#, &["--yes"]);
     assert_eq!(code, Some(0), "{err}");

@@ -158,8 +158,14 @@ fn first_word(clause: &str) -> String {
     clause
         .split_whitespace()
         .map(|w| {
-            w.trim_matches(|c: char| !c.is_alphanumeric())
-                .to_ascii_lowercase()
+            let w = w
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .to_ascii_lowercase();
+            // "what's", "who's": the question word.
+            w.strip_suffix("'s")
+                .or_else(|| w.strip_suffix("\u{2019}s"))
+                .map(str::to_string)
+                .unwrap_or(w)
         })
         .find(|w| w != "please")
         .unwrap_or_default()
@@ -520,6 +526,18 @@ mod tests {
         );
         assert_eq!(texts("one clause only"), ["one clause only"]);
         assert!(texts("  , and .").is_empty());
+    }
+
+    #[test]
+    fn a_second_question_is_its_own_clause() {
+        assert_eq!(
+            ClauseDecomposition::clause_texts("what is 2 plus 3 and what's 4 times 5?"),
+            ["what is 2 plus 3", "what's 4 times 5"]
+        );
+        assert_eq!(
+            ClauseDecomposition::clause_texts("who is Ann and who\u{2019}s Bob"),
+            ["who is Ann", "who\u{2019}s Bob"]
+        );
     }
 
     #[test]
