@@ -670,7 +670,7 @@ impl Planner {
             }
         }
         let can_ask = self.can_ask();
-        let mut fallback: Option<(usize, Chosen)> = None;
+        let mut fallback: Option<(usize, Chosen, Vec<String>)> = None;
         for (i, (m, d)) in allowed.iter().enumerate() {
             match self.evaluate(s, m, can_ask) {
                 Fit::Serves(c, notes) => {
@@ -696,10 +696,10 @@ impl Planner {
                     trace.decision = Some(d.clone());
                     return Ok((trace, Some(c)));
                 }
-                Fit::Asks(c, why) => {
+                Fit::Asks(c, why, notes) => {
                     trace.notes.push(format!("{}: {why}", m.id));
                     if fallback.is_none() {
-                        fallback = Some((i, c));
+                        fallback = Some((i, c, notes));
                     }
                 }
                 Fit::Refused(why) => trace.skipped.push(Skipped {
@@ -709,7 +709,8 @@ impl Planner {
             }
         }
         match fallback {
-            Some((i, c)) => {
+            Some((i, c, notes)) => {
+                trace.notes.extend(notes);
                 trace.chosen = Some(allowed[i].0.id.clone());
                 trace.decision = Some(allowed[i].1.clone());
                 Ok((trace, Some(c)))
@@ -773,7 +774,7 @@ impl Planner {
             return if open.is_empty() {
                 Fit::Serves(chosen, vec![])
             } else if can_ask {
-                Fit::Asks(chosen, format!("would ask for {}", open.join(", ")))
+                Fit::Asks(chosen, format!("would ask for {}", open.join(", ")), vec![])
             } else {
                 Fit::Refused(format!("required {} not fillable", open.join(", ")))
             };
@@ -947,8 +948,10 @@ impl Planner {
                 m.id,
                 open.join(", ")
             ))
+        } else if let Some(why) = guessed_around_the_question(&b, &params, &open) {
+            Fit::Refused(why)
         } else if can_ask && open.len() == 1 && !b.args.is_empty() {
-            Fit::Asks(chosen, format!("would ask for {}", open.join(", ")))
+            Fit::Asks(chosen, format!("would ask for {}", open.join(", ")), notes)
         } else {
             Fit::Refused(format!(
                 "nothing the goal states fills required {}",
@@ -1226,10 +1229,46 @@ fn search_shape(m: &CapabilityManifest) -> Option<Search> {
 enum Fit {
     /// It serves it with what the goal states (and earlier results).
     Serves(Chosen, Vec<String>),
-    /// It would serve it after asking the user one thing.
-    Asks(Chosen, String),
+    /// It would serve it after asking the user one thing (why, and how
+    /// the stated values were placed).
+    Asks(Chosen, String, Vec<String>),
     /// It does not serve it, and why.
     Refused(String),
+}
+
+/// Why asking for the one open required parameter would rest on a guess:
+/// a stated value went to an optional parameter although the open one
+/// takes its type ("the power of 3 raised to the power 4" put 3 in
+/// `mod` and asked for the exponent; "the working hours of Louvre Museum"
+/// put the museum in `day` and asked for the museum). Which value is the
+/// asked one is then not said.
+fn guessed_around_the_question(
+    b: &crate::understand::bind::Binding,
+    params: &[crate::understand::bind::Param],
+    open: &[String],
+) -> Option<String> {
+    let [asked] = open else {
+        return None;
+    };
+    let asked_ty = params.iter().find(|p| &p.name == asked)?.ty.clone();
+    let same_type = |v: &serde_json::Value| match asked_ty.as_deref() {
+        Some("integer") => v.as_i64().is_some() || v.as_u64().is_some(),
+        Some("number") => v.is_number(),
+        Some("string") | None => v.is_string(),
+        Some("boolean") => v.is_boolean(),
+        Some("array") => v.is_array(),
+        Some("object") => v.is_object(),
+        Some(_) => false,
+    };
+    b.args.iter().find_map(|a| {
+        let optional = params.iter().any(|p| p.name == a.param && !p.required);
+        (optional && same_type(&a.value)).then(|| {
+            format!(
+                "it would put {} in optional :{} and ask for required :{asked}: which is which is not said",
+                a.source, a.param
+            )
+        })
+    })
 }
 
 /// The reason a sub-intent has no capability, from its trace.
