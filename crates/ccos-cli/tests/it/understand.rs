@@ -1268,6 +1268,16 @@ fn a_place_named_with_its_region_is_one_place() {
                 ],
                 "responses": {"200": {"description": "ok"}}
             }},
+            "/convert": {"get": {
+                "operationId": "convertCurrency",
+                "summary": "Convert an amount from one currency to another",
+                "parameters": [
+                    {"name": "amount", "in": "query", "required": true, "schema": {"type": "number"}},
+                    {"name": "from_currency", "in": "query", "required": true, "schema": {"type": "string"}},
+                    {"name": "to_currency", "in": "query", "required": true, "schema": {"type": "string"}}
+                ],
+                "responses": {"200": {"description": "ok"}}
+            }},
             "/salestax": {"get": {
                 "operationId": "getSalesTaxRate",
                 "summary": "Get the sales tax rate of a city",
@@ -1345,6 +1355,26 @@ fn a_place_named_with_its_region_is_one_place() {
         assert_eq!(decoded(&last, first).as_deref(), Some(want.0), "{goal}");
         assert_eq!(decoded(&last, second).as_deref(), Some(want.1), "{goal}");
     }
+    // "to currency EUR": the preposition before a labelling noun is the
+    // value's own; the direction was reversed (attack trial).
+    let (code, value, err) = run(
+        home.path(),
+        "convert 100 to currency EUR from currency USD",
+        &[],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(value["path"], json!("/convert"), "{value}");
+    let last = server.requests().last().cloned().unwrap();
+    assert_eq!(
+        decoded(&last, "from_currency").as_deref(),
+        Some("USD"),
+        "{value}"
+    );
+    assert_eq!(
+        decoded(&last, "to_currency").as_deref(),
+        Some("EUR"),
+        "{value}"
+    );
     // A stated value put in an optional parameter while the required one
     // is asked: which is which is a guess (it was the museum as the day,
     // and a question for the museum).

@@ -108,8 +108,11 @@ pub fn params_of(m: &CapabilityManifest) -> (Vec<Param>, bool) {
                 .and_then(Json::as_str)
                 .unwrap_or("")
                 .to_string();
+            // "place1", "number2": the word without its number too.
+            let mut name_words: BTreeSet<String> = analyze(&name).into_iter().collect();
+            name_words.extend(analyze(name.trim_end_matches(|c: char| c.is_ascii_digit())));
             Param {
-                name_words: analyze(&name).into_iter().collect(),
+                name_words,
                 desc_words: analyze(&desc).into_iter().collect(),
                 ty: schema_type(&schema),
                 name,
@@ -978,6 +981,13 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
                 return None;
             }
         }
+        // A date or a time is no place ("between 9am and 5pm" names no
+        // cities).
+        (MentionKind::Date | MentionKind::Time, Some("string") | None)
+            if has(n, PLACE_WORDS) && !has(n, DATE_WORDS) && !has(n, TIME_WORDS) =>
+        {
+            return None;
+        }
         (MentionKind::Date, Some("string") | None) => {
             let fmt = p.schema.get("format").and_then(Json::as_str);
             let sc = if has(n, DATE_WORDS) || matches!(fmt, Some("date" | "date-time")) {
@@ -1555,29 +1565,39 @@ const SECOND_END_WORDS: &[&str] = &[
 /// parameter, B to its second, when the capability has exactly one such
 /// pair among its free parameters: names alike but for a final 1 and 2
 /// (`place1`, `place2`), or a start and an end (`origin`, `destination`).
-/// Two names coordinated after "between" in the goal's order too, for a
-/// capability that changes nothing (`changes`).
+/// Two names coordinated after "between" in the goal's order too. Never
+/// for a capability that changes something, and a start and an end only
+/// for a capability that calls its relation one "between" two things.
 fn between_pair(
     clause: &str,
     mentions: &[Mention],
     params: &[Param],
     free: &[usize],
-    changes: bool,
+    m: &CapabilityManifest,
 ) -> Vec<(MentionRef, usize)> {
+    // "transfer 500 between accounts A and B": which way is not said.
+    if changes_things(m) {
+        return vec![];
+    }
+    // A start and an end are in the goal's order only for a relation the
+    // capability itself calls one "between" two things (a distance, a
+    // time difference): "convert between USD and EUR" says no direction.
+    let symmetric = format!("{} {}", m.name, m.description)
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| w == "between");
     let mut ends: Option<(MentionRef, MentionRef)> = None;
     for (mi, men) in mentions.iter().enumerate() {
         // "between A and B"; or two names coordinated after "between"
-        // ("the distance between two cities, New York and Los Angeles"),
-        // for a capability that changes nothing.
+        // ("the distance between two cities, New York and Los Angeles").
         let between = men.cue.prep.as_deref() == Some("between");
         let said_between = clause.get(..men.span.start).is_some_and(|before| {
             before
                 .split(|c: char| !c.is_alphanumeric())
                 .any(|w| w.eq_ignore_ascii_case("between"))
         });
-        let names = |xs: &[&Mention]| {
-            !changes && said_between && xs.iter().all(|x| x.kind == MentionKind::Name)
-        };
+        let names =
+            |xs: &[&Mention]| said_between && xs.iter().all(|x| x.kind == MentionKind::Name);
         if men.items.len() == 2 {
             if (between || names(&[&men.items[0], &men.items[1]]))
                 && gap(clause, &men.items[0], &men.items[1]) == Some(Gap::Conjunction)
@@ -1611,13 +1631,24 @@ fn between_pair(
             }
             let (pp, qq) = (&params[p], &params[q]);
             let alike = numbered(pp, '1').is_some_and(|s| Some(s) == numbered(qq, '2'));
-            let ends = has(&pp.name_words, FIRST_END_WORDS)
+            let ends = symmetric
+                && has(&pp.name_words, FIRST_END_WORDS)
                 && has(&qq.name_words, SECOND_END_WORDS)
                 && !has(&pp.name_words, SECOND_END_WORDS)
                 && !has(&qq.name_words, FIRST_END_WORDS);
+            // A text end takes names and quoted texts: "between 2 and
+            // 5", "between 9am and 5pm" are no places.
+            let kind_fits = |m: &Mention, p: &Param| {
+                !matches!(p.ty.as_deref(), Some("string") | None)
+                    || matches!(m.kind, MentionKind::Name | MentionKind::Quoted)
+            };
+            let (ma, mb) = (mention_at(mentions, a), mention_at(mentions, b));
             if (alike || ends)
-                && compat(mention_at(mentions, a), pp).is_some()
-                && compat(mention_at(mentions, b), qq).is_some()
+                && ma.kind == mb.kind
+                && kind_fits(ma, pp)
+                && kind_fits(mb, qq)
+                && compat(ma, pp).is_some()
+                && compat(mb, qq).is_some()
             {
                 found.push((p, q));
             }
@@ -1869,7 +1900,7 @@ pub fn bind(
         }
     }
     // "the distance between Boston and Denver": the two ends, in order.
-    for (r, pi) in between_pair(clause, mentions, &params, &free, changes) {
+    for (r, pi) in between_pair(clause, mentions, &params, &free, m) {
         for pr in pairs.iter_mut() {
             if (pr.mention, pr.item) == r && pr.param == pi {
                 pr.score += RESPECTIVE_BONUS;
@@ -2290,11 +2321,24 @@ pub fn bind(
                             .get(o.span.end..it.span.start)
                             .is_some_and(|g| g.trim() == ",")
                 });
+            // An item of a list stands where the list does ("between
+            // Lyon and *Nice*").
+            let prep = it.cue.prep.as_deref().or(men.cue.prep.as_deref());
             let placed = listed
                 || (it.kind == MentionKind::Name
                     && matches!(
-                        it.cue.prep.as_deref(),
-                        Some("in" | "at" | "from" | "to" | "for" | "on")
+                        prep,
+                        Some(
+                            "in" | "at"
+                                | "from"
+                                | "to"
+                                | "for"
+                                | "on"
+                                | "between"
+                                | "near"
+                                | "via"
+                                | "through"
+                        )
                     ));
             // "create *two* issues": a count of what a capability that
             // changes something makes is stated, never chance.
@@ -2561,7 +2605,8 @@ const PLACE_WORDS: &[&str] = &[
 const REGION_WORDS: &[&str] = &["state", "country", "province", "region", "county"];
 
 /// The place parameter whose bound name `region` qualifies: "Seattle,
-/// Washington", "Paris, France": a name, a comma alone, and a name with
+/// Washington", "Paris, France": a name, a comma alone, and a region
+/// ([`super::regions::is_region`]: "Boston, Monday" is none) with
 /// nothing listed after it ("Boston, Chicago and Denver" is a list, not a
 /// place). The region is part of the place then, not a dropped value; a
 /// parameter that does not take places (a time zone) never takes it.
@@ -2572,7 +2617,7 @@ fn qualified_place(
     bound_from: &std::collections::BTreeMap<usize, MentionRef>,
     region: &Mention,
 ) -> Option<usize> {
-    if region.kind != MentionKind::Name {
+    if region.kind != MentionKind::Name || !super::regions::is_region(&region.text) {
         return None;
     }
     let listed_after = mentions
@@ -3147,8 +3192,9 @@ mod tests {
         assert_eq!(args(&b)["x"], json!(4), "{b:?}");
         assert_eq!(args(&b)["y"], json!(5), "{b:?}");
         assert!(args(&b).get("z").is_none(), "{b:?}");
-        let cities = cap(
+        let cities = CapabilityManifest::new(
             "find_shortest",
+            "the shortest distance between two cities",
             obj(
                 json!({"start_city": {"type": "string"}, "end_city": {"type": "string"}}),
                 &["start_city", "end_city"],
@@ -3206,8 +3252,9 @@ mod tests {
             args(&b),
             json!({"place1": "San Francisco", "place2": "Sydney"})
         );
-        let distance = cap(
+        let distance = CapabilityManifest::new(
             "distance",
+            "Calculate the distance between two locations",
             obj(
                 json!({"origin": {"type": "string"}, "destination": {"type": "string"},
                        "consider_terrain": {"type": "boolean"}}),
@@ -3220,9 +3267,39 @@ mod tests {
             args(&b),
             json!({"origin": "New York", "destination": "Boston"})
         );
+        // Which way is not said: a start and an end only for a relation
+        // the capability calls one "between" two things, and never for
+        // one that changes something.
+        let convert = cap(
+            "convert_currency",
+            obj(
+                json!({"from_currency": {"type": "string"}, "to_currency": {"type": "string"}}),
+                &["from_currency", "to_currency"],
+            ),
+        );
+        assert!(
+            between_pair(
+                "convert between USD and EUR",
+                &mentions("convert between USD and EUR").unwrap(),
+                &params_of(&convert).0,
+                &[0, 1],
+                &convert
+            )
+            .is_empty()
+        );
+        // Numbers, times and dates are no places (attack trial).
+        for goal in [
+            "the time difference between 2 and 5",
+            "the time difference between 9am and 5pm",
+            "the time difference between 2025-01-01 and 2025-03-01",
+        ] {
+            let b = run(goal, &diff);
+            assert!(!b.complete(), "{goal}: {b:?}");
+        }
         // Two pairs: which is meant is not said.
-        let two = cap(
+        let two = CapabilityManifest::new(
             "two_pairs",
+            "the gap between two points",
             obj(
                 json!({"a1": {"type": "string"}, "a2": {"type": "string"},
                        "start": {"type": "string"}, "end": {"type": "string"}}),
@@ -3235,7 +3312,7 @@ mod tests {
                 &mentions("the gap between Paris and Rome").unwrap(),
                 &params_of(&two).0,
                 &[0, 1, 2, 3],
-                false
+                &two
             )
             .is_empty()
         );
@@ -3258,6 +3335,19 @@ mod tests {
             let b = run(goal, &weather);
             assert!(b.complete(), "{goal}: {b:?}");
             assert_eq!(args(&b), json!({ "location": place }), "{goal}");
+        }
+        // A capitalised word after a comma is a region only when it names
+        // one (attack trial: "Boston, Monday", "Smith, John").
+        for goal in [
+            "the weather in Boston, Monday",
+            "the weather in Boston, Chicago",
+            "the weather in Smith, John",
+        ] {
+            let b = run(goal, &weather);
+            let joined = args(&b)["location"]
+                .as_str()
+                .is_some_and(|l| l.contains(','));
+            assert!(!joined, "{goal}: {b:?}");
         }
         // Three places are no place and its region.
         let b = run("the weather in Boston, Chicago and Denver", &weather);

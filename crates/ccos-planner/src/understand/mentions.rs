@@ -1400,6 +1400,8 @@ fn cue(toks: &[Tok], words: &[Option<String>], owner: &[Option<usize>], mi: usiz
     let mut c = Cue::default();
     let mut j = first;
     let mut skipped_function = true;
+    // Only one plain word read so far, right before the value.
+    let mut labels_only = true;
     while j > 0 && c.before.len() < 3 {
         j -= 1;
         if owner[j].is_some() {
@@ -1411,13 +1413,22 @@ fn cue(toks: &[Tok], words: &[Option<String>], owner: &[Option<usize>], mi: usiz
             }
             continue;
         };
-        if c.prep.is_none() && skipped_function && PREPOSITIONS.contains(&w.as_str()) {
+        // "to account B456": a preposition before one noun labelling the
+        // value is the value's own ("transfer 500 to account B456 from
+        // account A123" goes from A123).
+        let labelled =
+            c.before.len() == 1 && labels_only && !super::lexicon::is_action_verb(&c.before[0]);
+        if c.prep.is_none() && (skipped_function || labelled) && PREPOSITIONS.contains(&w.as_str())
+        {
             c.prep = Some(w.clone());
             skipped_function = false;
             continue;
         }
         if FUNCTION_WORDS.contains(&w.as_str()) || w.ends_with("'s") {
             continue;
+        }
+        if !skipped_function || !w.chars().all(char::is_alphabetic) {
+            labels_only = false;
         }
         skipped_function = false;
         if !PREPOSITIONS.contains(&w.as_str()) {
@@ -1432,6 +1443,9 @@ fn cue(toks: &[Tok], words: &[Option<String>], owner: &[Option<usize>], mi: usiz
         }
         match &words[j] {
             Some(w) if matches!(w.as_str(), "and" | "or" | "but" | "then") => break,
+            // A preposition opens the next value's phrase: "to account
+            // B456 *from* account A123" says nothing of B456.
+            Some(w) if matches!(w.as_str(), "from" | "to" | "into" | "onto") => break,
             Some(w) if FUNCTION_WORDS.contains(&w.as_str()) => {}
             Some(w) => c.after.push(w.clone()),
             None => break,
@@ -1575,6 +1589,23 @@ mod tests {
             .into_iter()
             .map(|m| (m.kind, m.value))
             .collect()
+    }
+
+    #[test]
+    fn a_preposition_before_a_labelling_noun_is_the_values() {
+        let m = mentions("transfer 500 to account B456 from account A123").unwrap();
+        let cue_of = |t: &str| {
+            m.iter()
+                .find(|x| x.text == t)
+                .map(|x| x.cue.clone())
+                .unwrap()
+        };
+        assert_eq!(cue_of("B456").prep.as_deref(), Some("to"));
+        assert!(!cue_of("B456").after.iter().any(|w| w == "from"));
+        assert_eq!(cue_of("A123").prep.as_deref(), Some("from"));
+        // Two words between: no preposition of the value's own.
+        let m = mentions("send to the big red account B456").unwrap();
+        assert_eq!(m[0].cue.prep, None, "{:?}", m[0].cue);
     }
 
     #[test]

@@ -13,7 +13,9 @@
 //! - [`units`]: units of measure after a number ("10 meters", "300K"),
 //!   and where such a quantity may go;
 //! - [`zones`]: place names as IANA time zones ("Tokyo" → `Asia/Tokyo`),
-//!   from the time-zone database.
+//!   from the time-zone database;
+//! - [`regions`]: whether a name is a region a place is qualified with
+//!   ("Seattle, *Washington*"): countries, states, provinces.
 //!
 //! These are general mechanisms measured on goals they were not written
 //! for (the held-out part of the goal suite and the BFCL sets, issue #15);
@@ -23,6 +25,7 @@ pub mod arith;
 pub mod bind;
 pub mod lexicon;
 pub mod mentions;
+pub mod regions;
 pub mod units;
 pub mod zones;
 

@@ -1,0 +1,249 @@
+//! Regions a place is qualified with: "Seattle, *Washington*", "Paris,
+//! *France*", "London, *UK*".
+//!
+//! A capitalised word after a place and a comma is a region only when it
+//! names one: a country (the ISO 3166 names and codes of the time-zone
+//! database vendored in `data/tzdata/iso3166.tab`, plus the usual short
+//! forms "UK", "USA", "England"...), a US state, a Canadian province or
+//! an Australian state, by name or postal code. Anything else ("Boston,
+//! *Monday*", "Smith, *John*", "Boston, *Chicago*") is not read as a
+//! region, so the binder never joins it to the place.
+//!
+//! A short list is written here rather than a gazetteer crate: the
+//! question is only whether a word is a region at all, and these few
+//! hundred names answer it for the phrasings people use.
+
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+/// US states (and the District of Columbia), Canadian provinces and
+/// territories, Australian states and territories: names, then postal
+/// codes.
+const SUBDIVISIONS: &[&str] = &[
+    "alabama",
+    "alaska",
+    "arizona",
+    "arkansas",
+    "california",
+    "colorado",
+    "connecticut",
+    "delaware",
+    "florida",
+    "georgia",
+    "hawaii",
+    "idaho",
+    "illinois",
+    "indiana",
+    "iowa",
+    "kansas",
+    "kentucky",
+    "louisiana",
+    "maine",
+    "maryland",
+    "massachusetts",
+    "michigan",
+    "minnesota",
+    "mississippi",
+    "missouri",
+    "montana",
+    "nebraska",
+    "nevada",
+    "new hampshire",
+    "new jersey",
+    "new mexico",
+    "new york",
+    "north carolina",
+    "north dakota",
+    "ohio",
+    "oklahoma",
+    "oregon",
+    "pennsylvania",
+    "rhode island",
+    "south carolina",
+    "south dakota",
+    "tennessee",
+    "texas",
+    "utah",
+    "vermont",
+    "virginia",
+    "washington",
+    "west virginia",
+    "wisconsin",
+    "wyoming",
+    "district of columbia",
+    "d.c.",
+    "dc",
+    "alberta",
+    "british columbia",
+    "manitoba",
+    "new brunswick",
+    "newfoundland and labrador",
+    "nova scotia",
+    "ontario",
+    "prince edward island",
+    "quebec",
+    "saskatchewan",
+    "yukon",
+    "nunavut",
+    "northwest territories",
+    "new south wales",
+    "queensland",
+    "south australia",
+    "tasmania",
+    "victoria",
+    "western australia",
+    "al",
+    "ak",
+    "az",
+    "ar",
+    "ca",
+    "co",
+    "ct",
+    "de",
+    "fl",
+    "ga",
+    "hi",
+    "id",
+    "il",
+    "in",
+    "ia",
+    "ks",
+    "ky",
+    "la",
+    "me",
+    "md",
+    "ma",
+    "mi",
+    "mn",
+    "ms",
+    "mo",
+    "mt",
+    "ne",
+    "nv",
+    "nh",
+    "nj",
+    "nm",
+    "ny",
+    "nc",
+    "nd",
+    "oh",
+    "ok",
+    "or",
+    "pa",
+    "ri",
+    "sc",
+    "sd",
+    "tn",
+    "tx",
+    "ut",
+    "vt",
+    "va",
+    "wa",
+    "wv",
+    "wi",
+    "wy",
+    "on",
+    "qc",
+    "bc",
+    "ab",
+    "mb",
+    "sk",
+    "ns",
+    "nsw",
+    "qld",
+    "vic",
+];
+
+/// Short forms of countries that the ISO names spell otherwise.
+const COUNTRY_ALIASES: &[&str] = &[
+    "uk",
+    "u.k.",
+    "usa",
+    "u.s.",
+    "u.s.a.",
+    "united states of america",
+    "united kingdom",
+    "great britain",
+    "england",
+    "scotland",
+    "wales",
+    "northern ireland",
+    "south korea",
+    "north korea",
+    "czech republic",
+    "holland",
+];
+
+/// Whether `name` (any case) names a region: a country or a state,
+/// province or territory (see the module documentation).
+pub fn is_region(name: &str) -> bool {
+    let key = name.trim().to_lowercase();
+    !key.is_empty() && names().contains(key.as_str())
+}
+
+fn names() -> &'static BTreeSet<String> {
+    static N: OnceLock<BTreeSet<String>> = OnceLock::new();
+    N.get_or_init(|| {
+        const ISO3166: &str = include_str!("../../data/tzdata/iso3166.tab");
+        let mut out: BTreeSet<String> = SUBDIVISIONS
+            .iter()
+            .chain(COUNTRY_ALIASES)
+            .map(|s| s.to_string())
+            .collect();
+        for line in ISO3166.lines().filter(|l| !l.starts_with('#')) {
+            let mut cols = line.split('\t');
+            let (Some(code), Some(country)) = (cols.next(), cols.next()) else {
+                continue;
+            };
+            out.insert(code.to_lowercase());
+            let country = country.to_lowercase();
+            // "Britain (UK)": the name, and what the parentheses hold.
+            match country.split_once(" (") {
+                Some((base, paren)) => {
+                    out.insert(base.to_string());
+                    out.insert(paren.trim_end_matches(')').to_string());
+                }
+                None => {
+                    out.insert(country.replace(" & ", " and "));
+                    out.insert(country);
+                }
+            }
+        }
+        out
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn countries_states_and_codes_are_regions_and_other_names_are_not() {
+        for r in [
+            "Washington",
+            "France",
+            "UK",
+            "USA",
+            "Illinois",
+            "IL",
+            "Ontario",
+            "New South Wales",
+            "Italy",
+            "Australia",
+            "United States",
+        ] {
+            assert!(is_region(r), "{r}");
+        }
+        for r in [
+            "Monday",
+            "John",
+            "Chicago",
+            "Google",
+            "June",
+            "Marseille",
+            "",
+        ] {
+            assert!(!is_region(r), "{r}");
+        }
+    }
+}
