@@ -1126,6 +1126,18 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
     if m.kind == MentionKind::Name && has(n, &["timestamp", "date", "time", "since", "until"]) {
         s -= 3.0;
     }
+    // A name of several words whose last one names the parameter says
+    // what it is: "Premier *League*", "Louvre *Museum*", "Santa Clara
+    // *County*".
+    if m.kind == MentionKind::Name
+        && m.text.split_whitespace().count() > 1
+        && m.text
+            .split_whitespace()
+            .last()
+            .is_some_and(|w| analyze(w).iter().any(|st| n.contains(st)))
+    {
+        s += 0.5;
+    }
     match m.cue.prep.as_deref() {
         Some("to" | "into" | "onto") => {
             if has(
@@ -2585,9 +2597,94 @@ pub fn bind(
         &mut b.unused,
     );
     into_folder(m, mentions, &bound_from, &mut bound, &mut b.notes);
+    b.unused
+        .extend(mixed_units(mentions, &params, &bound_from, &bound));
+    b.unused
+        .extend(swapped_ties(mentions, &params, &pairs, &bound_from));
     bound.sort_by_key(|(pi, _)| *pi);
     b.args = bound.into_iter().map(|(_, bd)| bd).collect();
     b
+}
+
+/// Two values that fit two parameters as well one way as the other
+/// ("the driving distance between St. Louis and Kansas City": origin or
+/// destination?): the assignment would be the order of the parameters'
+/// names, a guess. Both are reported unless something told them apart
+/// (a cue, a name, "between" for a capability that says it). Names only.
+fn swapped_ties(
+    mentions: &[Mention],
+    params: &[Param],
+    pairs: &[Pair],
+    bound_from: &BTreeMap<usize, MentionRef>,
+) -> Vec<String> {
+    let score = |r: MentionRef, p: usize| {
+        pairs
+            .iter()
+            .find(|x| (x.mention, x.item) == r && x.param == p)
+            .map(|x| x.score)
+    };
+    let chosen: Vec<(usize, MentionRef)> = bound_from.iter().map(|(p, r)| (*p, *r)).collect();
+    let mut out = vec![];
+    for (i, &(p1, r1)) in chosen.iter().enumerate() {
+        for &(p2, r2) in &chosen[i + 1..] {
+            let (m1, m2) = (mention_at(mentions, r1), mention_at(mentions, r2));
+            // Names only: numbers go by position, paths by what is moved
+            // first ([`source_first`]).
+            if r1 == r2
+                || m1.value == m2.value
+                || m1.kind != MentionKind::Name
+                || m2.kind != MentionKind::Name
+            {
+                continue;
+            }
+            let (Some(a), Some(b), Some(c), Some(d)) =
+                (score(r1, p1), score(r2, p2), score(r1, p2), score(r2, p1))
+            else {
+                continue;
+            };
+            if ((a + b) - (c + d)).abs() < 1e-9 {
+                out.push(format!(
+                    "{} and {} (which is :{} and which :{} is not said)",
+                    mention_at(mentions, r1).label(),
+                    mention_at(mentions, r2).label(),
+                    params[p1].name,
+                    params[p2].name
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Quantities of one dimension in different units that go in as plain
+/// numbers ("a triangle with base 10 cm and height 50 mm" gave base 10
+/// and height 50): the capability would compute with mixed units. Each
+/// is reported as a value the plan cannot use as stated.
+fn mixed_units(
+    mentions: &[Mention],
+    params: &[Param],
+    bound_from: &BTreeMap<usize, MentionRef>,
+    bound: &[(usize, Bound)],
+) -> Vec<String> {
+    let plain: Vec<(&'static str, &str, &Mention)> = bound
+        .iter()
+        .filter(|(pi, _)| wanted_unit(&params[*pi]).is_none())
+        .filter_map(|(pi, _)| {
+            let men = mention_at(mentions, *bound_from.get(pi)?);
+            let unit = men.unit.as_deref()?;
+            Some((super::units::dimension_of(unit)?, unit, men))
+        })
+        .collect();
+    plain
+        .iter()
+        .filter(|(dim, unit, _)| plain.iter().any(|(d, u, _)| d == dim && u != unit))
+        .map(|(dim, _, men)| {
+            format!(
+                "{} (a {dim} in another unit than the others, and the capability takes plain numbers)",
+                men.label()
+            )
+        })
+        .collect()
 }
 
 /// Words of a parameter that takes a place.
@@ -3174,6 +3271,71 @@ mod tests {
             &restaurant,
         );
         assert_eq!(args(&b)["location"], json!("Brooklyn"), "{b:?}");
+    }
+
+    #[test]
+    fn two_names_that_fit_two_parameters_either_way_are_a_guess() {
+        let distance = CapabilityManifest::new(
+            "driving_distance",
+            "Get the driving distance from an origin to a destination",
+            obj(
+                json!({"origin": {"type": "string"}, "destination": {"type": "string"}}),
+                &["origin", "destination"],
+            ),
+        );
+        let b = run(
+            "driving distance between St. Louis and Kansas City",
+            &distance,
+        );
+        assert!(!b.complete(), "{b:?}");
+        // A name whose last word names the parameter says what it is.
+        let ranking = cap(
+            "sports_ranking",
+            obj(
+                json!({"team": {"type": "string"}, "league": {"type": "string"}}),
+                &["team", "league"],
+            ),
+        );
+        let b = run(
+            "the ranking of Manchester United in the Premier League",
+            &ranking,
+        );
+        assert!(b.complete(), "{b:?}");
+        assert_eq!(
+            args(&b),
+            json!({"team": "Manchester United", "league": "Premier League"})
+        );
+        // "from … to …" tells them apart.
+        let b = run("driving distance from St. Louis to Kansas City", &distance);
+        assert!(b.complete(), "{b:?}");
+        assert_eq!(
+            args(&b),
+            json!({"origin": "St. Louis", "destination": "Kansas City"})
+        );
+    }
+
+    #[test]
+    fn quantities_in_mixed_units_are_not_plain_numbers() {
+        let triangle = CapabilityManifest::new(
+            "triangle_area",
+            "The area of a triangle from its base and height",
+            obj(
+                json!({"base": {"type": "number", "description": "The base length"},
+                       "height": {"type": "number", "description": "The height length"}}),
+                &["base", "height"],
+            ),
+        );
+        let b = run(
+            "the area of a triangle with base 10 cm and height 50 mm",
+            &triangle,
+        );
+        assert!(!b.complete(), "{b:?}");
+        let b = run(
+            "the area of a triangle with base 10 cm and height 5 cm",
+            &triangle,
+        );
+        assert!(b.complete(), "{b:?}");
+        assert_eq!(args(&b), json!({"base": 10, "height": 5}));
     }
 
     #[test]

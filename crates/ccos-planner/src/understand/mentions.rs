@@ -403,6 +403,12 @@ const NOT_NAMES: &[&str] = &[
     "sleep",
 ];
 
+/// Abbreviations that open a name ("St. Louis", "Mt. Rainier", "Dr.
+/// Smith"): their period does not end the name.
+const NAME_ABBREVIATIONS: &[&str] = &[
+    "St", "Mt", "Ft", "Pt", "Dr", "Mr", "Mrs", "Ms", "Prof", "Sr", "Jr", "Gen", "Lt", "Col",
+];
+
 /// A token of the scanned text.
 #[derive(Debug, Clone)]
 struct Tok {
@@ -537,9 +543,17 @@ fn scan(text: &str) -> Vec<Tok> {
             }
             j += d.len_utf8();
         }
+        // "St. Louis", "Mt. Rainier", "Dr. Smith": an abbreviation's
+        // period before a capitalised word is part of the name.
+        let abbreviation = text[i..j].strip_suffix('.').is_some_and(|w| {
+            NAME_ABBREVIATIONS.contains(&w)
+                && text[j..]
+                    .trim_start()
+                    .starts_with(|c: char| c.is_uppercase())
+        });
         // Sentence punctuation glued to the end: `notes.txt.`, `me:`.
         let mut end = j;
-        while end > i && text[..end].ends_with(['.', ':']) && {
+        while !abbreviation && end > i && text[..end].ends_with(['.', ':']) && {
             let w = &text[i..end - 1];
             // keep "3." only as part of a number with decimals
             !w.is_empty()
@@ -1589,6 +1603,28 @@ mod tests {
             .into_iter()
             .map(|m| (m.kind, m.value))
             .collect()
+    }
+
+    #[test]
+    fn an_abbreviation_does_not_cut_a_name() {
+        for (goal, name) in [
+            ("the weather in St. Louis", "St. Louis"),
+            ("the weather at Mt. Rainier today", "Mt. Rainier"),
+            ("the distance between Minneapolis and St. Paul", "St. Paul"),
+            ("ask Dr. Smith", "Dr. Smith"),
+        ] {
+            let names: Vec<String> = mentions(goal)
+                .unwrap()
+                .into_iter()
+                .flat_map(|m| if m.items.is_empty() { vec![m] } else { m.items })
+                .filter(|m| m.kind == MentionKind::Name)
+                .map(|m| m.text)
+                .collect();
+            assert!(names.iter().any(|n| n == name), "{goal}: {names:?}");
+        }
+        // A sentence's period is still one.
+        let m = mentions("I live near St. and walk").unwrap();
+        assert!(m.iter().all(|m| m.text != "St."), "{m:?}");
     }
 
     #[test]

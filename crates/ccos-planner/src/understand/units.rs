@@ -342,7 +342,8 @@ pub fn attached_symbol(symbol: &str) -> Option<&'static str> {
         .map(|u| u.symbol)
 }
 
-fn dimension_of(symbol: &str) -> Option<&'static str> {
+/// The dimension of the unit `symbol` ("cm" → length).
+pub fn dimension_of(symbol: &str) -> Option<&'static str> {
     UNITS
         .iter()
         .find(|u| u.symbol == symbol)
