@@ -1842,6 +1842,21 @@ fn unaccounted_word(
             ));
         }
     }
+    // "words *starting with* a", "lines that *end with* s": a restriction
+    // the capability must do by name.
+    if let Some(pair) = words.windows(2).skip(1).find(|p| {
+        p[1] == "with"
+            && matches!(
+                p[0].as_str(),
+                "start" | "starts" | "end" | "ends" | "begin" | "begins"
+            )
+            && !analyze(&p[0]).iter().any(|st| strict.contains(st))
+    }) {
+        return Some(format!(
+            "the goal restricts with \"{} {}\", which {} does not do",
+            pair[0], pair[1], m.id
+        ));
+    }
     // "list the issues and *close them*": a verb on what was named, which
     // the capability does not do (the clause was not split: "close" is
     // no verb the splitter knows).

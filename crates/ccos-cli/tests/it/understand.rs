@@ -197,6 +197,25 @@ fn ordinary_phrasings_over_the_built_ins() {
     assert_eq!(value.as_array().map(Vec::len), Some(41), "{value}");
     // A goal typed inside quotes is the goal.
     right(h, "\"what is 12 times 7\"", &[], json!(84));
+    // A count of some of the items is no count of all of them (new-user
+    // trial: "greater than 4" was dropped and 4 printed).
+    refused(
+        h,
+        "how many numbers greater than 4 are in 5, 2, 9, 1",
+        "how many numbers greater than 4",
+    );
+    refused(
+        h,
+        "how many words end with s in 'cats dog hats'",
+        "end with",
+    );
+    // Quoted JSON is a value to format, and "pretty" is the switch.
+    right(
+        h,
+        "pretty-print the JSON '{\"a\":1}'",
+        &[],
+        json!("{\n  \"a\": 1\n}"),
+    );
     // A second question is its own part, contracted or not.
     right(
         h,
@@ -1278,6 +1297,15 @@ fn a_place_named_with_its_region_is_one_place() {
                 ],
                 "responses": {"200": {"description": "ok"}}
             }},
+            "/books": {"get": {
+                "operationId": "searchBooks",
+                "summary": "Search books",
+                "parameters": [
+                    {"name": "q", "in": "query", "required": true, "description": "search query", "schema": {"type": "string"}},
+                    {"name": "limit", "in": "query", "required": false, "description": "how many results", "schema": {"type": "integer"}}
+                ],
+                "responses": {"200": {"description": "ok"}}
+            }},
             "/salestax": {"get": {
                 "operationId": "getSalesTaxRate",
                 "summary": "Get the sales tax rate of a city",
@@ -1375,13 +1403,31 @@ fn a_place_named_with_its_region_is_one_place() {
         Some("EUR"),
         "{value}"
     );
+    // A search's text is its topic, without the label of another value
+    // (it was q="cats, limit").
+    let (code, value, err) = run(home.path(), "search books about cats, limit 2", &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(value["path"], json!("/books"), "{value}");
+    let last = server.requests().last().cloned().unwrap();
+    assert_eq!(decoded(&last, "q").as_deref(), Some("cats"), "{value}");
+    assert_eq!(decoded(&last, "limit").as_deref(), Some("2"), "{value}");
     // A stated value put in an optional parameter while the required one
     // is asked: which is which is a guess (it was the museum as the day,
     // and a question for the museum).
     refused(
         home.path(),
-        "get the working hours of Louvre Museum",
+        "get the working hours of Tate Modern",
         "which is which is not said",
+    );
+    // A name whose last word names the parameter says which it is.
+    let (code, value, err) = run(home.path(), "get the working hours of Louvre Museum", &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(value["path"], json!("/museumhours"), "{value}");
+    let last = server.requests().last().cloned().unwrap();
+    assert_eq!(
+        decoded(&last, "museum").as_deref(),
+        Some("Louvre Museum"),
+        "{value}"
     );
     // A list of places is no place and its region: one call each, never
     // "Boston, Chicago".

@@ -222,8 +222,35 @@ impl HybridDecomposition {
                     "items" | "elements" | "values" | "numbers" | "entries" | "things"
                 )
             });
+            // Nothing but "are (there) in" between the noun and the list:
+            // "how many numbers *greater than 4* are in 5, 2, 9, 1"
+            // counts some of them, not all.
+            let plain_between = |m: &crate::understand::Mention| {
+                let at = goal.len() - rest.len();
+                goal.get(at..m.span.start).is_some_and(|between| {
+                    between.split_whitespace().skip(1).all(|w| {
+                        matches!(
+                            w.to_lowercase()
+                                .trim_matches(|c: char| !c.is_alphanumeric()),
+                            "are"
+                                | "is"
+                                | "there"
+                                | "in"
+                                | "the"
+                                | "list"
+                                | "of"
+                                | "inside"
+                                | "within"
+                                | "this"
+                                | "these"
+                                | ""
+                        )
+                    })
+                })
+            };
             if let Some(list) = stated.iter().find(|m| {
                 generic
+                    && plain_between(m)
                     && (m.kind == crate::understand::MentionKind::List
                         || (m.kind == crate::understand::MentionKind::Json && m.value.is_array()))
                     && goal

@@ -888,6 +888,15 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             }
             (0.3, s(&m.text))
         }
+        // A quoted JSON object or array for a parameter of any type is
+        // that value ("pretty-print the JSON '{\"a\":1}'"), not a text
+        // to encode once more.
+        (MentionKind::Quoted, None)
+            if serde_json::from_str::<Json>(&text_value)
+                .is_ok_and(|j| j.is_object() || j.is_array()) =>
+        {
+            (1.0, serde_json::from_str::<Json>(&text_value).ok()?)
+        }
         (MentionKind::Quoted, Some("string") | None) => {
             let looks_path = text_value.contains('/') || text_value.contains('.');
             let short = text_value.chars().count() <= 3;
@@ -1773,6 +1782,65 @@ const QUERY_WORDS: &[&str] = &[
     "query", "q", "search", "keyword", "keywords", "term", "terms",
 ];
 
+/// `clause` without each bound value's label ("cats, *limit 2*", "with a
+/// *limit of 2*", "(*limit 2*)"): the words naming the parameter a value
+/// went to are not the user's text for another one.
+fn without_labels(
+    clause: &str,
+    mentions: &[Mention],
+    params: &[Param],
+    bound_from: &BTreeMap<usize, MentionRef>,
+) -> String {
+    let mut cuts: Vec<(usize, usize)> = vec![];
+    for (&pi, &r) in bound_from {
+        let men = mention_at(mentions, r);
+        let Some(before) = clause.get(..men.span.start) else {
+            continue;
+        };
+        // The nearest word that is not a joiner, within three words.
+        let mut at = before.len();
+        for w in before.split_whitespace().rev().take(3) {
+            let start = before[..at].rfind(w).unwrap_or(0);
+            at = start;
+            let bare = w
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase();
+            if matches!(
+                bare.as_str(),
+                "of" | "a" | "the" | "to" | "with" | "is" | ""
+            ) {
+                continue;
+            }
+            if analyze(&bare)
+                .iter()
+                .any(|st| params[pi].name_words.contains(st))
+            {
+                cuts.push((start, men.span.end));
+            }
+            break;
+        }
+    }
+    let mut out = clause.to_string();
+    cuts.sort();
+    for (start, end) in cuts.into_iter().rev() {
+        if end <= out.len() && start <= end {
+            out.replace_range(start..end, " ");
+        }
+    }
+    // Brackets and a "with a" left empty or unbalanced.
+    let mut out = out.replace("( )", " ").replace("()", " ");
+    if out.matches(')').count() > out.matches('(').count() {
+        out = out.replace(')', " ");
+    }
+    let out = out.trim_end();
+    let out = out
+        .strip_suffix("with a")
+        .or_else(|| out.strip_suffix("with"))
+        .unwrap_or(out);
+    out.trim_end_matches(|c: char| c == ',' || c.is_whitespace())
+        .to_string()
+}
+
 /// The search terms of a payload: the words after its first `for`,
 /// `about`, `matching`, `mentioning` or `containing` when words come
 /// before it (the place searched: "my knowledge graph for tea" is "tea");
@@ -1850,6 +1918,20 @@ pub fn bind(
                 // takes it.
                 if let Some(noun) = counted_noun(clause, men)
                     && (p.ty.as_deref() == Some("string") || (men.weak && !counts_param(p, &noun)))
+                {
+                    continue;
+                }
+                // "books about cats *in French*", "the history *of Rome*":
+                // a name placed after the topic qualifies it; it is not the
+                // whole query.
+                if men.kind == MentionKind::Name
+                    && has(&p.name_words, QUERY_WORDS)
+                    && matches!(men.cue.prep.as_deref(), Some("in" | "of" | "on"))
+                    && payload(clause, &[men]).is_some_and(|t| {
+                        search_terms(&t)
+                            .split_whitespace()
+                            .any(|w| w.chars().all(char::is_alphabetic) && w.len() > 2)
+                    })
                 {
                     continue;
                 }
@@ -2476,7 +2558,10 @@ pub fn bind(
         }
         if user_text
             && !has_input
-            && let Some(text) = payload(clause, &used)
+            && let Some(text) = payload(
+                &without_labels(clause, mentions, &params, &bound_from),
+                &used,
+            )
         {
             // A search's terms are what it is for, not where it looks:
             // "search my knowledge graph for tea" queries "tea".
@@ -2578,6 +2663,49 @@ pub fn bind(
                 ));
             }
         }
+    }
+    // A switch the goal names ("*pretty*-print", "including *human
+    // impact*", "with *details*"): a free boolean parameter whose own
+    // words are all said, none of them negated, is on.
+    let clause_stems: Vec<String> = analyze(&lower);
+    for &pi in &free {
+        let p = &params[pi];
+        if taken_param.contains(&pi) || p.ty.as_deref() != Some("boolean") {
+            continue;
+        }
+        let own: Vec<&String> = p
+            .name_words
+            .iter()
+            .filter(|w| !SWITCH_WORDS.iter().any(|g| analyze(g).contains(w)))
+            .collect();
+        let said = |w: &str| clause_stems.iter().position(|c| c == w);
+        let positions: Option<Vec<usize>> = own.iter().map(|w| said(w)).collect();
+        let Some(positions) = positions.filter(|ps| !ps.is_empty()) else {
+            continue;
+        };
+        let negated = positions.iter().any(|&at| {
+            clause_stems[at.saturating_sub(3)..at].iter().any(|w| {
+                matches!(
+                    w.as_str(),
+                    "without" | "no" | "not" | "don't" | "exclud" | "never"
+                )
+            })
+        });
+        if negated {
+            continue;
+        }
+        taken_param.insert(pi);
+        b.notes
+            .push(format!("the goal names the switch :{} -> true", p.name));
+        bound.push((
+            pi,
+            Bound {
+                param: p.name.clone(),
+                value: Json::Bool(true),
+                source: format!("the words of :{}", p.name),
+                score: 1.0,
+            },
+        ));
     }
     // A folder the goal names by a bare word ("the files in docs", "the
     // docs folder") is a value no parameter takes: refused, never the
@@ -2686,6 +2814,13 @@ fn mixed_units(
         })
         .collect()
 }
+
+/// Words of a boolean parameter's name that say it is a switch, not what
+/// it switches ("include_details", "is_pretty", "use_cache").
+const SWITCH_WORDS: &[&str] = &[
+    "include", "is", "use", "show", "get", "with", "enable", "allow", "consider", "flag", "has",
+    "should", "do", "return", "want",
+];
 
 /// Words of a parameter that takes a place.
 const PLACE_WORDS: &[&str] = &[
@@ -3312,6 +3447,30 @@ mod tests {
             args(&b),
             json!({"origin": "St. Louis", "destination": "Kansas City"})
         );
+    }
+
+    #[test]
+    fn a_search_query_is_its_topic_without_labels_and_places() {
+        let books = cap(
+            "search_books",
+            obj(
+                json!({"q": {"type": "string", "description": "search query"},
+                       "limit": {"type": "integer", "description": "how many results"}}),
+                &["q"],
+            ),
+        );
+        for goal in [
+            "search books about cats, limit 2",
+            "search books about cats, with a limit of 2",
+            "search books about cats (limit 2)",
+        ] {
+            let b = run(goal, &books);
+            assert_eq!(args(&b), json!({"q": "cats", "limit": 2}), "{goal}: {b:?}");
+        }
+        // A place after the topic is not the query (it was q="French").
+        let b = run("search books about cats in French", &books);
+        assert_ne!(args(&b)["q"], json!("French"), "{b:?}");
+        assert!(!b.complete() || args(&b)["q"].as_str().is_some_and(|q| q.contains("cats")));
     }
 
     #[test]

@@ -209,7 +209,8 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["sort", "arrange"],
     &["sleep", "wait", "pause", "delay"],
     &["echo", "repeat"],
-    &["upper", "uppercase", "capitalize", "capitals", "caps"],
+    // Not "capitalize": it makes the first letter a capital ("Hello").
+    &["upper", "uppercase", "capitals", "caps"],
     &["lower", "lowercase"],
     &["remember", "memorize", "memorise"],
     &["count", "tally"],
