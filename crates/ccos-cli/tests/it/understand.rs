@@ -1243,78 +1243,38 @@ fn a_place_named_with_its_region_is_one_place() {
         "info": {"title": "places", "version": "1"},
         "servers": [{"url": server.url("")}],
         "paths": {
-            "/weather": {"get": {
-                "operationId": "getCurrentWeather",
-                "summary": "Get the current weather in a location",
-                "parameters": [{"name": "location", "in": "query", "required": true,
+            "/weather": get_op("getCurrentWeather", "Get the current weather in a location", json!([{"name": "location", "required": true,
                     "description": "The city and state, e.g. San Francisco, CA",
-                    "schema": {"type": "string"}}],
-                "responses": {"200": {"description": "ok"}}
-            }},
-            "/timediff": {"get": {
-                "operationId": "getTimeDifference",
-                "summary": "Get the time difference between two places",
-                "parameters": [
-                    {"name": "place1", "in": "query", "required": true, "schema": {"type": "string"}},
-                    {"name": "place2", "in": "query", "required": true, "schema": {"type": "string"}}
-                ],
-                "responses": {"200": {"description": "ok"}}
-            }},
-            "/distance": {"get": {
-                "operationId": "findShortestDistance",
-                "summary": "Find the shortest driving distance between two cities",
-                "parameters": [
-                    {"name": "start_city", "in": "query", "required": true, "schema": {"type": "string"}},
-                    {"name": "end_city", "in": "query", "required": true, "schema": {"type": "string"}}
-                ],
-                "responses": {"200": {"description": "ok"}}
-            }},
-            "/restaurants": {"get": {
-                "operationId": "findRestaurant",
-                "summary": "Find a restaurant by location and diet option",
-                "parameters": [
-                    {"name": "location", "in": "query", "required": true, "schema": {"type": "string"}},
-                    {"name": "diet_option", "in": "query", "required": true, "schema": {"type": "string"}}
-                ],
-                "responses": {"200": {"description": "ok"}}
-            }},
-            "/museumhours": {"get": {
-                "operationId": "getMuseumWorkingHours",
-                "summary": "Get the working hours of a museum",
-                "parameters": [
-                    {"name": "museum", "in": "query", "required": true, "schema": {"type": "string"}},
-                    {"name": "day", "in": "query", "required": false, "schema": {"type": "string"}}
-                ],
-                "responses": {"200": {"description": "ok"}}
-            }},
-            "/convert": {"get": {
-                "operationId": "convertCurrency",
-                "summary": "Convert an amount from one currency to another",
-                "parameters": [
-                    {"name": "amount", "in": "query", "required": true, "schema": {"type": "number"}},
-                    {"name": "from_currency", "in": "query", "required": true, "schema": {"type": "string"}},
-                    {"name": "to_currency", "in": "query", "required": true, "schema": {"type": "string"}}
-                ],
-                "responses": {"200": {"description": "ok"}}
-            }},
-            "/books": {"get": {
-                "operationId": "searchBooks",
-                "summary": "Search books",
-                "parameters": [
-                    {"name": "q", "in": "query", "required": true, "description": "search query", "schema": {"type": "string"}},
-                    {"name": "limit", "in": "query", "required": false, "description": "how many results", "schema": {"type": "integer"}}
-                ],
-                "responses": {"200": {"description": "ok"}}
-            }},
-            "/salestax": {"get": {
-                "operationId": "getSalesTaxRate",
-                "summary": "Get the sales tax rate of a city",
-                "parameters": [
-                    {"name": "city", "in": "query", "required": true, "schema": {"type": "string"}},
-                    {"name": "state", "in": "query", "required": true, "schema": {"type": "string"}}
-                ],
-                "responses": {"200": {"description": "ok"}}
-            }}
+                    "schema": {"type": "string"}}])),
+            "/timediff": get_op("getTimeDifference", "Get the time difference between two places", json!([
+                    {"name": "place1", "required": true, "schema": {"type": "string"}},
+                    {"name": "place2", "required": true, "schema": {"type": "string"}}
+                ])),
+            "/distance": get_op("findShortestDistance", "Find the shortest driving distance between two cities", json!([
+                    {"name": "start_city", "required": true, "schema": {"type": "string"}},
+                    {"name": "end_city", "required": true, "schema": {"type": "string"}}
+                ])),
+            "/restaurants": get_op("findRestaurant", "Find a restaurant by location and diet option", json!([
+                    {"name": "location", "required": true, "schema": {"type": "string"}},
+                    {"name": "diet_option", "required": true, "schema": {"type": "string"}}
+                ])),
+            "/museumhours": get_op("getMuseumWorkingHours", "Get the working hours of a museum", json!([
+                    {"name": "museum", "required": true, "schema": {"type": "string"}},
+                    {"name": "day", "required": false, "schema": {"type": "string"}}
+                ])),
+            "/convert": get_op("convertCurrency", "Convert an amount from one currency to another", json!([
+                    {"name": "amount", "required": true, "schema": {"type": "number"}},
+                    {"name": "from_currency", "required": true, "schema": {"type": "string"}},
+                    {"name": "to_currency", "required": true, "schema": {"type": "string"}}
+                ])),
+            "/books": get_op("searchBooks", "Search books", json!([
+                    {"name": "q", "required": true, "description": "search query", "schema": {"type": "string"}},
+                    {"name": "limit", "required": false, "description": "how many results", "schema": {"type": "integer"}}
+                ])),
+            "/salestax": get_op("getSalesTaxRate", "Get the sales tax rate of a city", json!([
+                    {"name": "city", "required": true, "schema": {"type": "string"}},
+                    {"name": "state", "required": true, "schema": {"type": "string"}}
+                ]))
         }
     });
     import_inline(home.path(), "places", &doc);
@@ -1333,23 +1293,21 @@ fn a_place_named_with_its_region_is_one_place() {
         Some("Seattle, Washington".to_string()),
         "{value}"
     );
-    let (code, value, err) = run(
+    let last = sent(
         home.path(),
+        &server,
         "get the sales tax rate of Chicago, Illinois",
-        &[],
+        "/salestax",
     );
-    assert_eq!(code, Some(0), "{err}");
-    assert_eq!(value["path"], json!("/salestax"), "{value}");
-    let last = server.requests().last().cloned().unwrap();
     assert_eq!(
         decoded(&last, "city").as_deref(),
         Some("Chicago"),
-        "{value}"
+        "{last:?}"
     );
     assert_eq!(
         decoded(&last, "state").as_deref(),
         Some("Illinois"),
-        "{value}"
+        "{last:?}"
     );
     // "between A and B": the pair in order; a count of cities is none of
     // them; "near" names a place.
@@ -1376,41 +1334,38 @@ fn a_place_named_with_its_region_is_one_place() {
             ("New York", "Los Angeles"),
         ),
     ] {
-        let (code, value, err) = run(home.path(), goal, &[]);
-        assert_eq!(code, Some(0), "{goal}: {err}");
-        assert_eq!(value["path"], json!(path), "{value}");
-        let last = server.requests().last().cloned().unwrap();
+        let last = sent(home.path(), &server, goal, path);
         assert_eq!(decoded(&last, first).as_deref(), Some(want.0), "{goal}");
         assert_eq!(decoded(&last, second).as_deref(), Some(want.1), "{goal}");
     }
     // "to currency EUR": the preposition before a labelling noun is the
     // value's own; the direction was reversed (attack trial).
-    let (code, value, err) = run(
+    let last = sent(
         home.path(),
+        &server,
         "convert 100 to currency EUR from currency USD",
-        &[],
+        "/convert",
     );
-    assert_eq!(code, Some(0), "{err}");
-    assert_eq!(value["path"], json!("/convert"), "{value}");
-    let last = server.requests().last().cloned().unwrap();
     assert_eq!(
         decoded(&last, "from_currency").as_deref(),
         Some("USD"),
-        "{value}"
+        "{last:?}"
     );
     assert_eq!(
         decoded(&last, "to_currency").as_deref(),
         Some("EUR"),
-        "{value}"
+        "{last:?}"
     );
     // A search's text is its topic, without the label of another value
     // (it was q="cats, limit").
-    let (code, value, err) = run(home.path(), "search books about cats, limit 2", &[]);
-    assert_eq!(code, Some(0), "{err}");
-    assert_eq!(value["path"], json!("/books"), "{value}");
-    let last = server.requests().last().cloned().unwrap();
-    assert_eq!(decoded(&last, "q").as_deref(), Some("cats"), "{value}");
-    assert_eq!(decoded(&last, "limit").as_deref(), Some("2"), "{value}");
+    let last = sent(
+        home.path(),
+        &server,
+        "search books about cats, limit 2",
+        "/books",
+    );
+    assert_eq!(decoded(&last, "q").as_deref(), Some("cats"), "{last:?}");
+    assert_eq!(decoded(&last, "limit").as_deref(), Some("2"), "{last:?}");
     // A stated value put in an optional parameter while the required one
     // is asked: which is which is a guess (it was the museum as the day,
     // and a question for the museum).
@@ -1420,14 +1375,16 @@ fn a_place_named_with_its_region_is_one_place() {
         "which is which is not said",
     );
     // A name whose last word names the parameter says which it is.
-    let (code, value, err) = run(home.path(), "get the working hours of Louvre Museum", &[]);
-    assert_eq!(code, Some(0), "{err}");
-    assert_eq!(value["path"], json!("/museumhours"), "{value}");
-    let last = server.requests().last().cloned().unwrap();
+    let last = sent(
+        home.path(),
+        &server,
+        "get the working hours of Louvre Museum",
+        "/museumhours",
+    );
     assert_eq!(
         decoded(&last, "museum").as_deref(),
         Some("Louvre Museum"),
-        "{value}"
+        "{last:?}"
     );
     // A list of places is no place and its region: one call each, never
     // "Boston, Chicago".
@@ -1454,6 +1411,20 @@ fn decoded(r: &ccos_testkit::http::Request, name: &str) -> Option<String> {
         .map(|v| v.replace('+', " ").replace("%2C", ",").replace("%20", " "))
 }
 
+/// Runs `goal`, asserts it succeeded by calling `path` on `server`, and
+/// returns the request the server received.
+fn sent(
+    home: &Path,
+    server: &LoopbackServer,
+    goal: &str,
+    path: &str,
+) -> ccos_testkit::http::Request {
+    let (code, value, err) = run(home, goal, &[]);
+    assert_eq!(code, Some(0), "{goal}: {err}");
+    assert_eq!(value["path"], json!(path), "{goal}: {value}");
+    server.requests().last().cloned().unwrap()
+}
+
 /// Imports the OpenAPI document `doc` under `prefix`.
 fn import_inline(home: &Path, prefix: &str, doc: &Value) {
     let doc_path = write(home, &format!("{prefix}.json"), &doc.to_string());
@@ -1475,17 +1446,12 @@ fn an_acronym_glossed_in_parentheses_names_the_operation() {
         "openapi": "3.0.3",
         "info": {"title": "health", "version": "1"},
         "servers": [{"url": server.url("")}],
-        "paths": {"/bmi": {"get": {
-            "operationId": "calculate_BMI",
-            "summary": "Calculate the Body Mass Index (BMI) of a person",
-            "parameters": [
-                {"name": "weight_kg", "in": "query", "required": true,
+        "paths": {"/bmi": get_op("calculate_BMI", "Calculate the Body Mass Index (BMI) of a person", json!([
+                {"name": "weight_kg", "required": true,
                  "description": "Weight of the person in kilograms", "schema": {"type": "number"}},
-                {"name": "height_m", "in": "query", "required": true,
+                {"name": "height_m", "required": true,
                  "description": "Height of the person in meters", "schema": {"type": "number"}}
-            ],
-            "responses": {"200": {"description": "ok"}}
-        }}}
+            ]))}
     });
     import_inline(home.path(), "health", &doc);
     for goal in [
@@ -1506,4 +1472,24 @@ fn an_acronym_glossed_in_parentheses_names_the_operation() {
             "{value}"
         );
     }
+}
+
+/// An OpenAPI GET operation with query `parameters`, answering 200.
+fn get_op(operation_id: &str, summary: &str, parameters: Value) -> Value {
+    let parameters: Vec<Value> = parameters
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|mut p| {
+            p["in"] = json!("query");
+            p
+        })
+        .collect();
+    json!({"get": {
+        "operationId": operation_id,
+        "summary": summary,
+        "parameters": parameters,
+        "responses": {"200": {"description": "ok"}}
+    }})
 }
