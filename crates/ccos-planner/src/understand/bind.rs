@@ -993,7 +993,8 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
         // A date or a time is no place ("between 9am and 5pm" names no
         // cities).
         (MentionKind::Date | MentionKind::Time, Some("string") | None)
-            if has(n, PLACE_WORDS) && !has(n, DATE_WORDS) && !has(n, TIME_WORDS) =>
+            if has(n, PLACE_WORDS)
+                && !has(n, &["date", "day", "time", "datetime", "timestamp", "when"]) =>
         {
             return None;
         }
@@ -1160,6 +1161,9 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
                     "new",
                     "output",
                     "end",
+                    "dropoff",
+                    "checkout",
+                    "return",
                 ],
             ) {
                 s += 0.6;
@@ -1171,7 +1175,19 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
         Some("from") => {
             if has(
                 n,
-                &["from", "source", "src", "old", "origin", "start", "base"],
+                &[
+                    "from",
+                    "source",
+                    "src",
+                    "old",
+                    "origin",
+                    "start",
+                    "base",
+                    "pickup",
+                    "checkin",
+                    "depart",
+                    "departure",
+                ],
             ) {
                 s += 0.6;
             }
@@ -1883,6 +1899,24 @@ pub fn bind(
         let own = super::lexicon::name_words(m);
         analyze(clause).iter().any(|w| own.contains(w))
     };
+    let takes_query = free
+        .iter()
+        .any(|&pi| has(&params[pi].name_words, QUERY_WORDS));
+    let qualifies_topic: BTreeSet<usize> = mentions
+        .iter()
+        .enumerate()
+        .filter(|(_, men)| {
+            takes_query
+                && men.kind == MentionKind::Name
+                && matches!(men.cue.prep.as_deref(), Some("in" | "of" | "on"))
+                && payload(clause, &[men]).is_some_and(|t| {
+                    search_terms(&t)
+                        .split_whitespace()
+                        .any(|w| w.chars().all(char::is_alphabetic) && w.len() > 2)
+                })
+        })
+        .map(|(mi, _)| mi)
+        .collect();
     for (mi, men) in mentions.iter().enumerate() {
         for &pi in &free {
             let p = &params[pi];
@@ -1924,15 +1958,9 @@ pub fn bind(
                 // "books about cats *in French*", "the history *of Rome*":
                 // a name placed after the topic qualifies it; it is not the
                 // whole query.
-                if men.kind == MentionKind::Name
-                    && has(&p.name_words, QUERY_WORDS)
-                    && matches!(men.cue.prep.as_deref(), Some("in" | "of" | "on"))
-                    && payload(clause, &[men]).is_some_and(|t| {
-                        search_terms(&t)
-                            .split_whitespace()
-                            .any(|w| w.chars().all(char::is_alphabetic) && w.len() > 2)
-                    })
-                {
+                // Nor any other parameter's ("the Tower *of London*" is no
+                // colour).
+                if qualifies_topic.contains(&mi) {
                     continue;
                 }
                 // A number goes into a text parameter that is no id only
@@ -2350,6 +2378,32 @@ pub fn bind(
                 .iter()
                 .copied()
                 .find(|pi| !taken_param.contains(pi) && has(&params[*pi].name_words, REGION_WORDS));
+            // A country is no state ("Paris, France" for a city and a US
+            // state), nor a state a country ("Austin, Texas" for a city
+            // and a country): neither joined nor placed.
+            if place.is_some()
+                && let Some(rp) = region_param
+            {
+                let wants_country = has(&params[rp].name_words, &["country"]);
+                let fits_kind = if wants_country {
+                    super::regions::is_country(&it.text)
+                } else {
+                    super::regions::is_subdivision(&it.text)
+                };
+                if !fits_kind {
+                    b.unused.push(format!(
+                        "{} (not a {} for :{})",
+                        it.label(),
+                        if wants_country {
+                            "country"
+                        } else {
+                            "state or province"
+                        },
+                        params[rp].name
+                    ));
+                    continue;
+                }
+            }
             if place.is_some()
                 && let Some(rp) = region_param
                 && let Some((score, value)) = compat(it, &params[rp]).or_else(|| {
@@ -2668,9 +2722,41 @@ pub fn bind(
     // impact*", "with *details*"): a free boolean parameter whose own
     // words are all said, none of them negated, is on.
     let clause_stems: Vec<String> = analyze(&lower);
+    // Not when the goal says a switch is off anywhere ("safe search off",
+    // "=false"), nor for a capability whose words may be a search's topic
+    // ("images of *safes*"), nor for a word inside a stated value.
+    let says_off = lower
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .any(|w| {
+            matches!(
+                w,
+                "off"
+                    | "false"
+                    | "disabled"
+                    | "disable"
+                    | "no"
+                    | "not"
+                    | "without"
+                    | "don't"
+                    | "dont"
+                    | "exclude"
+                    | "excluding"
+                    | "never"
+                    | "none"
+                    | "0"
+            )
+        });
+    let takes_topic = free.iter().any(|&pi| {
+        has(&params[pi].name_words, QUERY_WORDS) || has(&params[pi].name_words, USER_TEXT_WORDS)
+    });
+    let in_values: BTreeSet<String> = mentions.iter().flat_map(|m| analyze(&m.text)).collect();
     for &pi in &free {
         let p = &params[pi];
-        if taken_param.contains(&pi) || p.ty.as_deref() != Some("boolean") {
+        if says_off
+            || takes_topic
+            || taken_param.contains(&pi)
+            || p.ty.as_deref() != Some("boolean")
+        {
             continue;
         }
         let own: Vec<&String> = p
@@ -2678,6 +2764,9 @@ pub fn bind(
             .iter()
             .filter(|w| !SWITCH_WORDS.iter().any(|g| analyze(g).contains(w)))
             .collect();
+        if own.iter().any(|w| in_values.contains(*w)) {
+            continue;
+        }
         let said = |w: &str| clause_stems.iter().position(|c| c == w);
         let positions: Option<Vec<usize>> = own.iter().map(|w| said(w)).collect();
         let Some(positions) = positions.filter(|ps| !ps.is_empty()) else {
@@ -3447,6 +3536,36 @@ mod tests {
             args(&b),
             json!({"origin": "St. Louis", "destination": "Kansas City"})
         );
+    }
+
+    #[test]
+    fn a_switch_the_goal_names_is_on_unless_said_off() {
+        let forecast = cap(
+            "forest_growth_forecast",
+            obj(
+                json!({"location": {"type": "string"}, "years": {"type": "integer"},
+                       "include_human_impact": {"type": "boolean"}}),
+                &["location", "years"],
+            ),
+        );
+        let b = run(
+            "predict the growth of forest in Yellowstone for the next 5 years including human impact",
+            &forecast,
+        );
+        assert_eq!(args(&b)["include_human_impact"], json!(true), "{b:?}");
+        // Said off, or a word of a stated value: not on (attack trial).
+        for goal in [
+            "predict the growth of forest in Yellowstone for the next 5 years, human impact off",
+            "predict the growth of forest in Yellowstone for the next 5 years without human impact",
+            "predict the growth of forest in Human Impact for the next 5 years",
+        ] {
+            let b = run(goal, &forecast);
+            assert_ne!(
+                args(&b)["include_human_impact"],
+                json!(true),
+                "{goal}: {b:?}"
+            );
+        }
     }
 
     #[test]

@@ -406,7 +406,9 @@ const NOT_NAMES: &[&str] = &[
 /// Abbreviations that open a name ("St. Louis", "Mt. Rainier", "Dr.
 /// Smith"): their period does not end the name.
 const NAME_ABBREVIATIONS: &[&str] = &[
-    "St", "Mt", "Ft", "Pt", "Dr", "Mr", "Mrs", "Ms", "Prof", "Sr", "Jr", "Gen", "Lt", "Col",
+    "St", "Mt", "Ft", "Pt", "Dr", "Mr", "Mrs", "Ms", "Mx", "Prof", "Sr", "Jr", "Gen", "Lt", "Col",
+    "Sgt", "Capt", "Cpt", "Maj", "Adm", "Cmdr", "Mme", "Mlle", "Rev", "Fr", "Gov", "Sen", "Rep",
+    "Pres", "Hon", "Supt",
 ];
 
 /// A token of the scanned text.
@@ -546,7 +548,9 @@ fn scan(text: &str) -> Vec<Tok> {
         // "St. Louis", "Mt. Rainier", "Dr. Smith": an abbreviation's
         // period before a capitalised word is part of the name.
         let abbreviation = text[i..j].strip_suffix('.').is_some_and(|w| {
-            NAME_ABBREVIATIONS.contains(&w)
+            (NAME_ABBREVIATIONS.contains(&w)
+                // An initial: "J. R. R. Tolkien", "John F. Kennedy".
+                || (w.chars().count() == 1 && w.starts_with(|c: char| c.is_uppercase())))
                 && text[j..]
                     .trim_start()
                     .starts_with(|c: char| c.is_uppercase())
@@ -1027,7 +1031,12 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                         .unwrap_or(1000.0);
                     m = Some((MentionKind::Duration, json_num(f * unit), false));
                     take = n;
-                } else if let Some((v, n)) = number_words_at(&words, i) {
+                } else if let Some((v, n)) = number_words_at(&words, i)
+                    // "the Big *Ten* League", "*Three* Rivers Museum": a
+                    // capitalised number word inside the sentence is part
+                    // of a name.
+                    && !(i > 0 && w.starts_with(|c: char| c.is_uppercase()))
+                {
                     let after = words.get(i + n).and_then(|x| x.as_deref());
                     if after.is_some_and(counts_operands) {
                         // "divide two numbers": how many, not one of them.
@@ -1612,6 +1621,9 @@ mod tests {
             ("the weather at Mt. Rainier today", "Mt. Rainier"),
             ("the distance between Minneapolis and St. Paul", "St. Paul"),
             ("ask Dr. Smith", "Dr. Smith"),
+            ("call contact Sgt. Pepper", "Sgt. Pepper"),
+            ("a book by J. R. R. Tolkien", "J. R. R. Tolkien"),
+            ("the standings of the Big Ten League", "Big Ten League"),
         ] {
             let names: Vec<String> = mentions(goal)
                 .unwrap()

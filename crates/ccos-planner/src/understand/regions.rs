@@ -177,19 +177,27 @@ const COUNTRY_ALIASES: &[&str] = &[
 /// Whether `name` (any case) names a region: a country or a state,
 /// province or territory (see the module documentation).
 pub fn is_region(name: &str) -> bool {
-    let key = name.trim().to_lowercase();
-    !key.is_empty() && names().contains(key.as_str())
+    is_country(name) || is_subdivision(name)
 }
 
-fn names() -> &'static BTreeSet<String> {
+/// Whether `name` (any case) names a country (or its ISO code).
+pub fn is_country(name: &str) -> bool {
+    let key = name.trim().to_lowercase();
+    !key.is_empty() && countries().contains(key.as_str())
+}
+
+/// Whether `name` (any case) names a state, province or territory (or
+/// its postal code).
+pub fn is_subdivision(name: &str) -> bool {
+    let key = name.trim().to_lowercase();
+    !key.is_empty() && SUBDIVISIONS.contains(&key.as_str())
+}
+
+fn countries() -> &'static BTreeSet<String> {
     static N: OnceLock<BTreeSet<String>> = OnceLock::new();
     N.get_or_init(|| {
         const ISO3166: &str = include_str!("../../data/tzdata/iso3166.tab");
-        let mut out: BTreeSet<String> = SUBDIVISIONS
-            .iter()
-            .chain(COUNTRY_ALIASES)
-            .map(|s| s.to_string())
-            .collect();
+        let mut out: BTreeSet<String> = COUNTRY_ALIASES.iter().map(|s| s.to_string()).collect();
         for line in ISO3166.lines().filter(|l| !l.starts_with('#')) {
             let mut cols = line.split('\t');
             let (Some(code), Some(country)) = (cols.next(), cols.next()) else {
@@ -245,5 +253,7 @@ mod tests {
         ] {
             assert!(!is_region(r), "{r}");
         }
+        assert!(is_country("France") && !is_subdivision("France"));
+        assert!(is_subdivision("Texas") && !is_country("Texas"));
     }
 }
