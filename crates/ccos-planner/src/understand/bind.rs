@@ -1195,6 +1195,21 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
                 s -= 0.4;
             }
         }
+        // "the population of Austin *in Texas*": a region after "in" is
+        // a region parameter's, before any place's.
+        // A parameter that wants a code ("Two-letter US state code") takes
+        // only a code ("TX", not "Texas"); "a name or a code" either.
+        Some("in")
+            if m.kind == MentionKind::Name
+                && super::regions::is_region(&m.text)
+                && has(n, REGION_WORDS)
+                && (!((has(n, &["code", "iso", "abbreviation"])
+                    || has(&p.desc_words, &["code", "iso", "abbreviation"]))
+                    && !has(&p.desc_words, &["name"]))
+                    || (m.text.len() <= 3 && m.text.chars().all(|c| c.is_ascii_uppercase()))) =>
+        {
+            s += 0.8;
+        }
         Some("in" | "at" | "near")
             if has(
                 n,
@@ -3536,6 +3551,36 @@ mod tests {
             args(&b),
             json!({"origin": "St. Louis", "destination": "Kansas City"})
         );
+    }
+
+    #[test]
+    fn a_region_after_in_is_the_regions() {
+        let population = cap(
+            "city_population",
+            obj(
+                json!({"city": {"type": "string"}, "state": {"type": "string"}}),
+                &["city", "state"],
+            ),
+        );
+        let b = run("the population of Austin in Texas", &population);
+        assert_eq!(
+            args(&b),
+            json!({"city": "Austin", "state": "Texas"}),
+            "{b:?}"
+        );
+        // A code wanted: a code only.
+        let tax = cap(
+            "sales_tax",
+            obj(
+                json!({"amount": {"type": "number"},
+                       "state": {"type": "string", "description": "Two-letter US state code"}}),
+                &["amount", "state"],
+            ),
+        );
+        let b = run("sales tax on 100 dollars in TX", &tax);
+        assert_eq!(args(&b)["state"], json!("TX"), "{b:?}");
+        let b = run("sales tax on 100 dollars in Texas", &tax);
+        assert_ne!(args(&b)["state"], json!("Texas"), "{b:?}");
     }
 
     #[test]
