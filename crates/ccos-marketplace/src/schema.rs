@@ -611,8 +611,9 @@ fn expected_type(schema: &Json) -> Option<String> {
     declared_types(schema).map(|t| t.join(" or "))
 }
 
-/// JSON Schema type semantics (`1.0` is an integer).
-fn json_has_type(j: &Json, ty: &str) -> bool {
+/// Whether `j` is of JSON Schema type `ty` (`1.0` is an integer; an
+/// unknown type name accepts anything).
+pub fn json_has_type(j: &Json, ty: &str) -> bool {
     match ty {
         "null" => j.is_null(),
         "boolean" => j.is_boolean(),

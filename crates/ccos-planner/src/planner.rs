@@ -1252,13 +1252,8 @@ fn guessed_around_the_question(
     };
     let asked_ty = params.iter().find(|p| &p.name == asked)?.ty.clone();
     let same_type = |v: &serde_json::Value| match asked_ty.as_deref() {
-        Some("integer") => v.as_i64().is_some() || v.as_u64().is_some(),
-        Some("number") => v.is_number(),
-        Some("string") | None => v.is_string(),
-        Some("boolean") => v.is_boolean(),
-        Some("array") => v.is_array(),
-        Some("object") => v.is_object(),
-        Some(_) => false,
+        None => v.is_string(),
+        Some(t) => ccos_marketplace::schema::json_has_type(v, t),
     };
     b.args.iter().find_map(|a| {
         let optional = params.iter().any(|p| p.name == a.param && !p.required);

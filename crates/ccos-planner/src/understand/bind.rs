@@ -1203,9 +1203,8 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
             if m.kind == MentionKind::Name
                 && super::regions::is_region(&m.text)
                 && has(n, REGION_WORDS)
-                && (!((has(n, &["code", "iso", "abbreviation"])
-                    || has(&p.desc_words, &["code", "iso", "abbreviation"]))
-                    && !has(&p.desc_words, &["name"]))
+                && (!wants_code(p)
+                    || has(&p.desc_words, &["name"])
                     || (m.text.len() <= 3 && m.text.chars().all(|c| c.is_ascii_uppercase()))) =>
         {
             s += 0.8;
@@ -1638,16 +1637,17 @@ fn between_pair(
         .to_lowercase()
         .split(|c: char| !c.is_alphanumeric())
         .any(|w| w == "between");
+    // Where the goal first says "between" (a word's offset in `clause`).
+    let between_at = clause
+        .split(|c: char| !c.is_alphanumeric())
+        .find(|w| w.eq_ignore_ascii_case("between"))
+        .map(|w| w.as_ptr() as usize - clause.as_ptr() as usize);
     let mut ends: Option<(MentionRef, MentionRef)> = None;
     for (mi, men) in mentions.iter().enumerate() {
         // "between A and B"; or two names coordinated after "between"
         // ("the distance between two cities, New York and Los Angeles").
         let between = men.cue.prep.as_deref() == Some("between");
-        let said_between = clause.get(..men.span.start).is_some_and(|before| {
-            before
-                .split(|c: char| !c.is_alphanumeric())
-                .any(|w| w.eq_ignore_ascii_case("between"))
-        });
+        let said_between = between_at.is_some_and(|at| at < men.span.start);
         let names =
             |xs: &[&Mention]| said_between && xs.iter().all(|x| x.kind == MentionKind::Name);
         if men.items.len() == 2 {
@@ -1675,6 +1675,13 @@ fn between_pair(
             .strip_suffix(digit)
             .map(|stem| stem.trim_end_matches('_').to_lowercase())
     };
+    // A text end takes names and quoted texts: "between 2 and 5",
+    // "between 9am and 5pm" are no places.
+    let kind_fits = |m: &Mention, p: &Param| {
+        !matches!(p.ty.as_deref(), Some("string") | None)
+            || matches!(m.kind, MentionKind::Name | MentionKind::Quoted)
+    };
+    let (ma, mb) = (mention_at(mentions, a), mention_at(mentions, b));
     let mut found: Vec<(usize, usize)> = vec![];
     for &p in free {
         for &q in free {
@@ -1688,13 +1695,6 @@ fn between_pair(
                 && has(&qq.name_words, SECOND_END_WORDS)
                 && !has(&pp.name_words, SECOND_END_WORDS)
                 && !has(&qq.name_words, FIRST_END_WORDS);
-            // A text end takes names and quoted texts: "between 2 and
-            // 5", "between 9am and 5pm" are no places.
-            let kind_fits = |m: &Mention, p: &Param| {
-                !matches!(p.ty.as_deref(), Some("string") | None)
-                    || matches!(m.kind, MentionKind::Name | MentionKind::Quoted)
-            };
-            let (ma, mb) = (mention_at(mentions, a), mention_at(mentions, b));
             if (alike || ends)
                 && ma.kind == mb.kind
                 && kind_fits(ma, pp)
@@ -2029,15 +2029,11 @@ pub fn bind(
     }
     // "its base and height as 6cm and 10cm": each value to the parameter
     // named in the same place, before any other evidence.
-    for (r, pi) in respective(clause, mentions, &params, &free) {
-        for pr in pairs.iter_mut() {
-            if (pr.mention, pr.item) == r && pr.param == pi {
-                pr.score += RESPECTIVE_BONUS;
-            }
-        }
-    }
     // "the distance between Boston and Denver": the two ends, in order.
-    for (r, pi) in between_pair(clause, mentions, &params, &free, m) {
+    let placed_in_order = respective(clause, mentions, &params, &free)
+        .into_iter()
+        .chain(between_pair(clause, mentions, &params, &free, m));
+    for (r, pi) in placed_in_order {
         for pr in pairs.iter_mut() {
             if (pr.mention, pr.item) == r && pr.param == pi {
                 pr.score += RESPECTIVE_BONUS;
@@ -2424,10 +2420,7 @@ pub fn bind(
                 && let Some((score, value)) = compat(it, &params[rp]).or_else(|| {
                     // A region's name, not a code: the parameter says neither.
                     let p = &params[rp];
-                    let coded = ["code", "iso", "abbreviation", "abbreviated"]
-                        .iter()
-                        .any(|w| has(&p.name_words, &[w]) || has(&p.desc_words, &[w]));
-                    (!coded
+                    (!wants_code(p)
                         && matches!(p.ty.as_deref(), Some("string") | None)
                         && fits(&p.schema, &it.value)
                         && described_values(p).is_none_or(|vs| vs.contains(&it.value)))
@@ -2735,7 +2728,7 @@ pub fn bind(
     }
     // A switch the goal names ("*pretty*-print", "including *human
     // impact*", "with *details*"): a free boolean parameter whose own
-    // words are all said, none of them negated, is on.
+    // words are all said is on.
     let clause_stems: Vec<String> = analyze(&lower);
     // Not when the goal says a switch is off anywhere ("safe search off",
     // "=false"), nor for a capability whose words may be a search's topic
@@ -2765,6 +2758,7 @@ pub fn bind(
         has(&params[pi].name_words, QUERY_WORDS) || has(&params[pi].name_words, USER_TEXT_WORDS)
     });
     let in_values: BTreeSet<String> = mentions.iter().flat_map(|m| analyze(&m.text)).collect();
+    let switch_words = stemmed(SWITCH_WORDS);
     for &pi in &free {
         let p = &params[pi];
         if says_off
@@ -2777,25 +2771,13 @@ pub fn bind(
         let own: Vec<&String> = p
             .name_words
             .iter()
-            .filter(|w| !SWITCH_WORDS.iter().any(|g| analyze(g).contains(w)))
+            .filter(|w| !switch_words.contains(*w))
             .collect();
         if own.iter().any(|w| in_values.contains(*w)) {
             continue;
         }
-        let said = |w: &str| clause_stems.iter().position(|c| c == w);
-        let positions: Option<Vec<usize>> = own.iter().map(|w| said(w)).collect();
-        let Some(positions) = positions.filter(|ps| !ps.is_empty()) else {
-            continue;
-        };
-        let negated = positions.iter().any(|&at| {
-            clause_stems[at.saturating_sub(3)..at].iter().any(|w| {
-                matches!(
-                    w.as_str(),
-                    "without" | "no" | "not" | "don't" | "exclud" | "never"
-                )
-            })
-        });
-        if negated {
+        // All its own words said (a negation anywhere was `says_off`).
+        if own.is_empty() || !own.iter().all(|w| clause_stems.contains(*w)) {
             continue;
         }
         taken_param.insert(pi);
@@ -2877,8 +2859,8 @@ fn swapped_ties(
             if ((a + b) - (c + d)).abs() < 1e-9 {
                 out.push(format!(
                     "{} and {} (which is :{} and which :{} is not said)",
-                    mention_at(mentions, r1).label(),
-                    mention_at(mentions, r2).label(),
+                    m1.label(),
+                    m2.label(),
                     params[p1].name,
                     params[p2].name
                 ));
@@ -2937,6 +2919,13 @@ const PLACE_WORDS: &[&str] = &[
     "locality",
 ];
 
+/// Whether parameter `p` takes a code ("Two-letter US state code", an
+/// ISO code, an abbreviation) by its name or description.
+fn wants_code(p: &Param) -> bool {
+    const CODE: &[&str] = &["code", "iso", "abbreviation", "abbreviated"];
+    has(&p.name_words, CODE) || has(&p.desc_words, CODE)
+}
+
 /// Words of a parameter that takes the region of a place.
 const REGION_WORDS: &[&str] = &["state", "country", "province", "region", "county"];
 
@@ -2950,7 +2939,7 @@ fn qualified_place(
     clause: &str,
     mentions: &[Mention],
     params: &[Param],
-    bound_from: &std::collections::BTreeMap<usize, MentionRef>,
+    bound_from: &BTreeMap<usize, MentionRef>,
     region: &Mention,
 ) -> Option<usize> {
     if region.kind != MentionKind::Name || !super::regions::is_region(&region.text) {
