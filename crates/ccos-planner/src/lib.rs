@@ -24,6 +24,7 @@
 #![warn(missing_docs)]
 
 pub mod decompose;
+mod fact_store;
 pub mod intent;
 pub mod plan_gen;
 pub mod planner;

@@ -37,6 +37,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use ccos_marketplace::CapabilityManifest;
 
+use crate::fact_store::FactStore;
 use crate::intent::{IntentType, ParamValue, SubIntent};
 use crate::plan_gen::{self, ASK_CAPABILITY, GenOptions, ResolvedStep};
 use crate::resolution::{
@@ -342,6 +343,27 @@ impl Planner {
         let mut missing = vec![];
         let mut planned: Vec<SubIntent> = vec![];
         for s in &subs {
+            // "remember that Alice likes tea": kept by the fact store.
+            if let Some((trace, kept)) = self.remember(s) {
+                match kept {
+                    Ok(kept) => {
+                        for st in kept {
+                            planned.push(st.intent.clone());
+                            steps.push(st);
+                        }
+                    }
+                    Err(reason) => {
+                        planned.push(s.clone());
+                        missing.push(MissingCapability {
+                            sub_intent: s.id.clone(),
+                            description: s.description.clone(),
+                            reason,
+                        });
+                    }
+                }
+                traces.push(trace);
+                continue;
+            }
             let (mut trace, chosen) = self.choose(s)?;
             match chosen {
                 Some(c) => {
@@ -406,6 +428,19 @@ impl Planner {
                         trace.chosen = Some(chain.details.manifest.id.clone());
                         trace.decision = Some(chain.decision);
                         for st in [chain.find, chain.pick, chain.details] {
+                            planned.push(st.intent.clone());
+                            steps.push(st);
+                        }
+                        traces.push(trace);
+                        continue;
+                    }
+                    // "add a new person called Erin": an entity of the
+                    // fact store, when nothing else adds such a thing.
+                    if let Some((kept, note, chosen, decision)) = self.add_entity(s) {
+                        trace.notes.push(note);
+                        trace.chosen = Some(chosen);
+                        trace.decision = Some(decision);
+                        for st in kept {
                             planned.push(st.intent.clone());
                             steps.push(st);
                         }
@@ -1103,6 +1138,101 @@ impl Planner {
             notes,
             decision: details_decision,
         })
+    }
+
+    /// The one fact store the policy lets the plan call, with the policy's
+    /// decision on it; `None` when there is none, an error when there are
+    /// several (the goal does not say which).
+    fn fact_store(&self) -> Option<Result<(FactStore, String), String>> {
+        let mut usable = vec![];
+        for store in FactStore::all(&self.marketplace.list()) {
+            let decisions = store.manifests().map(|m| self.policy.decide_call(m));
+            if decisions
+                .iter()
+                .any(|d| matches!(d, CallDecision::Deny { .. }))
+            {
+                continue;
+            }
+            let decision = decisions
+                .iter()
+                .find(|d| matches!(d, CallDecision::NeedsApproval { .. }))
+                .unwrap_or(&decisions[0])
+                .label()
+                .to_string();
+            usable.push((store, decision));
+        }
+        match usable.len() {
+            0 => None,
+            1 => usable.pop().map(Ok),
+            _ => Some(Err(format!(
+                "the goal asks to remember a fact, and {} keep facts: it does not say which",
+                usable
+                    .iter()
+                    .map(|(st, _)| st.manifests()[0].id.clone())
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            ))),
+        }
+    }
+
+    /// "remember that Alice likes tea": the trace, and the steps keeping
+    /// the fact or why they cannot; `None` when the clause asks nothing
+    /// of the kind or no fact store is there to keep it.
+    fn remember(&self, s: &SubIntent) -> Option<(IntentTrace, Result<Vec<ResolvedStep>, String>)> {
+        if !s.from_text {
+            return None;
+        }
+        let fact = crate::understand::statement::fact_to_remember(&s.description)?;
+        let store = self.fact_store()?;
+        let mut trace = IntentTrace {
+            sub_intent: s.id.clone(),
+            description: s.description.clone(),
+            strategy: "fact store".into(),
+            candidates: vec![],
+            rejected: vec![],
+            filtered: vec![],
+            skipped: vec![],
+            chosen: None,
+            decision: None,
+            notes: vec![],
+        };
+        let kept = match (fact, store) {
+            (Ok(fact), Ok((store, decision))) => {
+                trace.notes.push(store.note(&fact));
+                trace.chosen = Some(store.manifests()[1].id.clone());
+                trace.decision = Some(decision);
+                Ok(store.steps(s, &fact))
+            }
+            (Err(why), _) | (_, Err(why)) => Err(why),
+        };
+        Some((trace, kept))
+    }
+
+    /// "add a new person called Erin who is a pilot", when no capability
+    /// serves it otherwise and no capability outside the fact store
+    /// changes things of that kind ("create a branch called Main" is
+    /// git's, never the memory's): the steps, the trace note, the chosen
+    /// capability and the policy's decision.
+    fn add_entity(&self, s: &SubIntent) -> Option<(Vec<ResolvedStep>, String, String, String)> {
+        if !s.from_text {
+            return None;
+        }
+        let fact = crate::understand::statement::entity_to_add(&s.description)?;
+        let (store, decision) = self.fact_store()?.ok()?;
+        let kind = ccos_marketplace::search::analyze(fact.kind.as_deref().unwrap_or_default());
+        let own = store.manifests().map(|m| m.id.clone());
+        let claimed = self.marketplace.list().into_iter().any(|m| {
+            !own.contains(&m.id) && crate::understand::bind::changes_things(&m) && {
+                let words = lexicon::name_words(&m);
+                kind.iter().any(|k| words.contains(k))
+            }
+        });
+        if claimed {
+            return None;
+        }
+        let steps = store.steps(s, &fact);
+        let chosen = steps.last()?.manifest.id.clone();
+        Some((steps, store.note(&fact), chosen, decision))
     }
 
     /// Preflights the plan; error findings are a planner bug.
@@ -2927,6 +3057,84 @@ mod tests {
         )
         .unwrap();
         planner_over(mp)
+    }
+
+    /// The built-ins, a knowledge-graph memory (the reference server's
+    /// schemas) and a tool that creates branches.
+    fn memory() -> Planner {
+        use ccos_marketplace::{CapabilityManifest, Effect};
+        use serde_json::json;
+        let mp = builtins();
+        let texts = json!({"type": "array", "items": {"type": "string"}});
+        let create = json!({"type": "object", "properties": {"entities": {"type": "array", "items": {
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "entityType": {"type": "string"}, "observations": texts},
+            "required": ["name", "entityType", "observations"]}}},
+            "required": ["entities"]});
+        let add = json!({"type": "object", "properties": {"observations": {"type": "array", "items": {
+            "type": "object",
+            "properties": {"entityName": {"type": "string"}, "contents": texts},
+            "required": ["entityName", "contents"]}}},
+            "required": ["observations"]});
+        let branch = json!({"type": "object", "properties": {
+            "repo_path": {"type": "string"}, "branch_name": {"type": "string"}},
+            "required": ["repo_path", "branch_name"]});
+        for (id, what, schema) in [
+            (
+                "mcp.memory.create_entities",
+                "Create multiple new entities in the knowledge graph",
+                create,
+            ),
+            (
+                "mcp.memory.add_observations",
+                "Add new observations to existing entities in the knowledge graph",
+                add,
+            ),
+            ("mcp.git.git_create_branch", "Creates a new branch", branch),
+        ] {
+            mp.register(CapabilityManifest::new(id, what, schema).with_effects(&[Effect::Write]))
+                .unwrap();
+        }
+        planner_over(mp)
+    }
+
+    #[test]
+    fn a_fact_is_kept_on_each_entity_it_is_about() {
+        let p = memory();
+        // The plan on one line (the printer wraps long maps).
+        let flat = |r: PlanResult| {
+            r.rtfs
+                .unwrap_or_default()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let plan = flat(p.plan("remember that Alice and Dana are sisters").unwrap());
+        assert!(
+            plan.contains(r#"{:entityType "unknown" :name "Alice" :observations []}"#),
+            "{plan}"
+        );
+        assert!(
+            plan.contains(r#"{:contents ["Alice and Dana are sisters"] :entityName "Dana"}"#),
+            "{plan}"
+        );
+        // Its subject unclear: refused with the reason.
+        let r = p.plan("remember that they like tea").unwrap();
+        let why = r.requires_agent.map(|m| m.missing[0].reason.clone());
+        assert!(why.is_some_and(|w| w.contains("\"they\"")), "{:?}", r.trace);
+        // A new thing of a kind another capability makes is not an
+        // entity of the memory.
+        let r = p.plan("create a branch called Main").unwrap();
+        assert!(
+            !r.rtfs.unwrap_or_default().contains("mcp.memory"),
+            "{:?}",
+            r.trace
+        );
+        let plan = flat(p.plan("add a new person called Erin").unwrap());
+        assert!(
+            plan.contains(r#"{:entities [{:entityType "person" :name "Erin" :observations []}]}"#),
+            "{plan}"
+        );
     }
 
     /// A planner with the default policy and rules over `mp`.

@@ -784,6 +784,55 @@ fn countries_name_their_zone_and_listed_places_are_not_dropped() {
         plan.contains(r#"(call :mcp.memory.search_nodes {:query "tea"})"#),
         "{plan}"
     );
+    // A fact to remember is kept as stated, on each entity it is about,
+    // whether the entity existed or not (issue #15: "remember that Alice
+    // likes tea" was refused).
+    let (code, value, err) = run(home.path(), "remember that Alice likes tea", &["--yes"]);
+    assert_eq!(code, Some(0), "{value}: {err}");
+    let (code, value, err) = run(
+        home.path(),
+        "Alice and Dana are sisters, please remember that.",
+        &["--yes"],
+    );
+    assert_eq!(code, Some(0), "{value}: {err}");
+    let (code, value, err) = run(
+        home.path(),
+        "note that Alice's favourite colour is green, then tell me what you know about Alice",
+        &["--yes"],
+    );
+    assert_eq!(code, Some(0), "{value}: {err}");
+    let found = value.to_string();
+    for fact in [
+        "Alice likes tea",
+        "Alice and Dana are sisters",
+        "Alice's favourite colour is green",
+    ] {
+        assert!(found.contains(fact), "{fact}: {found}");
+    }
+    let graph = std::fs::read_to_string(&graph).unwrap_or_default();
+    let dana = graph
+        .lines()
+        .find(|l| l.contains(r#""name":"Dana""#))
+        .unwrap_or_default();
+    assert!(dana.contains("Alice and Dana are sisters"), "{graph}");
+    // What the fact is about must be said, not guessed.
+    refused(
+        home.path(),
+        "remember that she likes tea",
+        "does not say whom or what it refers to",
+    );
+    // A thing another capability makes is not the memory's ("create a
+    // branch called Main" is no entity of kind "branch" when git is
+    // there); a new person with no other maker is.
+    let (code, _, err) = run(
+        home.path(),
+        "add a new person called Erin who is a pilot",
+        &["--yes"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let graph = std::fs::read_to_string(home.path().join("memory.jsonl")).unwrap_or_default();
+    assert!(graph.contains(r#""entityType":"person""#), "{graph}");
+    assert!(graph.contains("Erin is a pilot"), "{graph}");
 }
 
 /// Coordinated values give one call each only when nothing else is a

@@ -230,8 +230,13 @@ pub const IDIOMS: &[(&str, &str)] = &[
     ("at the moment", "now"),
     ("as of now", "now"),
     // A question of what is known asks to look it up, not to memorise.
+    // (Longest first: "tell me" asks for nothing more.)
+    ("tell me what you remember about", "search"),
+    ("tell me what you know about", "search"),
     ("what do you remember about", "search"),
     ("what do you know about", "search"),
+    ("what you remember about", "search"),
+    ("what you know about", "search"),
 ];
 
 /// `text` with its [`IDIOMS`] replaced (lower case).

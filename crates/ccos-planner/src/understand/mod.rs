@@ -15,7 +15,9 @@
 //! - [`zones`]: place names as IANA time zones ("Tokyo" → `Asia/Tokyo`),
 //!   from the time-zone database;
 //! - [`regions`]: whether a name is a region a place is qualified with
-//!   ("Seattle, *Washington*"): countries, states, provinces.
+//!   ("Seattle, *Washington*"): countries, states, provinces;
+//! - [`statement`]: a statement of fact to remember ("remember that Alice
+//!   likes tea"): what it is about, and the statement as written.
 //!
 //! These are general mechanisms measured on goals they were not written
 //! for (the held-out part of the goal suite and the BFCL sets, issue #15);
@@ -26,6 +28,7 @@ pub mod bind;
 pub mod lexicon;
 pub mod mentions;
 pub mod regions;
+pub mod statement;
 pub mod units;
 pub mod zones;
 
