@@ -1872,6 +1872,9 @@ fn unaccounted_word(
         }
     }
     vocab.extend(read_step_words(b));
+    // Set phrases as the word they mean ("check out a new branch" asks to
+    // check it out, which creating it alone does not do).
+    let text = lexicon::without_idioms(text);
     let words = lexicon::order_phrases(
         text.split(|c: char| !c.is_alphanumeric() && c != '\'' && !is_pictograph(c))
             .filter(|w| !w.is_empty())
@@ -3130,6 +3133,21 @@ mod tests {
             "{:?}",
             r.trace
         );
+        // A name after "called" is a value, and "called" no word the
+        // capability must know; "check out" a new branch is more than
+        // creating it.
+        let plan = flat(
+            p.plan("create a branch called release-1.0 in /tmp/repo")
+                .unwrap(),
+        );
+        assert!(
+            plan.contains(r#"{:branch_name "release-1.0" :repo_path "/tmp/repo"}"#),
+            "{plan}"
+        );
+        let r = p
+            .plan("check out a new branch called feature in /tmp/repo")
+            .unwrap();
+        assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
         let plan = flat(p.plan("add a new person called Erin").unwrap());
         assert!(
             plan.contains(r#"{:entities [{:entityType "person" :name "Erin" :observations []}]}"#),

@@ -351,6 +351,16 @@ impl ResolutionStrategy for CatalogResolution {
             .into_iter()
             .collect();
         let evidence_idf = idf_of(&evidence_terms, &stats);
+        // The stems of "named"/"called" right before a stated name (not a
+        // path: "the file named faq.md" is sought by name).
+        let naming_stems: BTreeSet<String> = intent
+            .mentions
+            .iter()
+            .filter(|m| m.kind == crate::understand::MentionKind::Name)
+            .filter_map(|m| m.cue.prep.as_deref())
+            .filter(|p| matches!(*p, "named" | "called"))
+            .flat_map(analyze)
+            .collect();
         // The request's words in order, for acronyms ("greatest common
         // divisor" spells `gcd`).
         let evidence_seq: Vec<String> = analyze(&evidence_text);
@@ -471,7 +481,14 @@ impl ResolutionStrategy for CatalogResolution {
                 .filter(|q| filler.contains(q.as_str()) && !matched.contains(q))
                 .map(|q| evidence_idf.get(q.as_str()).copied().unwrap_or(0.0))
                 .sum();
-            let bar_total = judged_total - unmatched_filler;
+            // So does a word introducing a stated value ("a branch
+            // *called* v2"): it says a name follows, not what to do.
+            let naming: f64 = judged
+                .iter()
+                .filter(|q| naming_stems.contains(q.as_str()) && !matched.contains(q))
+                .map(|q| evidence_idf.get(q.as_str()).copied().unwrap_or(0.0))
+                .sum();
+            let bar_total = judged_total - unmatched_filler - naming;
             // A word naming one of its parameters' choices counts for it.
             let chosen_weight: f64 = judged
                 .iter()

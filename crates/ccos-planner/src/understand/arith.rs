@@ -15,7 +15,8 @@
 //!
 //! ```text
 //! clause  := lead* body "?"?
-//! body    := "add" E ("and" E)+ | "add" E "to" E | ("the")? "sum" "of" E ("and" E)+
+//! body    := "add" NUMS? E ("and" E)+ | "add" E "to" E | ("the")? "sum" "of" E ("and" E)+
+//!          | "sum" NUMS? E ("and" E)+
 //!          | "subtract" E "from" E | ("the")? "difference" ("between"|"of") E "and" E
 //!          | "multiply" E ("by"|"and"|"with") E ("and" E)* | ("the")? "product" "of" E ("and" E)+
 //!          | "divide" E "by" E | ("the")? "quotient" "of" E ("and"|"by") E
@@ -28,6 +29,7 @@
 //! power   := factor ("squared" | "cubed" | "to the power of" N)*   (N a whole 1..=12)
 //! factor  := NUM | PCT "of" factor | "-" factor | "(" E ")" | "it" | "that" | "the result"
 //! PCT     := NUM ("percent"|"%")
+//! NUMS    := "up"? ("the" "numbers")?
 //! ```
 //!
 //! Percentages read as a calculator reads them: `200 - 10%` is 180 (10%
@@ -466,6 +468,11 @@ impl P {
         match w.as_deref() {
             Some("add") => {
                 self.i += 1;
+                // "add up (the numbers) 2, 3 and 4".
+                self.eat_word("up");
+                if self.peek_word() == Some("the") && self.peek_word_at(1) == Some("numbers") {
+                    self.i += 2;
+                }
                 // `add 10% to 50`: 50 and 10% of it.
                 if let Some(p) = self.take_bare_percent() {
                     if !self.eat_word("to") {
@@ -487,6 +494,16 @@ impl P {
             }
             Some("sum" | "total") if self.peek_word_at(1) == Some("of") => {
                 self.i += 2;
+                fold(Op::Add, self.operands(&["and"])?)
+            }
+            // `sum (up) (the numbers) 4, 8 and 15`: a verb, then the
+            // operands.
+            Some("sum") => {
+                self.i += 1;
+                self.eat_word("up");
+                if self.peek_word() == Some("the") && self.peek_word_at(1) == Some("numbers") {
+                    self.i += 2;
+                }
                 fold(Op::Add, self.operands(&["and"])?)
             }
             // `the average of 3, 5 and 10`: their sum over their count.
@@ -736,6 +753,9 @@ mod tests {
             ("add 4 to 6", 10.0),
             ("sum of 1.5 and 2.25", 3.75),
             ("the sum of 1, 2 and 3", 6.0),
+            ("sum the numbers 4, 8, 15, 16, 23 and 42", 108.0),
+            ("sum up 1, 2 and 3", 6.0),
+            ("add up the numbers 2, 3 and 4", 9.0),
             ("subtract 7 from 20", 13.0),
             ("divide 10 by 4", 2.5),
             ("multiply 2.5 by 4", 10.0),

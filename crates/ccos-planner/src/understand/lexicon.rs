@@ -113,6 +113,7 @@ const ACTION_VERBS: &[&str] = &[
     "archive",
     "ask",
     "calculate",
+    "checkout",
     "close",
     "commit",
     "compress",
@@ -214,6 +215,7 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["lower", "lowercase"],
     &["remember", "memorize", "memorise"],
     &["count", "tally"],
+    &["add", "sum"],
     &["repo", "repository"],
     &["char", "chars", "character", "characters"],
     &["max", "maximum", "largest", "biggest", "highest"],
@@ -229,6 +231,10 @@ pub const IDIOMS: &[(&str, &str)] = &[
     ("right now", "now"),
     ("at the moment", "now"),
     ("as of now", "now"),
+    // Git's "check out" switches branches; "check" alone asks to verify.
+    ("check out a new branch", "checkout a new branch"),
+    ("check out the branch", "checkout the branch"),
+    ("check out branch", "checkout branch"),
     // A question of what is known asks to look it up, not to memorise.
     // (Longest first: "tell me" asks for nothing more.)
     ("tell me what you remember about", "search"),
@@ -342,6 +348,7 @@ pub const FILLER_WORDS: &[&str] = &[
     "time",
     "title",
     "since",
+    "together",
 ];
 
 /// The stems of [`REQUEST_WORDS`] (computed once).

@@ -1085,8 +1085,12 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                         })
                     && !FUNCTION_WORDS.contains(&lw.as_str())
                     && !matches!(lw.as_str(), "both" | "as" | "either" | "any" | "all" | "only")
+                    // Dots inside a version ("release-1.0"), never a
+                    // file name's extension (a path) nor a full stop.
                     && w.chars()
-                        .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+                        .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.'))
+                    && !w.ends_with('.')
+                    && !is_path_like(w).0
                 {
                     // "labeled bug", "a directory named reports": the
                     // label or name is a stated value.
@@ -1735,6 +1739,14 @@ mod tests {
             (m[0].kind, m[0].text.as_str(), m[0].weak),
             (MentionKind::Name, "reports", false)
         );
+        // A version's dots are part of it; a file name stays a path.
+        let m = mentions("create a branch called release-1.0 in /tmp/repo").unwrap();
+        assert_eq!(
+            (m[0].kind, m[0].text.as_str()),
+            (MentionKind::Name, "release-1.0")
+        );
+        let m = mentions("create a file named notes.txt").unwrap();
+        assert_eq!(m[0].kind, MentionKind::Path, "{m:?}");
     }
 
     #[test]
