@@ -301,6 +301,24 @@ impl Planner {
     pub fn plan(&self, goal: &str) -> Result<PlanResult, PlanError> {
         let unshouted = crate::understand::unshouted(goal.trim());
         let goal = unshouted.as_str();
+        // One fact to remember, whole, when a fact store keeps it: "Ruth
+        // is a nurse. Remember that." is not two requests.
+        if matches!(
+            crate::understand::statement::fact_to_remember(goal),
+            Some(Ok(_))
+        ) && matches!(self.fact_store(), Some(Ok(_)))
+        {
+            let whole = crate::decompose::HybridOutcome {
+                sub_intents: vec![crate::decompose::whole_goal(
+                    goal,
+                    crate::understand::mentions(goal).unwrap_or_default(),
+                )],
+                path: HybridPath::Fallback,
+                strategy: "fallback".into(),
+                failures: vec![],
+            };
+            return self.plan_outcome(goal, whole);
+        }
         let outcome = self.decomposition.decompose_traced(goal)?;
         // "how many stars does acme/rocket have?" is read first as a list
         // to count; when no capability lists them, as one question whose

@@ -815,12 +815,60 @@ fn countries_name_their_zone_and_listed_places_are_not_dropped() {
         .find(|l| l.contains(r#""name":"Dana""#))
         .unwrap_or_default();
     assert!(dana.contains("Alice and Dana are sisters"), "{graph}");
-    // What the fact is about must be said, not guessed.
+    // A statement followed by the request is one fact; the speaker is
+    // the memory's default user.
+    for goal in [
+        "Ruth is a nurse. Remember that.",
+        "could you remember that I like green tea?",
+    ] {
+        let (code, value, err) = run(home.path(), goal, &["--yes"]);
+        assert_eq!(code, Some(0), "{goal}: {value}: {err}");
+    }
+    let kept = std::fs::read_to_string(home.path().join("memory.jsonl")).unwrap_or_default();
+    assert!(kept.contains("Ruth is a nurse"), "{kept}");
+    assert!(
+        kept.lines()
+            .any(|l| l.contains(r#""name":"default_user""#) && l.contains("I like green tea")),
+        "{kept}"
+    );
+    // What the fact is about must be said, not guessed (attack trial:
+    // "Sadly Bob" and "you" became entities, a second request and a
+    // question were stored as facts).
     refused(
         home.path(),
         "remember that she likes tea",
         "does not say whom or what it refers to",
     );
+    refused(
+        home.path(),
+        "remember that Sadly Bob lost his job",
+        "it opens with \"Sadly\"",
+    );
+    // Two requests are two steps, not one fact.
+    let out = ccos(
+        home.path(),
+        &["plan", "remember that Alice likes tea and forget Bob"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let plan = text(&out.stdout);
+    assert!(
+        plan.contains(r#"{:contents ["Alice likes tea"] :entityName "Alice"}"#),
+        "{plan}"
+    );
+    assert!(plan.contains(r#"{:entityNames ["Bob"]}"#), "{plan}");
+    refused(
+        home.path(),
+        "remember that Alice likes tea?",
+        "is a question",
+    );
+    refused(
+        home.path(),
+        "count the lines in notes.txt and remember that",
+        "\"remember that\": no capability fits",
+    );
+    // A folder is no entity of the memory.
+    let (code, _, _) = run(home.path(), "create a folder named Projects", &["--yes"]);
+    assert_ne!(code, Some(0));
     // A thing another capability makes is not the memory's ("create a
     // branch called Main" is no entity of kind "branch" when git is
     // there); a new person with no other maker is.

@@ -110,7 +110,11 @@ pub fn split_clauses(text: &str) -> Vec<Clause> {
             in_quote = !in_quote;
         }
         let core = tok.trim_end_matches(['"', '\'', ')', ']']);
-        let ends = !in_quote && core.ends_with(['.', ',', ';', '!', '?']);
+        // "Dr. Smith", "St. Louis": a title's full stop ends no sentence.
+        let title = core
+            .strip_suffix('.')
+            .is_some_and(crate::understand::mentions::is_name_abbreviation);
+        let ends = !in_quote && !title && core.ends_with(['.', ',', ';', '!', '?']);
         let word = if ends {
             let stripped = core.trim_end_matches(['.', ',', ';', '!', '?']);
             // Keep closing quotes/brackets that followed the punctuation.
@@ -525,6 +529,11 @@ mod tests {
             ["say \"a, b and c\"", "stop"]
         );
         assert_eq!(texts("one clause only"), ["one clause only"]);
+        // A title's full stop ends no sentence.
+        assert_eq!(
+            texts("remember that Dr. Smith is my dentist. Then list it"),
+            ["remember that Dr. Smith is my dentist", "list it"]
+        );
         assert!(texts("  , and .").is_empty());
     }
 

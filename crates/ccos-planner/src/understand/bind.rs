@@ -92,6 +92,55 @@ pub struct Param {
     pub capability_words: std::sync::Arc<BTreeSet<String>>,
 }
 
+/// The noun a name `it` qualifies in `clause`, when that noun is a word of
+/// the capability (whose `params` share its words) and the name is not:
+/// "*Italian* restaurants" for a restaurant search (the name says which
+/// restaurants), never "*GitHub* issues" for GitHub's own operation, nor
+/// the clause's capitalised first word ("Show restaurants …").
+fn qualified_noun(clause: &str, it: &Mention, params: &[Param]) -> Option<String> {
+    if it.kind != MentionKind::Name || it.span.start == 0 {
+        return None;
+    }
+    let words = &params.first()?.capability_words;
+    let rest = clause.get(it.span.end..)?;
+    let noun: String = rest
+        .strip_prefix(' ')?
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .collect();
+    if noun.chars().count() < 3
+        || !noun.starts_with(|c: char| c.is_lowercase())
+        || crate::resolution::catalog::STOP_WORDS.contains(&noun.as_str())
+    {
+        return None;
+    }
+    let known = |w: &str| {
+        let stems = analyze(w);
+        !stems.is_empty()
+            && stems.iter().all(|st| {
+                super::lexicon::synonym_stems(st)
+                    .iter()
+                    .any(|x| words.contains(x))
+            })
+    };
+    (known(&noun) && !analyze(&it.text).iter().any(|st| words.contains(st))).then_some(noun)
+}
+
+/// Whether parameter `p` takes a kind of thing by name (`cuisine`,
+/// `genre`, `type`): where a name saying which things goes.
+fn says_a_kind(p: &Param) -> bool {
+    static STEMS: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
+    let kinds = STEMS.get_or_init(|| {
+        [
+            "type", "kind", "genre", "category", "cuisine", "style", "class", "variety",
+        ]
+        .iter()
+        .flat_map(|w| analyze(w))
+        .collect()
+    });
+    matches!(p.ty.as_deref(), Some("string") | None) && !p.name_words.is_disjoint(kinds)
+}
+
 /// Parameters of `m`, in schema order (positional items in order, object
 /// properties sorted by name), and whether the call is positional.
 pub fn params_of(m: &CapabilityManifest) -> (Vec<Param>, bool) {
@@ -750,6 +799,101 @@ fn out_of_bounds(m: &Mention, params: &[Param], free: &[usize]) -> Option<String
     })
 }
 
+/// Titles that make a name a person's ("Dr. Smith", "Mrs Robinson").
+const PERSON_TITLES: &[&str] = &[
+    "dr",
+    "mr",
+    "mrs",
+    "ms",
+    "mx",
+    "prof",
+    "professor",
+    "sir",
+    "dame",
+    "madam",
+    "miss",
+];
+
+/// Words of parameters that take a person (stemmed when compared).
+const PERSON_WORDS: &[&str] = &[
+    "name",
+    "person",
+    "people",
+    "who",
+    "doctor",
+    "physician",
+    "dentist",
+    "lawyer",
+    "contact",
+    "author",
+    "artist",
+    "actor",
+    "actress",
+    "director",
+    "composer",
+    "writer",
+    "scientist",
+    "user",
+    "owner",
+    "player",
+    "recipient",
+    "sender",
+    "customer",
+    "client",
+    "patient",
+    "employee",
+    "member",
+    "friend",
+    "speaker",
+    "teacher",
+    "student",
+    "guest",
+    "host",
+    "attendee",
+    "assignee",
+    "reviewer",
+    "manager",
+    "individual",
+    "passenger",
+    "traveler",
+    "professor",
+    "specialist",
+    "agent",
+    "representative",
+    "caller",
+    "callee",
+    "to",
+    "from",
+];
+
+/// Whether `name` opens with a person's title ("Dr. John Smith").
+fn titled_person(name: &str) -> bool {
+    let first = name
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches('.')
+        .to_lowercase();
+    name.split_whitespace().count() > 1 && PERSON_TITLES.contains(&first.as_str())
+}
+
+/// Whether parameter `p` takes a person: by its name, or by a word of its
+/// description naming people ("the patient's doctor"; not the "name",
+/// "to" or "from" that any description says).
+fn about_people(p: &Param) -> bool {
+    static STEMS: std::sync::OnceLock<(BTreeSet<String>, BTreeSet<String>)> =
+        std::sync::OnceLock::new();
+    let (named, described) = STEMS.get_or_init(|| {
+        let all: BTreeSet<String> = PERSON_WORDS.iter().flat_map(|w| analyze(w)).collect();
+        let general: BTreeSet<String> = ["name", "who", "to", "from"]
+            .iter()
+            .flat_map(|w| analyze(w))
+            .collect();
+        (all.clone(), all.difference(&general).cloned().collect())
+    });
+    !p.name_words.is_disjoint(named) || !p.desc_words.is_disjoint(described)
+}
+
 /// [`compat`] without the parameter's `enum`, `minimum` and `maximum`.
 fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     let ty = p.ty.as_deref();
@@ -764,6 +908,10 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
         };
     }
     let n = &p.name_words;
+    // "Dr. John Smith" is a person: never a cuisine or a city.
+    if m.kind == MentionKind::Name && titled_person(&m.text) && !about_people(p) {
+        return None;
+    }
     let s = |v: &str| Json::from(v.to_string());
     let text_value = m.value.as_str().unwrap_or(&m.text).to_string();
     // Parameters that modify a request rather than say what is wanted
@@ -2502,6 +2650,45 @@ pub fn bind(
                 && changes_things(m)
                 && !matches!(it.text.to_lowercase().as_str(), "a" | "an" | "one");
             if it.weak && !placed && !counts_effects {
+                // "find *Italian* restaurants": a name saying which of
+                // the things the capability serves goes to the one free
+                // parameter of their kind (`cuisine`, `genre`, `type`),
+                // or it is a value the capability drops.
+                // An item of a list ("Chinese or *Thai* restaurants")
+                // takes the list with it: the whole list is dropped.
+                let listed = men.kind == MentionKind::List && men.items.len() > 1;
+                if listed
+                    && men.items.last().is_some_and(|last| std::ptr::eq(last, it))
+                    && let Some(noun) = qualified_noun(clause, it, &params)
+                {
+                    b.unused
+                        .push(format!("{} (it says which {noun})", men.label()));
+                } else if !listed && let Some(noun) = qualified_noun(clause, it, &params) {
+                    let kinds: Vec<(usize, Json)> = free
+                        .iter()
+                        .copied()
+                        .filter(|pi| !taken_param.contains(pi) && says_a_kind(&params[*pi]))
+                        .filter_map(|pi| compat(it, &params[pi]).map(|(_, v)| (pi, v)))
+                        .collect();
+                    if let [(pi, value)] = kinds.as_slice() {
+                        let p = &params[*pi];
+                        b.notes
+                            .push(format!("{} says which {noun} -> :{}", it.label(), p.name));
+                        taken_param.insert(*pi);
+                        bound.push((
+                            *pi,
+                            Bound {
+                                param: p.name.clone(),
+                                value: value.clone(),
+                                source: it.label(),
+                                score: WEAK_MIN,
+                            },
+                        ));
+                    } else {
+                        b.unused
+                            .push(format!("{} (it says which {noun})", it.label()));
+                    }
+                }
                 continue;
             }
             // A file named where its content is wanted: a text parameter
@@ -3457,6 +3644,59 @@ mod tests {
                 .map(|a| (a.param.clone(), a.value.clone()))
                 .collect(),
         )
+    }
+
+    #[test]
+    fn a_name_saying_which_thing_is_a_value_and_a_titled_name_a_person() {
+        let restaurants = CapabilityManifest::new(
+            "misc.findRestaurants",
+            "Find restaurants near a location serving a cuisine",
+            obj(
+                json!({"location": {"type": "string", "description": "Location to search near"},
+                       "cuisine": {"type": "string", "description": "Type of cuisine"}}),
+                &["location"],
+            ),
+        );
+        // "Italian" says which restaurants: the cuisine.
+        let b = run("find Italian restaurants near Boston", &restaurants);
+        assert_eq!(
+            args(&b),
+            json!({"cuisine": "Italian", "location": "Boston"}),
+            "{b:?}"
+        );
+        // Two kinds for one parameter: neither is dropped unseen.
+        let b = run("find Chinese or Thai restaurants in Boston", &restaurants);
+        assert!(
+            b.unused.iter().any(|u| u.contains("Chinese or Thai")),
+            "{b:?}"
+        );
+        // Where nothing takes it, it is never dropped unseen.
+        let hotels = CapabilityManifest::new(
+            "findHotels",
+            "Find hotels near a location",
+            obj(json!({"location": {"type": "string"}}), &["location"]),
+        );
+        let b = run("find Hilton hotels near Boston", &hotels);
+        assert!(
+            b.unused.iter().any(|u| u.contains("Hilton")),
+            "{:?}",
+            b.unused
+        );
+        // A capitalised first word says nothing of the kind.
+        let b = run("Show restaurants near Boston", &restaurants);
+        assert!(b.unused.is_empty(), "{:?}", b.unused);
+        // A doctor's name is no cuisine.
+        let b = run("find Dr. John Smith in Boston", &restaurants);
+        assert_eq!(args(&b).get("cuisine"), None, "{:?}", b);
+        let doctors = cap(
+            "findDoctor",
+            obj(
+                json!({"doctor_name": {"type": "string"}, "city": {"type": "string"}}),
+                &["doctor_name"],
+            ),
+        );
+        let b = run("find Dr. John Smith in Boston", &doctors);
+        assert_eq!(args(&b)["doctor_name"], json!("Dr. John Smith"), "{b:?}");
     }
 
     #[test]

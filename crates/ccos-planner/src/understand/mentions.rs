@@ -411,6 +411,12 @@ const NAME_ABBREVIATIONS: &[&str] = &[
     "Pres", "Hon", "Supt",
 ];
 
+/// Whether `word` is a title or abbreviation that a name follows ("Dr",
+/// "St"; without its full stop).
+pub fn is_name_abbreviation(word: &str) -> bool {
+    NAME_ABBREVIATIONS.contains(&word)
+}
+
 /// A token of the scanned text.
 #[derive(Debug, Clone)]
 struct Tok {

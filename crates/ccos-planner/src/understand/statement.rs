@@ -10,17 +10,23 @@
 //! it is about is read from its subject only:
 //!
 //! - the names it opens with ("Alice", "Alice and Dana", "Bob's …");
-//! - the speaker ("I", "my …"), as the entity `user`;
+//! - the speaker ("I", "my …"), as the entity [`SPEAKER`];
 //! - otherwise a noun phrase before *is/are/was/were* ("the office wifi
 //!   password is hunter2": `office wifi password`).
 //!
-//! A subject that is a pronoun ("she likes tea") or missing ("remember to
-//! buy milk") is not guessed: [`fact_to_remember`] says why instead.
+//! A subject that is a pronoun ("she likes tea"), missing ("remember to
+//! buy milk") or opened by another word ("*Sadly* Bob lost his job",
+//! "*Both* Alice and Bob …") is not guessed, nor is a question ("remember
+//! that Alice likes tea?"), a statement that goes on with another request
+//! ("… and forget Bob") or one with invisible characters:
+//! [`fact_to_remember`] says why instead.
 
 use super::mentions::{MentionKind, mentions};
 
-/// The entity a statement about the speaker is stored under.
-pub const SPEAKER: &str = "user";
+/// The entity a statement about the speaker is stored under (the name the
+/// MCP memory server's own documentation gives the user; not "user",
+/// which a fact may name: "the user is an admin").
+pub const SPEAKER: &str = "default_user";
 
 /// A fact to remember.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,14 +42,19 @@ pub struct Fact {
 }
 
 /// Requests that open a statement to remember (lower case, each followed
-/// by the statement).
+/// by the statement; a leading "please" is dropped first).
 const OPENERS: &[&str] = &[
     "remember that ",
-    "please remember that ",
+    "remember the fact that ",
+    "remember this: ",
+    "remember this, ",
+    "remember: ",
+    "remember, ",
     "note that ",
-    "please note that ",
+    "note: ",
     "make a note that ",
     "keep in mind that ",
+    "keep in mind ",
     "bear in mind that ",
     "don't forget that ",
     "do not forget that ",
@@ -51,7 +62,8 @@ const OPENERS: &[&str] = &[
     "memorise that ",
     "store the fact that ",
     "record the fact that ",
-    "remember the fact that ",
+    "for future reference, ",
+    "for future reference: ",
 ];
 
 /// Requests that close a statement to remember ("…, please remember
@@ -72,11 +84,147 @@ const CLOSERS: &[&str] = &[
 /// Verbs of being after a noun-phrase subject.
 const COPULAS: &[&str] = &["is", "are", "was", "were"];
 
-/// Subjects that point back to something the goal does not name.
+/// Subjects that point to someone or something the goal does not name.
 const PRONOUNS: &[&str] = &[
-    "he", "she", "it", "they", "him", "her", "them", "his", "its", "their", "this", "that",
-    "these", "those",
+    "he",
+    "she",
+    "it",
+    "they",
+    "him",
+    "her",
+    "them",
+    "his",
+    "its",
+    "their",
+    "this",
+    "that",
+    "these",
+    "those",
+    "you",
+    "your",
+    "yours",
+    "we",
+    "us",
+    "our",
+    "someone",
+    "somebody",
+    "everyone",
+    "everybody",
+    "nobody",
+    "anyone",
+    "anybody",
+    "there",
+    "here",
 ];
+
+/// Words that open a question, not a statement.
+const QUESTION_WORDS: &[&str] = &[
+    "who", "whom", "whose", "what", "which", "where", "when", "why", "how", "is", "are", "do",
+    "does", "did", "can", "could", "would", "should", "will",
+];
+
+/// Words that open a sentence before its subject, capitalised only because
+/// they come first ("*Sadly* Bob lost his job", "*Last* week Carol …",
+/// "*Both* Alice and Bob …"): a name they open is not the subject's.
+const OPENING_WORDS: &[&str] = &[
+    "sadly",
+    "unfortunately",
+    "fortunately",
+    "luckily",
+    "apparently",
+    "actually",
+    "basically",
+    "honestly",
+    "obviously",
+    "clearly",
+    "hopefully",
+    "recently",
+    "finally",
+    "currently",
+    "usually",
+    "probably",
+    "definitely",
+    "certainly",
+    "seriously",
+    "surprisingly",
+    "frankly",
+    "personally",
+    "originally",
+    "really",
+    "also",
+    "now",
+    "then",
+    "still",
+    "maybe",
+    "perhaps",
+    "both",
+    "neither",
+    "either",
+    "all",
+    "every",
+    "each",
+    "no",
+    "some",
+    "our",
+    "their",
+    "my",
+    "your",
+    "his",
+    "her",
+    "its",
+    "the",
+    "this",
+    "that",
+    "these",
+    "those",
+    "last",
+    "next",
+    "today",
+    "tomorrow",
+    "yesterday",
+    "tonight",
+    "after",
+    "before",
+    "since",
+    "when",
+    "if",
+    "according",
+    "although",
+    "because",
+    "while",
+    "during",
+    "on",
+    "in",
+    "at",
+    "from",
+    "once",
+    "yes",
+    "so",
+    "however",
+    "meanwhile",
+];
+
+/// Kinds of entity "add a new KIND called NAME" makes in a fact store
+/// without saying so: people, organisations and places. Any other kind
+/// (a folder, a task, a branch, a user account) is some other tool's.
+const ENTITY_KINDS: &[&str] = &[
+    "person",
+    "friend",
+    "colleague",
+    "coworker",
+    "contact",
+    "company",
+    "organization",
+    "organisation",
+    "team",
+    "place",
+    "city",
+    "country",
+    "pet",
+];
+
+/// Words that begin another request inside a statement.
+const REQUEST_VERBS: &[&str] = &["remember", "forget", "memorize", "memorise"];
 
 /// Determiners dropped from a noun-phrase subject.
 const DETERMINERS: &[&str] = &["the", "a", "an"];
@@ -85,7 +233,22 @@ const DETERMINERS: &[&str] = &["the", "a", "an"];
 /// the kind, `Some(Err(why))` when it does but what the fact is about is
 /// not clear.
 pub fn fact_to_remember(clause: &str) -> Option<Result<Fact, String>> {
-    let text = clause.trim().trim_end_matches(['.', '!']).trim();
+    let mut text = clause.trim().trim_end_matches(['.', '!']).trim();
+    // "please remember …", "can you note that …?" (the question mark is
+    // the request's, not the statement's).
+    loop {
+        let lower = text.to_lowercase();
+        let Some(p) = ["please ", "can you ", "could you ", "would you ", "kindly "]
+            .iter()
+            .find(|p| lower.starts_with(*p))
+        else {
+            break;
+        };
+        text = text.get(p.len()..).unwrap_or_default().trim_start();
+        if p.ends_with("you ") {
+            text = text.trim_end_matches('?').trim_end();
+        }
+    }
     let lower = text.to_lowercase();
     if let Some(rest) = OPENERS.iter().find_map(|o| {
         lower
@@ -94,14 +257,20 @@ pub fn fact_to_remember(clause: &str) -> Option<Result<Fact, String>> {
     }) {
         return Some(read_statement(rest.trim(), None));
     }
-    // "remember Alice likes tea": a name must follow, never "remember to
-    // buy milk" or "remember the password" (a question of recall).
-    if let Some(rest) = lower
-        .strip_prefix("remember ")
-        .map(|_| text.get("remember ".len()..).unwrap_or_default().trim())
-        && starts_with_name(rest)
-    {
-        return Some(read_statement(rest, None));
+    // "remember Alice likes tea", "remember my birthday is May 5": a
+    // name, the speaker or a noun phrase must follow, never "remember to
+    // buy milk" (a reminder).
+    if lower.starts_with("remember ") {
+        let rest = text.get("remember ".len()..).unwrap_or_default().trim();
+        let first = rest
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_lowercase();
+        if starts_with_name(rest) || ["the", "my", "i", "i'm", "our"].contains(&first.as_str()) {
+            return Some(read_statement(rest, None));
+        }
+        return None;
     }
     // Cutting `text` where `lower` is cut needs the same byte lengths.
     if lower.len() != text.len() {
@@ -147,7 +316,7 @@ pub fn entity_to_add(clause: &str) -> Option<Fact> {
     let after = after
         .strip_prefix("called ")
         .or_else(|| after.strip_prefix("named "))?;
-    if kind.is_empty() || !kind.chars().all(|c| c.is_alphabetic()) {
+    if !ENTITY_KINDS.contains(&kind) {
         return None;
     }
     let start = text.len() - after.len();
@@ -198,8 +367,42 @@ fn read_statement(statement: &str, kind: Option<String>) -> Result<Fact, String>
     if statement.is_empty() {
         return Err("the goal asks to remember something, but states nothing".into());
     }
+    if let Some(c) = statement.chars().find(|c| invisible(*c)) {
+        return Err(format!(
+            "the statement has an invisible or control character (U+{:04X}): retype it",
+            u32::from(c)
+        ));
+    }
     let words: Vec<&str> = statement.split_whitespace().collect();
     let first = words.first().map(|w| w.to_lowercase()).unwrap_or_default();
+    if statement.ends_with('?') || QUESTION_WORDS.contains(&first.as_str()) {
+        return Err(format!(
+            "\"{statement}\" is a question, not a fact to remember"
+        ));
+    }
+    let lower_words: Vec<String> = words
+        .iter()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .collect();
+    let another = lower_words
+        .iter()
+        .find(|w| REQUEST_VERBS.contains(&w.as_str()))
+        .or_else(|| {
+            lower_words
+                .windows(2)
+                .find(|p| {
+                    matches!(p[0].as_str(), "and" | "then") && super::lexicon::is_action_verb(&p[1])
+                })
+                .map(|p| &p[1])
+        });
+    if let Some(w) = another {
+        return Err(format!(
+            "\"{statement}\" goes on with another request (\"{w}\"): one fact per request"
+        ));
+    }
     let fact = |subjects: Vec<String>| Fact {
         subjects,
         statement: Some(statement.to_string()),
@@ -235,6 +438,12 @@ fn read_statement(statement: &str, kind: Option<String>) -> Result<Fact, String>
         } else {
             vec![without_possessive(&m.text)]
         };
+        if OPENING_WORDS.contains(&bare) {
+            return Err(format!(
+                "\"{statement}\": what it is about is not clear (it opens with \"{}\"; start with who or what it is about)",
+                words[0]
+            ));
+        }
         let rest = statement.get(m.span.end..).unwrap_or_default().trim();
         let rest = rest
             .trim_start_matches("'s")
@@ -277,6 +486,14 @@ fn read_statement(statement: &str, kind: Option<String>) -> Result<Fact, String>
         ));
     }
     Ok(fact(vec![subject.join(" ")]))
+}
+
+/// Whether `c` is a control character or one that shows nothing (a
+/// zero-width space, a direction mark, a soft hyphen): a name with one
+/// looks like another name.
+fn invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{00AD}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}')
 }
 
 /// "Bob's" is Bob.
@@ -368,12 +585,64 @@ mod tests {
     }
 
     #[test]
+    fn other_ways_of_asking_keep_the_statement() {
+        for goal in [
+            "remember: Bob likes chess",
+            "note: Bob likes chess",
+            "remember, Bob likes chess",
+            "remember this: Bob likes chess",
+            "please keep in mind Bob likes chess",
+            "for future reference, Bob likes chess",
+            "Could you please remember that Bob likes chess?",
+        ] {
+            assert_eq!(
+                about(goal),
+                (vec!["Bob".into()], Some("Bob likes chess".into())),
+                "{goal:?}"
+            );
+        }
+        assert_eq!(
+            about("remember the wifi password is hunter2"),
+            (
+                vec!["wifi password".into()],
+                Some("the wifi password is hunter2".into())
+            )
+        );
+        assert_eq!(
+            about("remember that Dr. Smith is my dentist").0,
+            vec!["Dr. Smith"]
+        );
+    }
+
+    #[test]
     fn an_unclear_subject_is_not_guessed() {
         for goal in [
             "remember that she likes tea",
             "remember that it is raining",
             "note that likes tea",
             "remember that Alice",
+            // Pronouns of the conversation.
+            "remember that you are an admin",
+            "remember that we are launching on Monday",
+            "remember that your name is Jarvis",
+            // A word before the subject, capitalised as the first.
+            "remember that Sadly Bob lost his job",
+            "remember that Last week Carol visited Dave",
+            "remember that Both Alice and Bob like tea",
+            "remember that Our CEO Bob is great",
+            "remember that According to Grace the server is down",
+            // Questions are no facts.
+            "remember that Alice likes tea?",
+            "remember that who is Alice",
+            // Another request inside.
+            "remember that Alice likes tea and forget Bob",
+            "remember that Ivan is tall, and remember that Judy is short",
+            "remember that Oscar likes jazz\nremember that Oscar lives in Oslo",
+            // Invisible characters make look-alike names.
+            "remember that Zo\u{200b}\u{eb} likes tea",
+            "remember that Ann\u{1}a likes tea",
+            // A reminder's object, or the present, is no fact.
+            "remember the current time",
         ] {
             assert!(
                 matches!(fact_to_remember(goal), Some(Err(_))),
@@ -388,7 +657,8 @@ mod tests {
         for goal in [
             "what do you remember about Bob?",
             "remember to buy milk",
-            "remember the password",
+            "do you remember that Alice likes tea?",
+            "I don't remember if Alice likes tea",
             "add 2 and 3",
             "add a new person called Erin",
             "write notes.txt",
@@ -396,10 +666,15 @@ mod tests {
         ] {
             assert_eq!(fact_to_remember(goal), None, "{goal:?}");
         }
+        // Only people, organisations and places are a memory's to add.
         for goal in [
             "add a label to the issue",
             "add 2 and 3",
             "create a branch called main",
+            "add a new branch called Main",
+            "create a folder named Projects",
+            "add a task called Review",
+            "add a new user called Victor",
         ] {
             assert_eq!(entity_to_add(goal), None, "{goal:?}");
         }
