@@ -142,6 +142,7 @@ const ACTION_VERBS: &[&str] = &[
     "lowercase",
     "merge",
     "multiply",
+    "note",
     "parse",
     "print",
     "publish",

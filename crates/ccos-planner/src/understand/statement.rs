@@ -475,6 +475,9 @@ fn read_statement(statement: &str, kind: Option<String>) -> Result<Fact, String>
         subject.remove(0);
     }
     if subject.is_empty()
+        || subject
+            .first()
+            .is_some_and(|w| OPENING_WORDS.contains(&w.to_lowercase().as_str()))
         || subject.len() > 5
         || verb + 1 >= words.len()
         || subject
@@ -631,6 +634,7 @@ mod tests {
             "remember that Both Alice and Bob like tea",
             "remember that Our CEO Bob is great",
             "remember that According to Grace the server is down",
+            "remember that Today is Alice's birthday",
             // Questions are no facts.
             "remember that Alice likes tea?",
             "remember that who is Alice",
