@@ -1710,6 +1710,7 @@ fn capability_vocabulary(
 ) -> BTreeSet<String> {
     use ccos_marketplace::search::analyze;
     let mut vocab = lexicon::name_words(m);
+    vocab.extend(lexicon::provider_words(m));
     vocab.extend(analyze(&lexicon::without_examples(&m.description)));
     vocab.extend(analyze(&m.name));
     for p in params {
@@ -3171,6 +3172,34 @@ mod tests {
             plan.contains(r#"{:entities [{:entityType "person" :name "Erin" :observations []}]}"#),
             "{plan}"
         );
+    }
+
+    #[test]
+    fn words_naming_the_provider_are_no_task() {
+        use ccos_marketplace::CapabilityManifest;
+        use serde_json::json;
+        let mp = builtins();
+        mp.register(CapabilityManifest::new(
+            "mcp.everything.get-sum",
+            "Returns the sum of two numbers",
+            json!({"type": "object", "properties": {
+                "a": {"type": "number", "description": "First number"},
+                "b": {"type": "number", "description": "Second number"}},
+                "required": ["a", "b"]}),
+        ))
+        .unwrap();
+        let p = planner_over(mp);
+        let r = p
+            .plan("what's the sum of 2.5 and 4 according to the everything server?")
+            .unwrap();
+        let plan = r.rtfs.unwrap_or_default();
+        assert!(plan.contains("mcp.everything.get-sum"), "{plan}");
+        // A server the catalog does not have is still a word no
+        // capability knows.
+        let r = p
+            .plan("what's the sum of 2.5 and 4 according to the weather server?")
+            .unwrap();
+        assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
     }
 
     /// A planner with the default policy and rules over `mp`.

@@ -495,6 +495,14 @@ impl ResolutionStrategy for CatalogResolution {
                 .filter(|q| !matched.contains(q) && syn(q).any(|s| t.choices.contains(s)))
                 .map(|q| evidence_idf.get(q.as_str()).copied().unwrap_or(0.0))
                 .sum();
+            // So do the words naming its provider ("the *everything*
+            // server").
+            let provider = crate::understand::lexicon::provider_words(m);
+            let provider_weight: f64 = judged
+                .iter()
+                .filter(|q| !matched.contains(q) && provider.contains(q.as_str()))
+                .map(|q| evidence_idf.get(q.as_str()).copied().unwrap_or(0.0))
+                .sum();
             // So do the words spelling out its name (not in the score:
             // the ranking is measured without them).
             let spelled_weight: f64 = judged
@@ -503,7 +511,7 @@ impl ResolutionStrategy for CatalogResolution {
                 .map(|q| evidence_idf.get(q.as_str()).copied().unwrap_or(0.0))
                 .sum();
             let bar_coverage = if bar_total > 0.0 {
-                (matched_weight + chosen_weight + spelled_weight) / bar_total
+                (matched_weight + chosen_weight + spelled_weight + provider_weight) / bar_total
             } else {
                 0.0
             };

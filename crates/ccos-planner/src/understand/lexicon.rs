@@ -352,6 +352,7 @@ pub const FILLER_WORDS: &[&str] = &[
     "title",
     "since",
     "together",
+    "according",
 ];
 
 /// The stems of [`REQUEST_WORDS`] (computed once).
@@ -475,6 +476,24 @@ pub fn name_words(m: &CapabilityManifest) -> BTreeSet<String> {
     let last = m.id.rsplit('.').next().unwrap_or(&m.id);
     let mut w: BTreeSet<String> = analyze(last).into_iter().collect();
     w.extend(analyze(&m.name));
+    w
+}
+
+/// The stemmed words naming where `m` comes from: its id's provider
+/// segments (`everything` of `mcp.everything.get-sum`), and "server" for
+/// an MCP server's tool. "the sum of 2 and 4 according to the everything
+/// *server*" names the provider, not something to do.
+pub fn provider_words(m: &CapabilityManifest) -> BTreeSet<String> {
+    let Some((provider, _)) = m.id.rsplit_once('.') else {
+        return BTreeSet::new();
+    };
+    let mut w: BTreeSet<String> = analyze(provider)
+        .into_iter()
+        .filter(|s| s != "mcp" && s != "ccos")
+        .collect();
+    if m.id.starts_with("mcp.") {
+        w.extend(analyze("server"));
+    }
     w
 }
 
