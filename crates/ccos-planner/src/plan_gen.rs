@@ -572,6 +572,32 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                 ));
                 continue;
             }
+            // An earlier result is no search query: "read notes.txt and
+            // search it for milk" must not send the file's text to a
+            // search of something else (new-user trial: the memory graph
+            // was searched for the whole file).
+            let query = target.as_ref().is_some_and(|t| {
+                words(t).iter().any(|w| {
+                    [
+                        "query", "q", "keyword", "keywords", "term", "terms", "search",
+                    ]
+                    .contains(&w.as_str())
+                })
+            });
+            if by_topic.is_none() && query {
+                note.push(format!(
+                    "result of {src} not passed: {} takes a search query, which it is not",
+                    st.manifest.id
+                ));
+                missing.push((
+                    id.clone(),
+                    format!(
+                        "{} searches by a query; the earlier result ({src}) is not one",
+                        st.manifest.id
+                    ),
+                ));
+                continue;
+            }
             let Some(t) = target else {
                 note.push(format!("result of {src} not passed: no free property"));
                 continue;

@@ -2069,7 +2069,19 @@ fn unknown_kind_named(
     params: &[crate::understand::bind::Param],
 ) -> Option<String> {
     use ccos_marketplace::search::analyze;
-    const SEEKING: &[&str] = &["named", "called", "containing", "matching"];
+    const SEEKING: &[&str] = &[
+        "named",
+        "called",
+        "containing",
+        "matching",
+        "starting",
+        "beginning",
+        "ending",
+    ];
+    // What is sought as text: "all *matches* of TODO", "the
+    // *occurrences* of milk" (new-user trial: the memory graph was
+    // searched for "all matches of TODO" after reading a file).
+    const TEXT_KINDS: &[&str] = &["matches", "occurrences", "lines", "words"];
     const FILE_KINDS: &[&str] = &[
         "file",
         "files",
@@ -2094,6 +2106,13 @@ fn unknown_kind_named(
         });
     let kinds: Vec<&String> = before_seeking
         .chain(words.iter().filter(|w| FILE_KINDS.contains(&w.as_str())))
+        .chain(
+            words
+                .iter()
+                .zip(words.iter().skip(1))
+                .filter(|(w, next)| TEXT_KINDS.contains(&w.as_str()) && next.as_str() == "of")
+                .map(|(w, _)| w),
+        )
         .collect();
     if kinds.is_empty() {
         return None;

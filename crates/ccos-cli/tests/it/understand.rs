@@ -863,6 +863,23 @@ fn countries_name_their_zone_and_listed_places_are_not_dropped() {
     );
     refused(
         home.path(),
+        "remember that Alice likes tea and call Bob",
+        "goes on with another request",
+    );
+    // A file's text is no query for the memory's search (new-user trial:
+    // it searched the graph for the whole file and found nothing).
+    refused(
+        home.path(),
+        "read notes.txt and search it for milk",
+        "searches by a query",
+    );
+    refused(
+        home.path(),
+        "read notes.txt and find lines starting with Q",
+        "the goal seeks lines",
+    );
+    refused(
+        home.path(),
         "count the lines in notes.txt and remember that",
         "\"remember that\": no capability fits",
     );

@@ -176,6 +176,16 @@ fn first_word(clause: &str) -> String {
 }
 
 /// Action verbs (imperatives) and the intent type each suggests.
+/// Whether `word` (lower case) opens a request: a verb of [`VERBS`] or
+/// a question word, or one of calling and messaging ("and *call* Bob").
+pub(crate) fn is_request_verb(word: &str) -> bool {
+    VERBS.iter().any(|(_, ws)| ws.contains(&word))
+        || matches!(
+            word,
+            "call" | "text" | "message" | "phone" | "where" | "when" | "why"
+        )
+}
+
 const VERBS: &[(&str, &[&str])] = &[
     (
         "fetch",

@@ -15,7 +15,7 @@
 //!   sub-intent, which resolution matches against the real catalog (never
 //!   an invented capability).
 
-mod clause;
+pub(crate) mod clause;
 mod pattern;
 
 pub use clause::{

@@ -97,11 +97,20 @@ pub struct Param {
 /// "*Italian* restaurants" for a restaurant search (the name says which
 /// restaurants), never "*GitHub* issues" for GitHub's own operation, nor
 /// the clause's capitalised first word ("Show restaurants …").
-fn qualified_noun(clause: &str, it: &Mention, params: &[Param]) -> Option<String> {
+fn qualified_noun(
+    clause: &str,
+    it: &Mention,
+    params: &[Param],
+    m: &CapabilityManifest,
+) -> Option<String> {
     if it.kind != MentionKind::Name || it.span.start == 0 {
         return None;
     }
     let words = &params.first()?.capability_words;
+    // Its own words: not the examples its description gives ("e.g.
+    // Italian, Thai" names no restaurant the capability is about).
+    let mut own = super::lexicon::name_words(m);
+    own.extend(analyze(&super::lexicon::without_examples(&m.description)));
     let rest = clause.get(it.span.end..)?;
     let noun: String = rest
         .strip_prefix(' ')?
@@ -123,7 +132,7 @@ fn qualified_noun(clause: &str, it: &Mention, params: &[Param]) -> Option<String
                     .any(|x| words.contains(x))
             })
     };
-    (known(&noun) && !analyze(&it.text).iter().any(|st| words.contains(st))).then_some(noun)
+    (known(&noun) && !analyze(&it.text).iter().any(|st| own.contains(st))).then_some(noun)
 }
 
 /// Whether parameter `p` takes a kind of thing by name (`cuisine`,
@@ -799,6 +808,31 @@ fn out_of_bounds(m: &Mention, params: &[Param], free: &[usize]) -> Option<String
     })
 }
 
+/// Whether `value` is one of the examples `p`'s description gives.
+fn is_example_of(p: &Param, value: &str) -> bool {
+    p.schema
+        .get("description")
+        .and_then(Json::as_str)
+        .is_some_and(|d| {
+            super::lexicon::examples(d)
+                .iter()
+                .any(|e| e.eq_ignore_ascii_case(value))
+        })
+}
+
+/// Whether a parameter's name ends in a plural word (`ingredients`,
+/// `dietary_tags`; not `address`, `status`).
+fn plural_name(name: &str) -> bool {
+    let last = name
+        .rsplit(|c: char| c == '_' || c == '-' || c.is_uppercase())
+        .next()
+        .unwrap_or(name)
+        .to_lowercase();
+    last.len() > 3
+        && last.ends_with('s')
+        && !["ss", "us", "is", "os"].iter().any(|e| last.ends_with(e))
+}
+
 /// Titles that make a name a person's ("Dr. Smith", "Mrs Robinson").
 const PERSON_TITLES: &[&str] = &[
     "dr",
@@ -1189,11 +1223,39 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             };
             ok.then_some((1.0, Json::Array(items)))?
         }
+        // Texts listed for one text parameter named in the plural
+        // ("ingredients like chicken, onions and tomatoes"): one
+        // comma-separated value, not one call each.
+        (MentionKind::List, Some("string"))
+            if plural_name(&p.name)
+                && !m
+                    .text
+                    .split_whitespace()
+                    .any(|w| w.eq_ignore_ascii_case("or"))
+                && m.items
+                    .iter()
+                    .all(|it| matches!(it.kind, MentionKind::Quoted | MentionKind::Name)) =>
+        {
+            let texts: Vec<String> = m
+                .items
+                .iter()
+                .map(|it| it.value.as_str().unwrap_or(&it.text).to_string())
+                .collect();
+            (1.0, s(&texts.join(", ")))
+        }
         (MentionKind::Separator, Some("string") | None) => {
             has(n, SEP_WORDS).then(|| (1.0, m.value.clone()))?
         }
         (MentionKind::Name, Some("string") | None) => {
-            let sc = if has(n, NAMEISH_WORDS) { 0.7 } else { 0.35 };
+            // One of the description's own examples ("e.g., Italian,
+            // Chinese") is that parameter's kind of value.
+            let sc = if is_example_of(p, &text_value) {
+                1.0
+            } else if has(n, NAMEISH_WORDS) {
+                0.7
+            } else {
+                0.35
+            };
             (sc, s(&text_value))
         }
         // One name for a list of names ("forget everything about Dana":
@@ -2659,11 +2721,11 @@ pub fn bind(
                 let listed = men.kind == MentionKind::List && men.items.len() > 1;
                 if listed
                     && men.items.last().is_some_and(|last| std::ptr::eq(last, it))
-                    && let Some(noun) = qualified_noun(clause, it, &params)
+                    && let Some(noun) = qualified_noun(clause, it, &params, m)
                 {
                     b.unused
                         .push(format!("{} (it says which {noun})", men.label()));
-                } else if !listed && let Some(noun) = qualified_noun(clause, it, &params) {
+                } else if !listed && let Some(noun) = qualified_noun(clause, it, &params, m) {
                     let kinds: Vec<(usize, Json)> = free
                         .iter()
                         .copied()
@@ -3662,6 +3724,24 @@ mod tests {
         assert_eq!(
             args(&b),
             json!({"cuisine": "Italian", "location": "Boston"}),
+            "{b:?}"
+        );
+        // A kind the description gives as an example is the parameter's
+        // (attack trial: "(e.g. Italian, Thai)" made Thai the
+        // capability's own word, and it was dropped unseen).
+        let with_examples = CapabilityManifest::new(
+            "misc.findRestaurants",
+            "Find restaurants near a location serving a cuisine",
+            obj(
+                json!({"location": {"type": "string", "description": "Location to search near"},
+                       "cuisine": {"type": "string", "description": "Type of cuisine (e.g. Italian, Thai)"}}),
+                &["location"],
+            ),
+        );
+        let b = run("find Thai restaurants in Boston", &with_examples);
+        assert_eq!(
+            args(&b),
+            json!({"cuisine": "Thai", "location": "Boston"}),
             "{b:?}"
         );
         // Two kinds for one parameter: neither is dropped unseen.

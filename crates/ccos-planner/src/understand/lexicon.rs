@@ -479,6 +479,26 @@ pub fn name_words(m: &CapabilityManifest) -> BTreeSet<String> {
     w
 }
 
+/// Whether `word` (lower case) names an operation of [`GROUPS`] ("sum",
+/// "max", "upper").
+pub fn is_operation_word(word: &str) -> bool {
+    static WORDS: OnceLock<BTreeSet<String>> = OnceLock::new();
+    let stems = WORDS.get_or_init(|| {
+        GROUPS
+            .iter()
+            .flat_map(|(_, ops)| ops.iter())
+            .flat_map(|(_, words)| words.iter())
+            .flat_map(|w| analyze(w))
+            .chain(
+                ["min", "max", "mean", "average", "median", "count", "total"]
+                    .iter()
+                    .flat_map(|w| analyze(w)),
+            )
+            .collect()
+    });
+    analyze(word).iter().any(|s| stems.contains(s))
+}
+
 /// The stemmed words naming where `m` comes from: its id's provider
 /// segments (`everything` of `mcp.everything.get-sum`), and "server" for
 /// an MCP server's tool. "the sum of 2 and 4 according to the everything
@@ -1019,8 +1039,64 @@ pub fn without_examples(text: &str) -> String {
     out
 }
 
+/// The examples a description gives ("the cuisine (e.g., Italian,
+/// Chinese, Mexican)": `Italian`, `Chinese`, `Mexican`), as written,
+/// without quotes: what [`without_examples`] cuts out, item by item.
+pub fn examples(text: &str) -> Vec<String> {
+    const MARKERS: &[&str] = &[
+        "e.g.",
+        "for example",
+        "for instance",
+        "such as",
+        "example:",
+        "examples:",
+    ];
+    let lower = text.to_lowercase();
+    if lower.len() != text.len() {
+        return vec![];
+    }
+    let mut out = vec![];
+    let mut at = 0;
+    while let Some((start, marker)) = MARKERS
+        .iter()
+        .filter_map(|m| lower[at..].find(m).map(|i| (at + i, m.len())))
+        .min()
+    {
+        let from = start + marker;
+        let end = lower[from..]
+            .find(['.', ';', ')'])
+            .map_or(text.len(), |i| from + i);
+        let body = text.get(from..end).unwrap_or_default();
+        out.extend(
+            body.split([',', '/'])
+                .flat_map(|x| x.split(" or "))
+                .flat_map(|x| x.split(" and "))
+                .map(|x| {
+                    x.trim_matches(|c: char| "'\"`‘’“”".contains(c) || c.is_whitespace())
+                        .to_string()
+                })
+                .filter(|x| !x.is_empty() && x.chars().count() <= 40),
+        );
+        at = end;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn examples_are_read_item_by_item() {
+        assert_eq!(
+            super::examples("Specify the cuisine type (e.g., Italian, Chinese, Mexican)"),
+            ["Italian", "Chinese", "Mexican"]
+        );
+        assert_eq!(
+            super::examples("A city, e.g. 'Paris' or 'Rome'."),
+            ["Paris", "Rome"]
+        );
+        assert!(super::examples("The name of the city").is_empty());
+    }
+
     #[test]
     fn exclusions_and_today_are_read() {
         for t in [

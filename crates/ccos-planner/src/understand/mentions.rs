@@ -1143,6 +1143,7 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
         i += take;
     }
     names(text, &toks, &words, &mut owner, &mut out);
+    word_lists(text, &toks, &words, &mut owner, &mut out);
     let glosses = glosses(text);
     out.retain(|m| {
         m.kind != MentionKind::Name
@@ -1166,6 +1167,106 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
     }
     let out = lists(text, &toks, &words, &owner, out);
     Ok(out)
+}
+
+/// Plain words listed as values: three or more single lower-case words
+/// joined by commas and a final "and"/"or" ("join *red, green and blue*
+/// with dashes", "the hex values of *navy, purple and maroon*"). Each is a
+/// stated value (a [`MentionKind::Quoted`] text, grouped into a list
+/// later), so it must be used; a list of operations ("sort, dedupe and
+/// count …", "the min, max and mean") or of request words is no values.
+fn word_lists(
+    text: &str,
+    toks: &[Tok],
+    words: &[Option<String>],
+    owner: &mut [Option<usize>],
+    out: &mut Vec<Mention>,
+) {
+    let item = |i: usize| -> bool {
+        let (TokKind::Word(w), None) = (&toks[i].kind, owner[i]) else {
+            return false;
+        };
+        let lw = lower(w);
+        w.chars().all(char::is_lowercase)
+            && w.chars().count() > 1
+            && !FUNCTION_WORDS.contains(&lw.as_str())
+            && !matches!(lw.as_str(), "and" | "or" | "then" | "also")
+            && !super::lexicon::is_action_verb(&lw)
+            && !super::lexicon::is_operation_word(&lw)
+            && !super::lexicon::request_word_stems()
+                .iter()
+                .any(|st| analyze_one(&lw).as_deref() == Some(st.as_str()))
+    };
+    let comma = |i: usize| matches!(toks.get(i).map(|t| &t.kind), Some(TokKind::Punct(',')));
+    let conj = |i: usize| matches!(words.get(i).and_then(|w| w.as_deref()), Some("and" | "or"));
+    let mut found: Vec<usize> = vec![];
+    let mut i = 0;
+    while i < toks.len() {
+        // w (, w)* ,? (and|or) w
+        let mut items = vec![];
+        let mut k = i;
+        if !item(k) {
+            i += 1;
+            continue;
+        }
+        items.push(k);
+        let mut closed = false;
+        loop {
+            if comma(k + 1) && k + 2 < toks.len() && item(k + 2) {
+                k += 2;
+                items.push(k);
+            } else if comma(k + 1) && conj(k + 2) && k + 3 < toks.len() && item(k + 3) {
+                k += 3;
+                items.push(k);
+                closed = true;
+                break;
+            } else if conj(k + 1) && k + 2 < toks.len() && item(k + 2) && items.len() > 1 {
+                k += 2;
+                items.push(k);
+                closed = true;
+                break;
+            } else {
+                break;
+            }
+        }
+        // A single word follows, not the first of a phrase ("red, green
+        // and blue *dresses*": the nouns qualified, not values).
+        let ends = !matches!(toks.get(k + 1).map(|t| &t.kind), Some(TokKind::Word(w)) if !FUNCTION_WORDS.contains(&lower(w).as_str()) && !matches!(lower(w).as_str(), "with" | "by" | "in" | "into" | "to" | "from" | "for" | "on" | "using"));
+        // "the title, genre and rating of the film", "such as its title,
+        // author and year": fields asked for, not values stated.
+        let asked = i > 0
+            && matches!(
+                words[i - 1].as_deref(),
+                Some("the" | "its" | "their" | "his" | "her" | "my" | "your" | "our" | "as")
+            );
+        if closed && items.len() >= 3 && ends && !asked {
+            found.extend(items);
+            i = k + 1;
+        } else {
+            i += 1;
+        }
+    }
+    for t in found {
+        let TokKind::Word(w) = &toks[t].kind else {
+            continue;
+        };
+        owner[t] = Some(out.len());
+        out.push(Mention {
+            kind: MentionKind::Quoted,
+            value: Json::from(w.clone()),
+            span: Span::new(toks[t].start, toks[t].end),
+            text: text[toks[t].start..toks[t].end].to_string(),
+            cue: Cue::default(),
+            items: vec![],
+            weak: false,
+            unit: None,
+        });
+    }
+}
+
+/// The one stem of `word`, if it has one.
+fn analyze_one(word: &str) -> Option<String> {
+    ccos_marketplace::search::analyze(word).into_iter().next()
 }
 
 /// Where the text says one term twice, as an acronym and its expansion,
@@ -1753,6 +1854,29 @@ mod tests {
         );
         let m = mentions("create a file named notes.txt").unwrap();
         assert_eq!(m[0].kind, MentionKind::Path, "{m:?}");
+    }
+
+    #[test]
+    fn plain_words_listed_are_values() {
+        let m = mentions("join red, green and blue with dashes").unwrap();
+        assert_eq!(
+            (m[0].kind, m[0].value.clone()),
+            (MentionKind::List, json!(["red", "green", "blue"]))
+        );
+        // Operations, fields asked for, and qualifiers of a noun are not.
+        for goal in [
+            "sort, dedupe and count the lines",
+            "what is the min, max and mean of 3, 5, 7",
+            "retrieve the title, genre and rating of the film",
+            "find red, green and blue dresses",
+        ] {
+            let m = mentions(goal).unwrap();
+            assert!(
+                m.iter().all(|x| x.kind != MentionKind::Quoted
+                    && x.items.iter().all(|i| i.kind != MentionKind::Quoted)),
+                "{goal}: {m:?}"
+            );
+        }
     }
 
     #[test]

@@ -394,10 +394,17 @@ fn read_statement(statement: &str, kind: Option<String>) -> Result<Fact, String>
             lower_words
                 .windows(2)
                 .find(|p| {
-                    matches!(p[0].as_str(), "and" | "then") && super::lexicon::is_action_verb(&p[1])
+                    matches!(p[0].as_str(), "and" | "then")
+                        && (super::lexicon::is_action_verb(&p[1])
+                            || crate::decompose::clause::is_request_verb(&p[1]))
                 })
                 .map(|p| &p[1])
         });
+    if statement.contains(';') {
+        return Err(format!(
+            "\"{statement}\" goes on with another request (after \";\"): one fact per request"
+        ));
+    }
     if let Some(w) = another {
         return Err(format!(
             "\"{statement}\" goes on with another request (\"{w}\"): one fact per request"
@@ -641,6 +648,9 @@ mod tests {
             // Another request inside.
             "remember that Alice likes tea and forget Bob",
             "remember that Ivan is tall, and remember that Judy is short",
+            "remember that Alice likes tea and call Bob",
+            "remember that Grace lives in Tokyo and then what time is it there",
+            "remember that Alice likes tea; call Bob",
             "remember that Oscar likes jazz\nremember that Oscar lives in Oslo",
             // Invisible characters make look-alike names.
             "remember that Zo\u{200b}\u{eb} likes tea",
