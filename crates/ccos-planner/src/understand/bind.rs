@@ -2726,13 +2726,44 @@ pub fn bind(
                     b.unused
                         .push(format!("{} (it says which {noun})", men.label()));
                 } else if !listed && let Some(noun) = qualified_noun(clause, it, &params, m) {
-                    let kinds: Vec<(usize, Json)> = free
+                    // Where it can go: every free parameter that takes it.
+                    let open: Vec<(usize, Json)> = free
                         .iter()
                         .copied()
-                        .filter(|pi| !taken_param.contains(pi) && says_a_kind(&params[*pi]))
+                        .filter(|pi| !taken_param.contains(pi))
                         .filter_map(|pi| compat(it, &params[pi]).map(|(_, v)| (pi, v)))
                         .collect();
-                    if let [(pi, value)] = kinds.as_slice() {
+                    let text = it.value.as_str().unwrap_or(&it.text).to_string();
+                    // The one whose choices or examples name it ("P1" of a
+                    // priority's enum; "Thai" of "e.g. Italian, Thai"),
+                    // else the one kind parameter when nothing else could
+                    // take it: "Coldplay concerts" with a genre and an
+                    // artist is a guess, refused.
+                    let named: Vec<&(usize, Json)> =
+                        open.iter()
+                            .filter(|(pi, _)| {
+                                let p = &params[*pi];
+                                is_example_of(p, &text)
+                                    || p.schema.get("enum").and_then(Json::as_array).is_some_and(
+                                        |e| {
+                                            e.iter().any(|v| {
+                                                v.as_str()
+                                                    .is_some_and(|v| v.eq_ignore_ascii_case(&text))
+                                            })
+                                        },
+                                    )
+                            })
+                            .collect();
+                    let kinds: Vec<&(usize, Json)> = open
+                        .iter()
+                        .filter(|(pi, _)| says_a_kind(&params[*pi]))
+                        .collect();
+                    let chosen = match (named.as_slice(), kinds.as_slice()) {
+                        ([one], _) => Some(*one),
+                        ([], [one]) if open.len() == 1 => Some(*one),
+                        _ => None,
+                    };
+                    if let Some((pi, value)) = chosen {
                         let p = &params[*pi];
                         b.notes
                             .push(format!("{} says which {noun} -> :{}", it.label(), p.name));
@@ -3744,6 +3775,21 @@ mod tests {
             json!({"cuisine": "Thai", "location": "Boston"}),
             "{b:?}"
         );
+        // A name that a kind or another parameter could take is a guess:
+        // "Coldplay concerts" is no genre when an artist is also free.
+        let concerts = cap(
+            "findConcerts",
+            obj(
+                json!({"city": {"type": "string"},
+                       "genre": {"type": "string", "description": "Music genre, e.g. rock, jazz"},
+                       "artist": {"type": "string", "description": "Performing artist or band"}}),
+                &["city"],
+            ),
+        );
+        let b = run("find Coldplay concerts in London", &concerts);
+        assert_eq!(args(&b).get("genre"), None, "{b:?}");
+        let b = run("find Rock concerts in London", &concerts);
+        assert_eq!(args(&b)["genre"], json!("Rock"), "{b:?}");
         // Two kinds for one parameter: neither is dropped unseen.
         let b = run("find Chinese or Thai restaurants in Boston", &restaurants);
         assert!(

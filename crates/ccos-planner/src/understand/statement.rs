@@ -451,6 +451,20 @@ fn read_statement(statement: &str, kind: Option<String>) -> Result<Fact, String>
                 words[0]
             ));
         }
+        // "Alice likes tea and Bob likes coffee": a second subject, a
+        // second fact (it was kept on Alice alone).
+        if let Some(other) = ms.iter().find(|o| {
+            o.span.start > m.span.end
+                && is_named(o.kind, &o.items)
+                && statement
+                    .get(..o.span.start)
+                    .is_some_and(|before| before.trim_end().to_lowercase().ends_with(" and"))
+        }) {
+            return Err(format!(
+                "\"{statement}\" states a second fact about {}: one fact per request",
+                other.text
+            ));
+        }
         let rest = statement.get(m.span.end..).unwrap_or_default().trim();
         let rest = rest
             .trim_start_matches("'s")
@@ -649,6 +663,7 @@ mod tests {
             "remember that Alice likes tea and forget Bob",
             "remember that Ivan is tall, and remember that Judy is short",
             "remember that Alice likes tea and call Bob",
+            "remember that Alice likes tea and Bob likes coffee",
             "remember that Grace lives in Tokyo and then what time is it there",
             "remember that Alice likes tea; call Bob",
             "remember that Oscar likes jazz\nremember that Oscar lives in Oslo",
