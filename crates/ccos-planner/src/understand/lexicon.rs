@@ -1013,29 +1013,13 @@ pub fn unserved_qualifier(
 /// it. An example runs from "e.g.", "for example", "such as" or "like" to
 /// the end of its sentence or parenthesis.
 pub fn without_examples(text: &str) -> String {
-    const MARKERS: &[&str] = &[
-        "e.g.",
-        "for example",
-        "for instance",
-        "such as",
-        "example:",
-        "examples:",
-    ];
-    let lower = text.to_lowercase();
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
-    while let Some((start, marker)) = MARKERS
-        .iter()
-        .filter_map(|m| lower[at..].find(m).map(|i| (at + i, m.len())))
-        .min()
-    {
-        out.push_str(&text[at..start]);
-        let from = start + marker;
-        at = lower[from..]
-            .find(['.', ';', ')'])
-            .map_or(text.len(), |i| from + i);
+    for (start, _, end) in example_spans(text) {
+        out.push_str(text.get(at..start).unwrap_or_default());
+        at = end;
     }
-    out.push_str(&text[at..]);
+    out.push_str(text.get(at..).unwrap_or_default());
     out
 }
 
@@ -1043,6 +1027,29 @@ pub fn without_examples(text: &str) -> String {
 /// Chinese, Mexican)": `Italian`, `Chinese`, `Mexican`), as written,
 /// without quotes: what [`without_examples`] cuts out, item by item.
 pub fn examples(text: &str) -> Vec<String> {
+    example_spans(text)
+        .into_iter()
+        .flat_map(|(_, from, end)| {
+            text.get(from..end)
+                .unwrap_or_default()
+                .split([',', '/'])
+                .flat_map(|x| x.split(" or "))
+                .flat_map(|x| x.split(" and "))
+                .map(|x| {
+                    x.trim_matches(|c: char| "'\"`‘’“”".contains(c) || c.is_whitespace())
+                        .to_string()
+                })
+                .filter(|x| !x.is_empty() && x.chars().count() <= 40)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Where `text`'s examples are: (marker start, examples start, end), the
+/// end being the sentence's or parenthesis's. Found on an ASCII lower
+/// case copy, which keeps every byte offset (the markers are ASCII; a
+/// full lower-casing may change a character's length).
+fn example_spans(text: &str) -> Vec<(usize, usize, usize)> {
     const MARKERS: &[&str] = &[
         "e.g.",
         "for example",
@@ -1051,32 +1058,20 @@ pub fn examples(text: &str) -> Vec<String> {
         "example:",
         "examples:",
     ];
-    let lower = text.to_lowercase();
-    if lower.len() != text.len() {
-        return vec![];
-    }
+    let lower = text.to_ascii_lowercase();
     let mut out = vec![];
     let mut at = 0;
     while let Some((start, marker)) = MARKERS
         .iter()
-        .filter_map(|m| lower[at..].find(m).map(|i| (at + i, m.len())))
+        .filter_map(|m| lower.get(at..)?.find(m).map(|i| (at + i, m.len())))
         .min()
     {
         let from = start + marker;
-        let end = lower[from..]
-            .find(['.', ';', ')'])
+        let end = lower
+            .get(from..)
+            .and_then(|r| r.find(['.', ';', ')']))
             .map_or(text.len(), |i| from + i);
-        let body = text.get(from..end).unwrap_or_default();
-        out.extend(
-            body.split([',', '/'])
-                .flat_map(|x| x.split(" or "))
-                .flat_map(|x| x.split(" and "))
-                .map(|x| {
-                    x.trim_matches(|c: char| "'\"`‘’“”".contains(c) || c.is_whitespace())
-                        .to_string()
-                })
-                .filter(|x| !x.is_empty() && x.chars().count() <= 40),
-        );
+        out.push((start, from, end));
         at = end;
     }
     out
@@ -1095,6 +1090,11 @@ mod tests {
             ["Paris", "Rome"]
         );
         assert!(super::examples("The name of the city").is_empty());
+        // A character whose lower case is longer never shifts the cut.
+        assert_eq!(
+            super::without_examples("İstanbul's district, e.g. Fatih."),
+            "İstanbul's district, ."
+        );
     }
 
     #[test]
