@@ -578,6 +578,28 @@ const DATE_WORDS: &[&str] = &[
     "timestamp",
 ];
 const TIME_WORDS: &[&str] = &["time", "hour", "at", "when", "start", "end", "clock"];
+/// Parameters that take any text the user gives (a date among it).
+const FREE_TEXT_WORDS: &[&str] = &[
+    "text",
+    "message",
+    "content",
+    "body",
+    "query",
+    "q",
+    "input",
+    "value",
+    "string",
+    "data",
+    "note",
+    "comment",
+    "prompt",
+    "description",
+    "search",
+    "keyword",
+    "term",
+    "item",
+    "items",
+];
 const EMAIL_WORDS: &[&str] = &[
     "email",
     "mail",
@@ -1177,6 +1199,33 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
         (MentionKind::Date | MentionKind::Time, Some("string") | None)
             if has(n, PLACE_WORDS)
                 && !has(n, &["date", "day", "time", "datetime", "timestamp", "when"]) =>
+        {
+            return None;
+        }
+        // A date or a time goes where one is meant, or into free text;
+        // never into the name of something else (attack trial: "concerts
+        // in Boston on 2026-12-05" gave `artist: "2026-12-05"`).
+        (MentionKind::Date | MentionKind::Time, Some("string") | None)
+            if !has(n, DATE_WORDS)
+                && !has(n, TIME_WORDS)
+                && !has(n, FREE_TEXT_WORDS)
+                && !has(
+                    &p.desc_words,
+                    &[
+                        "date",
+                        "day",
+                        "time",
+                        "datetime",
+                        "timestamp",
+                        "when",
+                        "year",
+                        "month",
+                    ],
+                )
+                && !matches!(
+                    p.schema.get("format").and_then(Json::as_str),
+                    Some("date" | "date-time" | "time")
+                ) =>
         {
             return None;
         }
@@ -3790,6 +3839,10 @@ mod tests {
         assert_eq!(args(&b).get("genre"), None, "{b:?}");
         let b = run("find Rock concerts in London", &concerts);
         assert_eq!(args(&b)["genre"], json!("Rock"), "{b:?}");
+        // A date is no artist: with no date parameter it is dropped.
+        let b = run("find Rock concerts in London on 2026-12-05", &concerts);
+        assert_eq!(args(&b).get("artist"), None, "{b:?}");
+        assert!(b.unused.iter().any(|u| u.contains("2026-12-05")), "{b:?}");
         // Two kinds for one parameter: neither is dropped unseen.
         let b = run("find Chinese or Thai restaurants in Boston", &restaurants);
         assert!(
