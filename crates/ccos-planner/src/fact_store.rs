@@ -61,7 +61,7 @@ impl FactStore {
             .collect();
         let mut out = vec![];
         for create in creates {
-            let provider = provider(&create.manifest);
+            let provider = provider_of(&create.manifest);
             let adds: Vec<Shape> = catalog
                 .iter()
                 .filter(|m| provider_of(m) == provider && names(m, &["add", "observations"]))
@@ -180,10 +180,6 @@ fn provider_of(m: &CapabilityManifest) -> &str {
     m.id.rsplit_once('.').map_or("", |(p, _)| p)
 }
 
-fn provider(m: &CapabilityManifest) -> String {
-    provider_of(m).to_string()
-}
-
 /// Whether the words of `m`'s name include every one of `words` (stemmed).
 fn names(m: &CapabilityManifest, words: &[&str]) -> bool {
     let own = crate::understand::lexicon::name_words(m);
@@ -197,7 +193,7 @@ fn names(m: &CapabilityManifest, words: &[&str]) -> bool {
 /// the creating one only) at most one more required text.
 fn shape(m: &CapabilityManifest, creates: bool) -> Option<Shape> {
     let schema = &m.input_schema;
-    let lists = required(schema)?;
+    let lists = m.required_keys();
     let [list] = lists.as_slice() else {
         return None;
     };
@@ -238,7 +234,7 @@ fn shape(m: &CapabilityManifest, creates: bool) -> Option<Shape> {
     })
 }
 
-/// The names a JSON schema requires.
+/// The names an item's JSON schema requires.
 fn required(schema: &Json) -> Option<Vec<String>> {
     Some(
         schema

@@ -127,6 +127,41 @@ pub struct IntentTrace {
     pub notes: Vec<String>,
 }
 
+impl IntentTrace {
+    /// An empty trace of sub-intent `s` resolved by `strategy`.
+    fn new(s: &SubIntent, strategy: &str) -> IntentTrace {
+        IntentTrace {
+            sub_intent: s.id.clone(),
+            description: s.description.clone(),
+            strategy: strategy.to_string(),
+            candidates: vec![],
+            rejected: vec![],
+            filtered: vec![],
+            skipped: vec![],
+            chosen: None,
+            decision: None,
+            notes: vec![],
+        }
+    }
+}
+
+/// The whole goal as its one sub-intent (after the decomposition's
+/// `failures`): a fact to remember, or a count one result's field answers.
+fn whole_goal_outcome(
+    goal: &str,
+    failures: Vec<crate::decompose::StrategyFailure>,
+) -> crate::decompose::HybridOutcome {
+    crate::decompose::HybridOutcome {
+        sub_intents: vec![crate::decompose::whole_goal(
+            goal,
+            crate::understand::mentions(goal).unwrap_or_default(),
+        )],
+        path: HybridPath::Fallback,
+        strategy: "fallback".into(),
+        failures,
+    }
+}
+
 /// The decision trace of a plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PlanTrace {
@@ -308,31 +343,14 @@ impl Planner {
             Some(Ok(_))
         ) && matches!(self.fact_store(), Some(Ok(_)))
         {
-            let whole = crate::decompose::HybridOutcome {
-                sub_intents: vec![crate::decompose::whole_goal(
-                    goal,
-                    crate::understand::mentions(goal).unwrap_or_default(),
-                )],
-                path: HybridPath::Fallback,
-                strategy: "fallback".into(),
-                failures: vec![],
-            };
-            return self.plan_outcome(goal, whole);
+            return self.plan_outcome(goal, whole_goal_outcome(goal, vec![]));
         }
         let outcome = self.decomposition.decompose_traced(goal)?;
         // "how many stars does acme/rocket have?" is read first as a list
         // to count; when no capability lists them, as one question whose
         // answer is a number (a field of one result, [`answer_field`]).
         let counted = outcome.sub_intents.first().is_some_and(|s| s.counted);
-        let whole = counted.then(|| crate::decompose::HybridOutcome {
-            sub_intents: vec![crate::decompose::whole_goal(
-                goal,
-                crate::understand::mentions(goal).unwrap_or_default(),
-            )],
-            path: HybridPath::Fallback,
-            strategy: "fallback".into(),
-            failures: outcome.failures.clone(),
-        });
+        let whole = counted.then(|| whole_goal_outcome(goal, outcome.failures.clone()));
         let first = self.plan_outcome(goal, outcome)?;
         if first.requires_agent.is_some()
             && let Some(whole) = whole
@@ -681,18 +699,9 @@ impl Planner {
             Resolution::Resolved { candidates } => (candidates, vec![]),
             Resolution::NoFit { rejected } => (vec![], rejected),
         };
-        let mut trace = IntentTrace {
-            sub_intent: s.id.clone(),
-            description: s.description.clone(),
-            strategy: self.resolution.name().to_string(),
-            candidates: candidates.clone(),
-            rejected,
-            filtered: vec![],
-            skipped: vec![],
-            chosen: None,
-            decision: None,
-            notes: vec![],
-        };
+        let mut trace = IntentTrace::new(s, self.resolution.name());
+        trace.candidates = candidates.clone();
+        trace.rejected = rejected;
         let mut allowed = vec![];
         let mut ties: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for c in &candidates {
@@ -1202,18 +1211,7 @@ impl Planner {
         }
         let fact = crate::understand::statement::fact_to_remember(&s.description)?;
         let store = self.fact_store()?;
-        let mut trace = IntentTrace {
-            sub_intent: s.id.clone(),
-            description: s.description.clone(),
-            strategy: "fact store".into(),
-            candidates: vec![],
-            rejected: vec![],
-            filtered: vec![],
-            skipped: vec![],
-            chosen: None,
-            decision: None,
-            notes: vec![],
-        };
+        let mut trace = IntentTrace::new(s, "fact store");
         let kept = match (fact, store) {
             (Ok(fact), Ok((store, decision))) => {
                 trace.notes.push(store.note(&fact));
@@ -1904,13 +1902,7 @@ fn unaccounted_word(
             .collect(),
     );
     let is_number = |w: &str| w.chars().any(|c| c.is_ascii_digit());
-    let in_vocab = |w: &str| {
-        let stems = analyze(w);
-        !stems.is_empty()
-            && stems
-                .iter()
-                .all(|st| lexicon::synonym_stems(st).iter().any(|x| vocab.contains(x)))
-    };
+    let in_vocab = |w: &str| lexicon::knows(&vocab, w);
     // A pictograph has no stems, and is no filler for it.
     let is_filler =
         |w: &str| !w.chars().any(is_pictograph) && analyze(w).iter().all(|st| filler.contains(st));

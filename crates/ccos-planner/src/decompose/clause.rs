@@ -20,6 +20,7 @@
 use super::{DecompositionError, DecompositionStrategy};
 use crate::intent::{IntentType, SubIntent};
 use crate::understand::arith::PREV;
+use crate::understand::lexicon;
 
 /// Words that join the parts of a multi-part request.
 pub const CONNECTORS: [&str; 6] = ["and", "then", "also", "after", "afterwards", "finally"];
@@ -175,106 +176,11 @@ fn first_word(clause: &str) -> String {
         .unwrap_or_default()
 }
 
-/// Action verbs (imperatives) and the intent type each suggests.
-/// Whether `word` (lower case) opens a request: a verb of [`VERBS`] or
-/// a question word, or one of calling and messaging ("and *call* Bob").
-pub(crate) fn is_request_verb(word: &str) -> bool {
-    VERBS.iter().any(|(_, ws)| ws.contains(&word))
-        || matches!(
-            word,
-            "call" | "text" | "message" | "phone" | "where" | "when" | "why"
-        )
-}
-
-const VERBS: &[(&str, &[&str])] = &[
-    (
-        "fetch",
-        &[
-            "get",
-            "fetch",
-            "read",
-            "find",
-            "search",
-            "list",
-            "look",
-            "retrieve",
-            "check",
-            "query",
-            "download",
-            "load",
-            "open",
-            "view",
-            "see",
-            "tell",
-            "give",
-            "show",
-            "what",
-            "which",
-            "who",
-            "how",
-            "recommend",
-            "suggest",
-            "help",
-        ],
-    ),
-    (
-        "filter",
-        &["filter", "select", "keep", "exclude", "choose", "pick"],
-    ),
-    (
-        "compute",
-        &[
-            "count",
-            "compute",
-            "calculate",
-            "add",
-            "sum",
-            "multiply",
-            "subtract",
-            "divide",
-            "estimate",
-            "compare",
-            "analyze",
-            "analyse",
-        ],
-    ),
-    (
-        "transform",
-        &[
-            "convert",
-            "translate",
-            "summarize",
-            "summarise",
-            "format",
-            "sort",
-            "transform",
-            "extract",
-            "generate",
-        ],
-    ),
-    (
-        "output",
-        &[
-            "print", "display", "send", "email", "notify", "remind", "share", "post", "reply",
-        ],
-    ),
-    (
-        "write",
-        &[
-            "write", "save", "create", "book", "delete", "update", "set", "schedule", "cancel",
-            "change", "modify", "remove", "buy", "order", "pay", "transfer", "register", "reserve",
-            "assign", "upload", "make", "plan", "record", "edit", "apply", "submit", "handle",
-            "arrange",
-        ],
-    ),
-    ("askuser", &["ask"]),
-];
-
 /// The intent type suggested by a clause's first word (`please` skipped;
-/// see [`VERBS`]), or `None` when it is not a known action verb.
+/// see [`lexicon::VERBS`]), or `None` when it is not a known action verb.
 fn verb_type(clause: &str) -> Option<IntentType> {
     let w = first_word(clause);
-    VERBS
+    lexicon::VERBS
         .iter()
         .find(|(_, vs)| vs.contains(&w.as_str()))
         .map(|(t, _)| IntentType::parse(t))
@@ -290,7 +196,7 @@ fn intent_type(clause: &str) -> IntentType {
 /// rules). A clause is merged back into the previous one (with its
 /// connector or comma) when it has fewer than two words (`count words and
 /// lines`), or when it follows a bare comma and does not start with an
-/// action verb ([`VERBS`], after an optional `please`): `fly to Rome on
+/// action verb ([`lexicon::VERBS`], after an optional `please`): `fly to Rome on
 /// Monday, the passenger is Li` stays one clause. Offers nothing
 /// (`None`) when the goal has a single clause, so the whole-goal fallback
 /// applies. A clause's stated values are its [`SubIntent::mentions`],

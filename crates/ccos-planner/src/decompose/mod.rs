@@ -15,7 +15,7 @@
 //!   sub-intent, which resolution matches against the real catalog (never
 //!   an invented capability).
 
-pub(crate) mod clause;
+mod clause;
 mod pattern;
 
 pub use clause::{

@@ -197,6 +197,10 @@ struct CapTerms {
     /// `state`): a request naming one asks for that choice, so the word
     /// counts for the "fits" bar (not for the score: ranking is unchanged).
     choices: BTreeSet<String>,
+    /// The words naming where it comes from
+    /// ([`crate::understand::lexicon::provider_words`]): they count for
+    /// the "fits" bar, not for the score.
+    provider: BTreeSet<String>,
     /// Document length in terms.
     len: usize,
 }
@@ -476,40 +480,28 @@ impl ResolutionStrategy for CatalogResolution {
             // that has it and never against one. (The score's coverage
             // keeps it: the ranking is measured with it.)
             let filler = crate::understand::lexicon::filler_word_stems();
-            let unmatched_filler: f64 = judged
-                .iter()
-                .filter(|q| filler.contains(q.as_str()) && !matched.contains(q))
-                .map(|q| evidence_idf.get(q.as_str()).copied().unwrap_or(0.0))
-                .sum();
+            // The weight of the request's words it lacks that `excused`
+            // accepts.
+            let unmatched_weight = |excused: &dyn Fn(&str) -> bool| -> f64 {
+                judged
+                    .iter()
+                    .filter(|q| !matched.contains(q) && excused(q.as_str()))
+                    .map(|q| evidence_idf.get(q.as_str()).copied().unwrap_or(0.0))
+                    .sum()
+            };
+            let unmatched_filler = unmatched_weight(&|q| filler.contains(q));
             // So does a word introducing a stated value ("a branch
             // *called* v2"): it says a name follows, not what to do.
-            let naming: f64 = judged
-                .iter()
-                .filter(|q| naming_stems.contains(q.as_str()) && !matched.contains(q))
-                .map(|q| evidence_idf.get(q.as_str()).copied().unwrap_or(0.0))
-                .sum();
+            let naming = unmatched_weight(&|q| naming_stems.contains(q));
             let bar_total = judged_total - unmatched_filler - naming;
             // A word naming one of its parameters' choices counts for it.
-            let chosen_weight: f64 = judged
-                .iter()
-                .filter(|q| !matched.contains(q) && syn(q).any(|s| t.choices.contains(s)))
-                .map(|q| evidence_idf.get(q.as_str()).copied().unwrap_or(0.0))
-                .sum();
+            let chosen_weight = unmatched_weight(&|q| syn(q).any(|s| t.choices.contains(s)));
             // So do the words naming its provider ("the *everything*
             // server").
-            let provider = crate::understand::lexicon::provider_words(m);
-            let provider_weight: f64 = judged
-                .iter()
-                .filter(|q| !matched.contains(q) && provider.contains(q.as_str()))
-                .map(|q| evidence_idf.get(q.as_str()).copied().unwrap_or(0.0))
-                .sum();
+            let provider_weight = unmatched_weight(&|q| t.provider.contains(q));
             // So do the words spelling out its name (not in the score:
             // the ranking is measured without them).
-            let spelled_weight: f64 = judged
-                .iter()
-                .filter(|q| !matched.contains(q) && spelled.contains(q.as_str()))
-                .map(|q| evidence_idf.get(q.as_str()).copied().unwrap_or(0.0))
-                .sum();
+            let spelled_weight = unmatched_weight(&|q| spelled.contains(q));
             let bar_coverage = if bar_total > 0.0 {
                 (matched_weight + chosen_weight + spelled_weight + provider_weight) / bar_total
             } else {
@@ -916,6 +908,7 @@ fn cap_terms(m: &CapabilityManifest) -> CapTerms {
         lead,
         tf,
         choices,
+        provider: crate::understand::lexicon::provider_words(m),
         len: words.len(),
     }
 }

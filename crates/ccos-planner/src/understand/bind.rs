@@ -90,6 +90,12 @@ pub struct Param {
     /// its parameters): where a quantity's dimension may be named when
     /// the parameter does not name it ([`super::units::fits`]).
     pub capability_words: std::sync::Arc<BTreeSet<String>>,
+    /// The examples its description gives ("e.g. Italian, Thai"), read
+    /// once here rather than at every comparison.
+    pub examples: Vec<String>,
+    /// The values its description lists as its only ones (see
+    /// [`closed_values`]), read once here.
+    pub closed: Option<Vec<Json>>,
 }
 
 /// The noun a name `it` qualifies in `clause`, when that noun is a word of
@@ -107,10 +113,6 @@ fn qualified_noun(
         return None;
     }
     let words = &params.first()?.capability_words;
-    // Its own words: not the examples its description gives ("e.g.
-    // Italian, Thai" names no restaurant the capability is about).
-    let mut own = super::lexicon::name_words(m);
-    own.extend(analyze(&super::lexicon::without_examples(&m.description)));
     let rest = clause.get(it.span.end..)?;
     let noun: String = rest
         .strip_prefix(' ')?
@@ -123,16 +125,14 @@ fn qualified_noun(
     {
         return None;
     }
-    let known = |w: &str| {
-        let stems = analyze(w);
-        !stems.is_empty()
-            && stems.iter().all(|st| {
-                super::lexicon::synonym_stems(st)
-                    .iter()
-                    .any(|x| words.contains(x))
-            })
-    };
-    (known(&noun) && !analyze(&it.text).iter().any(|st| own.contains(st))).then_some(noun)
+    if !super::lexicon::knows(words, &noun) {
+        return None;
+    }
+    // Its own words: not the examples its description gives ("e.g.
+    // Italian, Thai" names no restaurant the capability is about).
+    let mut own = super::lexicon::name_words(m);
+    own.extend(analyze(&super::lexicon::without_examples(&m.description)));
+    (!analyze(&it.text).iter().any(|st| own.contains(st))).then_some(noun)
 }
 
 /// Whether parameter `p` takes a kind of thing by name (`cuisine`,
@@ -169,10 +169,13 @@ pub fn params_of(m: &CapabilityManifest) -> (Vec<Param>, bool) {
             // "place1", "number2": the word without its number too.
             let mut name_words: BTreeSet<String> = analyze(&name).into_iter().collect();
             name_words.extend(analyze(name.trim_end_matches(|c: char| c.is_ascii_digit())));
+            let ty = schema_type(&schema);
             Param {
                 name_words,
                 desc_words: analyze(&desc).into_iter().collect(),
-                ty: schema_type(&schema),
+                examples: super::lexicon::examples(&desc),
+                closed: closed_values(&schema, ty.as_deref(), &desc),
+                ty,
                 name,
                 required,
                 schema,
@@ -698,7 +701,7 @@ fn num(f: f64) -> Json {
 /// examples ("It can be either 'men' or 'women'": "Germany" is neither).
 fn within(p: &Param, v: &Json) -> bool {
     fits(&p.schema, v)
-        && match (v.as_str(), closed_values(p)) {
+        && match (v.as_str(), &p.closed) {
             (Some(s), Some(vs)) => vs
                 .iter()
                 .filter_map(Json::as_str)
@@ -710,14 +713,10 @@ fn within(p: &Param, v: &Json) -> bool {
 /// The values a parameter's description lists as its only ones
 /// ([`described_values`] outside the description's examples), when there
 /// is no schema `enum` to say so.
-fn closed_values(p: &Param) -> Option<Vec<Json>> {
-    if p.schema.get("enum").is_some() {
+fn closed_values(schema: &Json, ty: Option<&str>, desc: &str) -> Option<Vec<Json>> {
+    if schema.get("enum").is_some() || !matches!(ty, Some("string") | None) || desc.is_empty() {
         return None;
     }
-    if !matches!(p.ty.as_deref(), Some("string") | None) {
-        return None;
-    }
-    let desc = p.schema.get("description").and_then(Json::as_str)?;
     quoted_values(&super::lexicon::without_examples(desc))
 }
 
@@ -832,24 +831,15 @@ fn out_of_bounds(m: &Mention, params: &[Param], free: &[usize]) -> Option<String
 
 /// Whether `value` is one of the examples `p`'s description gives.
 fn is_example_of(p: &Param, value: &str) -> bool {
-    p.schema
-        .get("description")
-        .and_then(Json::as_str)
-        .is_some_and(|d| {
-            super::lexicon::examples(d)
-                .iter()
-                .any(|e| e.eq_ignore_ascii_case(value))
-        })
+    p.examples.iter().any(|e| e.eq_ignore_ascii_case(value))
 }
 
 /// Whether a parameter's name ends in a plural word (`ingredients`,
 /// `dietary_tags`; not `address`, `status`).
 fn plural_name(name: &str) -> bool {
-    let last = name
-        .rsplit(|c: char| c == '_' || c == '-' || c.is_uppercase())
-        .next()
-        .unwrap_or(name)
-        .to_lowercase();
+    let Some(last) = ccos_marketplace::ids::words(name).pop() else {
+        return false;
+    };
     last.len() > 3
         && last.ends_with('s')
         && !["ss", "us", "is", "os"].iter().any(|e| last.ends_with(e))

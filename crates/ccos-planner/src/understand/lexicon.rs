@@ -479,6 +479,112 @@ pub fn name_words(m: &CapabilityManifest) -> BTreeSet<String> {
     w
 }
 
+/// Action verbs (imperatives) and the intent type each suggests (the
+/// clause splitter's table, `decompose::clause`).
+pub const VERBS: &[(&str, &[&str])] = &[
+    (
+        "fetch",
+        &[
+            "get",
+            "fetch",
+            "read",
+            "find",
+            "search",
+            "list",
+            "look",
+            "retrieve",
+            "check",
+            "query",
+            "download",
+            "load",
+            "open",
+            "view",
+            "see",
+            "tell",
+            "give",
+            "show",
+            "what",
+            "which",
+            "who",
+            "how",
+            "recommend",
+            "suggest",
+            "help",
+        ],
+    ),
+    (
+        "filter",
+        &["filter", "select", "keep", "exclude", "choose", "pick"],
+    ),
+    (
+        "compute",
+        &[
+            "count",
+            "compute",
+            "calculate",
+            "add",
+            "sum",
+            "multiply",
+            "subtract",
+            "divide",
+            "estimate",
+            "compare",
+            "analyze",
+            "analyse",
+        ],
+    ),
+    (
+        "transform",
+        &[
+            "convert",
+            "translate",
+            "summarize",
+            "summarise",
+            "format",
+            "sort",
+            "transform",
+            "extract",
+            "generate",
+        ],
+    ),
+    (
+        "output",
+        &[
+            "print", "display", "send", "email", "notify", "remind", "share", "post", "reply",
+        ],
+    ),
+    (
+        "write",
+        &[
+            "write", "save", "create", "book", "delete", "update", "set", "schedule", "cancel",
+            "change", "modify", "remove", "buy", "order", "pay", "transfer", "register", "reserve",
+            "assign", "upload", "make", "plan", "record", "edit", "apply", "submit", "handle",
+            "arrange",
+        ],
+    ),
+    ("askuser", &["ask"]),
+];
+
+/// Whether `word` (lower case) opens a request: a verb of [`VERBS`] or
+/// a question word, or one of calling and messaging ("and *call* Bob").
+pub fn is_request_verb(word: &str) -> bool {
+    VERBS.iter().any(|(_, ws)| ws.contains(&word))
+        || matches!(
+            word,
+            "call" | "text" | "message" | "phone" | "where" | "when" | "why"
+        )
+}
+
+/// Whether `vocab` (stems) knows `word`: every stem of it, or a synonym
+/// of the stem, is in `vocab` (a word without stems is unknown).
+pub fn knows(vocab: &BTreeSet<String>, word: &str) -> bool {
+    let stems = analyze(word);
+    !stems.is_empty()
+        && stems
+            .iter()
+            .all(|st| synonym_stems(st).iter().any(|x| vocab.contains(x)))
+}
+
 /// Whether `word` (lower case) names an operation of [`GROUPS`] ("sum",
 /// "max", "upper").
 pub fn is_operation_word(word: &str) -> bool {

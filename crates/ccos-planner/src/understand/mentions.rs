@@ -1193,9 +1193,9 @@ fn word_lists(
             && !matches!(lw.as_str(), "and" | "or" | "then" | "also")
             && !super::lexicon::is_action_verb(&lw)
             && !super::lexicon::is_operation_word(&lw)
-            && !super::lexicon::request_word_stems()
+            && !ccos_marketplace::search::analyze(&lw)
                 .iter()
-                .any(|st| analyze_one(&lw).as_deref() == Some(st.as_str()))
+                .any(|st| super::lexicon::request_word_stems().contains(st))
     };
     let comma = |i: usize| matches!(toks.get(i).map(|t| &t.kind), Some(TokKind::Punct(',')));
     let conj = |i: usize| matches!(words.get(i).and_then(|w| w.as_deref()), Some("and" | "or"));
@@ -1262,11 +1262,6 @@ fn word_lists(
             unit: None,
         });
     }
-}
-
-/// The one stem of `word`, if it has one.
-fn analyze_one(word: &str) -> Option<String> {
-    ccos_marketplace::search::analyze(word).into_iter().next()
 }
 
 /// Where the text says one term twice, as an acronym and its expansion,

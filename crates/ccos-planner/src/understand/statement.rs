@@ -255,7 +255,7 @@ pub fn fact_to_remember(clause: &str) -> Option<Result<Fact, String>> {
             .starts_with(o)
             .then(|| text.get(o.len()..).unwrap_or_default())
     }) {
-        return Some(read_statement(rest.trim(), None));
+        return Some(read_statement(rest.trim()));
     }
     // "remember Alice likes tea", "remember my birthday is May 5": a
     // name, the speaker or a noun phrase must follow, never "remember to
@@ -268,7 +268,7 @@ pub fn fact_to_remember(clause: &str) -> Option<Result<Fact, String>> {
             .unwrap_or_default()
             .to_lowercase();
         if starts_with_name(rest) || ["the", "my", "i", "i'm", "our"].contains(&first.as_str()) {
-            return Some(read_statement(rest, None));
+            return Some(read_statement(rest));
         }
         return None;
     }
@@ -289,7 +289,7 @@ pub fn fact_to_remember(clause: &str) -> Option<Result<Fact, String>> {
                 continue;
             };
             let statement = text.get(..head.len()).unwrap_or_default().trim();
-            return Some(read_statement(statement, None));
+            return Some(read_statement(statement));
         }
     }
     None
@@ -362,7 +362,7 @@ fn is_named(kind: MentionKind, items: &[super::Mention]) -> bool {
 }
 
 /// The fact a statement states: its subjects and the statement.
-fn read_statement(statement: &str, kind: Option<String>) -> Result<Fact, String> {
+fn read_statement(statement: &str) -> Result<Fact, String> {
     let statement = statement.trim().trim_end_matches(['.', '!', ',']).trim();
     if statement.is_empty() {
         return Err("the goal asks to remember something, but states nothing".into());
@@ -396,7 +396,7 @@ fn read_statement(statement: &str, kind: Option<String>) -> Result<Fact, String>
                 .find(|p| {
                     matches!(p[0].as_str(), "and" | "then")
                         && (super::lexicon::is_action_verb(&p[1])
-                            || crate::decompose::clause::is_request_verb(&p[1]))
+                            || super::lexicon::is_request_verb(&p[1]))
                 })
                 .map(|p| &p[1])
         });
@@ -413,7 +413,7 @@ fn read_statement(statement: &str, kind: Option<String>) -> Result<Fact, String>
     let fact = |subjects: Vec<String>| Fact {
         subjects,
         statement: Some(statement.to_string()),
-        kind: kind.clone(),
+        kind: None,
     };
     if words.len() < 2 {
         return Err(format!(
