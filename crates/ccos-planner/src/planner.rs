@@ -801,6 +801,17 @@ impl Planner {
                 ));
             }
         }
+        // A change is made only when the goal asks for it ("urgent
+        // tickets to Paris" updates nothing).
+        if s.from_text
+            && crate::understand::bind::changes_things(m)
+            && !lexicon::asks_for_change(&operation_words(s), m)
+        {
+            return Fit::Refused(format!(
+                "the goal asks for no change, and {} changes something",
+                m.id
+            ));
+        }
         // A question reads: its nouns ("how many *stars*", "the *new*
         // issues") are no data operation a reading capability contradicts.
         let ops = lexicon::data_operations(m);

@@ -109,7 +109,10 @@ fn qualified_noun(
     params: &[Param],
     m: &CapabilityManifest,
 ) -> Option<String> {
-    if it.kind != MentionKind::Name || it.span.start == 0 {
+    // A capitalised first word may be the request's verb ("Show
+    // restaurants"); a name of several words is a name there too
+    // ("Stephen King books").
+    if it.kind != MentionKind::Name || (it.span.start == 0 && !it.text.contains(' ')) {
         return None;
     }
     let words = &params.first()?.capability_words;
@@ -133,6 +136,38 @@ fn qualified_noun(
     let mut own = super::lexicon::name_words(m);
     own.extend(analyze(&super::lexicon::without_examples(&m.description)));
     (!analyze(&it.text).iter().any(|st| own.contains(st))).then_some(noun)
+}
+
+/// [`qualified_noun`] for a name of several words, whose noun must be a
+/// word of the capability's own name ("Stephen King *books*" for
+/// `searchBooks`), not any word of its description ("Agatha Christie
+/// *titled* Poirot" qualifies no title).
+fn strong_qualified_noun(
+    clause: &str,
+    it: &Mention,
+    params: &[Param],
+    m: &CapabilityManifest,
+) -> Option<String> {
+    let noun = qualified_noun(clause, it, params, m)?;
+    let own = super::lexicon::name_words(m);
+    analyze(&noun)
+        .iter()
+        .any(|st| own.contains(st))
+        .then_some(noun)
+}
+
+/// Whether `text` is one of parameter `p`'s choices (its enum, any case)
+/// or an example its description gives: "P1" of a priority's enum,
+/// "Thai" of "e.g. Italian, Thai".
+fn names_a_choice(p: &Param, text: &str) -> bool {
+    is_example_of(p, text)
+        || p.schema
+            .get("enum")
+            .and_then(Json::as_array)
+            .is_some_and(|e| {
+                e.iter()
+                    .any(|v| v.as_str().is_some_and(|v| v.eq_ignore_ascii_case(text)))
+            })
 }
 
 /// Whether parameter `p` takes a kind of thing by name (`cuisine`,
@@ -2182,8 +2217,26 @@ pub fn bind(
         .map(|(mi, _)| mi)
         .collect();
     for (mi, men) in mentions.iter().enumerate() {
+        // "find *Stephen King* books": a name right before the noun of
+        // what the capability serves says which of them (whose, what
+        // kind), never their own title; it goes only to a parameter whose
+        // choices or examples name it (the later pass places a weak one in
+        // the one kind parameter), else it is a dropped value.
+        // (After a preposition the name is that phrase's: "a recipe *for*
+        // Chicken Noodle Soup", "filed *in* the New York District court".)
+        let qualifier = (men.kind == MentionKind::Name
+            && (!men.weak || men.text.contains(' '))
+            && men.cue.prep.is_none())
+        .then(|| strong_qualified_noun(clause, men, &params, m))
+        .flatten()
+        .map(|_| men.value.as_str().unwrap_or(&men.text).to_string());
         for &pi in &free {
             let p = &params[pi];
+            if let Some(text) = &qualifier
+                && !names_a_choice(p, text)
+            {
+                continue;
+            }
             if let Some((base, value)) = compat(men, p) {
                 // A list of names takes a name only when it is all the
                 // goal is about.
@@ -2750,6 +2803,18 @@ pub fn bind(
             let counts_effects = it.kind == MentionKind::Number
                 && changes_things(m)
                 && !matches!(it.text.to_lowercase().as_str(), "a" | "an" | "one");
+            // A name of several words qualifying the noun (bound only
+            // when a choice names it, above) is placed here no further.
+            if (!it.weak || it.text.contains(' '))
+                && it.cue.prep.is_none()
+                && !placed
+                && it.kind == MentionKind::Name
+                && let Some(noun) = strong_qualified_noun(clause, it, &params, m)
+            {
+                b.unused
+                    .push(format!("{} (it says which {noun})", it.label()));
+                continue;
+            }
             if it.weak && !placed && !counts_effects {
                 // "find *Italian* restaurants": a name saying which of
                 // the things the capability serves goes to the one free
@@ -2778,21 +2843,10 @@ pub fn bind(
                     // else the one kind parameter when nothing else could
                     // take it: "Coldplay concerts" with a genre and an
                     // artist is a guess, refused.
-                    let named: Vec<&(usize, Json)> =
-                        open.iter()
-                            .filter(|(pi, _)| {
-                                let p = &params[*pi];
-                                is_example_of(p, &text)
-                                    || p.schema.get("enum").and_then(Json::as_array).is_some_and(
-                                        |e| {
-                                            e.iter().any(|v| {
-                                                v.as_str()
-                                                    .is_some_and(|v| v.eq_ignore_ascii_case(&text))
-                                            })
-                                        },
-                                    )
-                            })
-                            .collect();
+                    let named: Vec<&(usize, Json)> = open
+                        .iter()
+                        .filter(|(pi, _)| names_a_choice(&params[*pi], &text))
+                        .collect();
                     let kinds: Vec<&(usize, Json)> = open
                         .iter()
                         .filter(|(pi, _)| says_a_kind(&params[*pi]))
@@ -3776,6 +3830,45 @@ mod tests {
                 .map(|a| (a.param.clone(), a.value.clone()))
                 .collect(),
         )
+    }
+
+    #[test]
+    fn a_name_of_several_words_before_the_noun_is_no_title() {
+        let books = CapabilityManifest::new(
+            "shop.searchBooks",
+            "Search books by title, author or genre",
+            obj(
+                json!({"title": {"type": "string", "description": "Book title"},
+                       "author": {"type": "string", "description": "Author name"},
+                       "genre": {"type": "string", "description": "Genre"}}),
+                &[],
+            ),
+        );
+        // Attack trial: "Stephen King books" searched the title "Stephen
+        // King". Whose books, or which kind, is not said: refused.
+        for goal in ["Stephen King books", "find Stephen King books"] {
+            let b = run(goal, &books);
+            assert_eq!(args(&b), json!({}), "{goal}: {b:?}");
+            assert!(
+                b.unused
+                    .iter()
+                    .any(|u| u.contains("Stephen King (it says which books)")),
+                "{goal}: {b:?}"
+            );
+        }
+        // After a preposition the name is that phrase's, as before.
+        let recipes = cap(
+            "recipe_search.find",
+            obj(
+                json!({"dish": {"type": "string", "description": "The name of the dish to search for."}}),
+                &["dish"],
+            ),
+        );
+        let b = run("search for a Chicken Noodle Soup recipe", &recipes);
+        assert_eq!(args(&b), json!({"dish": "Chicken Noodle Soup"}), "{b:?}");
+        // A title says its own words whole.
+        let b = run("find books titled The Name of the Rose", &books);
+        assert_eq!(args(&b), json!({"title": "The Name of the Rose"}), "{b:?}");
     }
 
     #[test]

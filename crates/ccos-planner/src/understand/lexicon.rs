@@ -633,6 +633,74 @@ pub fn data_operations(m: &CapabilityManifest) -> BTreeSet<&'static str> {
         .collect()
 }
 
+/// Whether the goal clause `text` (its values blanked) asks for the change
+/// a capability that changes something makes: one of `m`'s data
+/// operations is among the goal's ("*add* a ticket" for `createTicket`),
+/// or the goal opens with the verb of `m`'s name, or a synonym ("*book* a
+/// hotel" for `bookHotel`, "*make* a directory" for `create_directory`).
+/// "urgent tickets to Paris" asks for none (attack trial: it updated
+/// ticket "Paris").
+pub fn asks_for_change(text: &str, m: &CapabilityManifest) -> bool {
+    let goal: BTreeSet<String> = analyze(text).into_iter().collect();
+    let cops = data_operations(m);
+    if operations(&goal)
+        .iter()
+        .any(|(f, o, _)| *f == "data" && cops.contains(o))
+    {
+        return true;
+    }
+    let last = m.id.rsplit('.').next().unwrap_or(&m.id);
+    let Some(verb) = analyze(last).into_iter().next() else {
+        return false;
+    };
+    let opening = text
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .find(|w| {
+            !matches!(
+                w.as_str(),
+                "please"
+                    | "can"
+                    | "could"
+                    | "would"
+                    | "will"
+                    | "you"
+                    | "i"
+                    | "we"
+                    | "want"
+                    | "need"
+                    | "like"
+                    | "to"
+                    | "let's"
+                    | "lets"
+                    | "go"
+                    | "ahead"
+                    | "and"
+                    | "now"
+                    | "kindly"
+                    | "pls"
+                    | "just"
+                    | "also"
+                    | "then"
+            )
+        });
+    // Verbs of making ("generate a chord progression", "make a
+    // directory") ask for what a capability that creates makes; booking
+    // is reserving.
+    const MAKING: &[&str] = &[
+        "make", "generate", "build", "produce", "open", "start", "set",
+    ];
+    const BOOKING: &[&str] = &["book", "reserv"];
+    opening.is_some_and(|w| {
+        let stems = analyze(&w);
+        stems.iter().any(|st| synonym_stems(st).contains(&verb))
+            || (cops.contains("create") && MAKING.contains(&w.as_str()))
+            || (BOOKING.contains(&verb.as_str())
+                && stems.iter().any(|st| BOOKING.contains(&st.as_str())))
+    })
+}
+
 /// Why `m` contradicts the goal clause `text` (see the module docs), or
 /// `None`.
 pub fn contradiction(text: &str, m: &CapabilityManifest) -> Option<String> {
@@ -1185,6 +1253,39 @@ fn example_spans(text: &str) -> Vec<(usize, usize, usize)> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_change_is_asked_for_by_its_operation_or_verb() {
+        let cap = |id: &str| {
+            ccos_marketplace::CapabilityManifest::new(id, "", serde_json::json!({"type": "object"}))
+        };
+        for (goal, id) in [
+            ("add a ticket titled x", "app.createTicket"),
+            ("book a hotel in Rome", "app.bookHotel"),
+            ("reserve a suite at hotel H9", "app.bookHotel"),
+            (
+                "please make a directory named reports",
+                "fs.create_directory",
+            ),
+            (
+                "Generate a major chord progression",
+                "music.create_chord_progression",
+            ),
+            ("copy a.txt to b.txt", "ccos.file.copy"),
+            ("could you delete the file", "app.removeFile"),
+        ] {
+            assert!(super::asks_for_change(goal, &cap(id)), "{goal} / {id}");
+        }
+        // Attack trial: these updated ticket "Paris" / "London".
+        for (goal, id) in [
+            ("urgent tickets to Paris", "app.updateTicket"),
+            ("open tickets in London", "app.updateTicket"),
+            ("hotels in Rome", "app.bookHotel"),
+            ("find a ticket to Paris", "app.updateTicket"),
+        ] {
+            assert!(!super::asks_for_change(goal, &cap(id)), "{goal} / {id}");
+        }
+    }
+
     #[test]
     fn examples_are_read_item_by_item() {
         assert_eq!(

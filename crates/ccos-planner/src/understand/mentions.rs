@@ -162,7 +162,7 @@ const FUNCTION_WORDS: &[&str] = &[
 const PREPOSITIONS: &[&str] = &[
     "to", "into", "onto", "from", "by", "in", "of", "for", "with", "about", "on", "at", "as",
     "than", "per", "under", "named", "called", "between", "over", "via", "through", "since",
-    "until", "after", "before", "using", "near",
+    "until", "after", "before", "using", "near", "titled", "entitled",
 ];
 
 const MONTHS: [&str; 12] = [
@@ -1073,6 +1073,31 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                 {
                     m = Some((MentionKind::Separator, Json::from(sep), false));
                 } else if i > 0
+                    && let Some(prev) = words[i - 1].as_deref()
+                    && let Some(n) = title_run(&toks, &words, i)
+                    && (matches!(prev, "titled" | "entitled")
+                        || (n >= 2 && matches!(prev, "named" | "called"))
+                        // "with description Users want a dark theme": a
+                        // text labelled by what it is.
+                        || (n >= 2
+                            && TEXT_LABELS.contains(&prev)
+                            && (i < 2
+                                || matches!(
+                                    words[i - 2].as_deref(),
+                                    Some("with" | "and" | "a" | "the" | "its")
+                                ))))
+                {
+                    // "a ticket titled login page broken": the title runs
+                    // to the end of its phrase, every word of it (cutting
+                    // it at the first word dropped the rest unseen).
+                    let span = Span::new(t.start, toks[i + n - 1].end);
+                    m = Some((
+                        MentionKind::Name,
+                        Json::from(&text[span.start..span.end]),
+                        false,
+                    ));
+                    take = n;
+                } else if i > 0
                     && matches!(
                         words[i - 1].as_deref(),
                         Some("labeled" | "labelled" | "tagged" | "named" | "called")
@@ -1167,6 +1192,83 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
     }
     let out = lists(text, &toks, &words, &owner, out);
     Ok(out)
+}
+
+/// Words that end a title or name stated after "titled"/"named"/"called":
+/// the next phrase opens ("… *with* priority P1", "… *in* /repo", "…
+/// *due* Friday"), a clause joins, or a relative clause or a verb follows
+/// ("… *who* is a pilot", "… *is* urgent").
+const TITLE_ENDS: &[&str] = &[
+    "and", "or", "then", "but", "with", "without", "in", "into", "inside", "at", "to", "for",
+    "from", "on", "by", "under", "over", "due", "about", "using", "via", "before", "after",
+    "until", "since", "who", "which", "that", "whose", "where", "when", "if", "so", "is", "are",
+    "was", "were", "has", "have", "had", "please", "tagged", "labeled", "labelled", "assigned",
+];
+
+/// Words labelling a free text that follows unquoted ("with *description*
+/// Users want a dark theme"): the text runs like a title.
+const TEXT_LABELS: &[&str] = &[
+    "description",
+    "subject",
+    "message",
+    "body",
+    "summary",
+    "note",
+    "comment",
+    "caption",
+];
+
+/// How many word tokens from `i` make the title a naming word introduces
+/// (`None` when the first is no title word): plain words up to punctuation,
+/// another value (a path, a URL, a quoted text) or a word of
+/// [`TITLE_ENDS`].
+fn title_run(toks: &[Tok], words: &[Option<String>], i: usize) -> Option<usize> {
+    let plain = |j: usize| match (&toks.get(j)?.kind, words.get(j)?.as_deref()) {
+        (TokKind::Word(w), Some(lw)) => (w
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '\'' | '’' | '&'))
+            && w.chars().any(char::is_alphanumeric)
+            && !w.ends_with('.')
+            && !is_path_like(w).0
+            && !is_path_like(w).1)
+            .then_some(lw),
+        _ => None,
+    };
+    let capitalised = |j: usize| matches!(&toks.get(j).map(|t| &t.kind), Some(TokKind::Word(w)) if w.starts_with(char::is_uppercase));
+    let first = plain(i)?;
+    // "titled The Name of the Rose": a capitalised article opens a title.
+    let opens_title = capitalised(i) && matches!(first, "the" | "a" | "an");
+    if (FUNCTION_WORDS.contains(&first) && !opens_title)
+        || TITLE_ENDS.contains(&first)
+        || matches!(first, "both" | "as" | "either" | "any" | "all" | "only")
+    {
+        return None;
+    }
+    // A title in title case goes on through its small words ("Gone with
+    // the Wind", "War and Peace") when a capitalised word follows them.
+    const SMALL: &[&str] = &[
+        "of", "the", "a", "an", "and", "with", "in", "on", "for", "to", "at", "by", "from",
+    ];
+    let mut title_case = capitalised(i);
+    let mut n = 1;
+    while let Some(w) = plain(i + n) {
+        if TITLE_ENDS.contains(&w) {
+            let mut k = i + n;
+            while plain(k).is_some_and(|x| SMALL.contains(&x)) && !capitalised(k) {
+                k += 1;
+            }
+            if !(title_case && k > i + n && plain(k).is_some() && capitalised(k)) {
+                break;
+            }
+            n = k - i;
+            continue;
+        }
+        if !capitalised(i + n) && !SMALL.contains(&w) {
+            title_case = false;
+        }
+        n += 1;
+    }
+    Some(n)
 }
 
 /// Plain words listed as values: three or more single lower-case words
@@ -1849,6 +1951,52 @@ mod tests {
         );
         let m = mentions("create a file named notes.txt").unwrap();
         assert_eq!(m[0].kind, MentionKind::Path, "{m:?}");
+        // A title runs to the end of its phrase (attack trial: "titled
+        // Login broken" was the title "Login", "broken" dropped unseen).
+        for (goal, title) in [
+            ("create a ticket titled Login broken", "Login broken"),
+            (
+                "create a ticket titled login page broken",
+                "login page broken",
+            ),
+            (
+                "create a ticket titled Login broken with priority P1",
+                "Login broken",
+            ),
+            (
+                "make a playlist called road trip songs for my drive",
+                "road trip songs",
+            ),
+            (
+                "add a person called Erin Smith who is a pilot",
+                "Erin Smith",
+            ),
+            (
+                "find books titled The Name of the Rose",
+                "The Name of the Rose",
+            ),
+            (
+                "search books titled Gone with the Wind",
+                "Gone with the Wind",
+            ),
+            (
+                "find the movie titled War and Peace in 2026",
+                "War and Peace",
+            ),
+            (
+                "create a ticket with description Users want a dark theme",
+                "Users want a dark theme",
+            ),
+        ] {
+            let m = mentions(goal).unwrap();
+            assert_eq!(
+                (m[0].kind, m[0].value.clone(), m[0].weak),
+                (MentionKind::Name, json!(title), false),
+                "{goal}: {m:?}"
+            );
+        }
+        let m = mentions("create a ticket titled Login broken with priority P1").unwrap();
+        assert_eq!(m[0].cue.prep.as_deref(), Some("titled"), "{m:?}");
     }
 
     #[test]
