@@ -1219,6 +1219,10 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
                 return None;
             }
         }
+        // A date without its year ("on March 3", read as "--03-03") is
+        // no date an API takes, and which year is meant is not said
+        // (attack trial: it was sent as a `format: date`).
+        (MentionKind::Date, _) if text_value.starts_with("--") => return None,
         // A date or a time is no place ("between 9am and 5pm" names no
         // cities).
         (MentionKind::Date | MentionKind::Time, Some("string") | None)
@@ -1416,6 +1420,60 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
     {
         s -= 3.0;
     }
+    // A name in words is no identifier: "book hotel Hilton" is no
+    // `hotel_id` (attack trial), "Tom Hanks movies" no `movie_id`; an id
+    // has a digit ("hotel H9", "HX-77").
+    if m.kind == MentionKind::Name
+        && n.contains("id")
+        && p.name.to_lowercase().ends_with("id")
+        && !m.text.chars().any(|c| c.is_ascii_digit())
+    {
+        s -= 3.0;
+    }
+    // A number is an identifier only where the goal labels it so:
+    // "hotel 4412", "ticket 42", "id 7" (attack trial: "movies … from
+    // 1996" got `movie_id: "1996"`).
+    if m.kind == MentionKind::Number
+        && n.contains("id")
+        && p.name.to_lowercase().ends_with("id")
+        && !m.cue.before.last().is_some_and(|w| {
+            analyze(w)
+                .iter()
+                .any(|st| n.contains(st) || matches!(st.as_str(), "id" | "number" | "no"))
+        })
+    {
+        s -= 3.0;
+    }
+    // An amount of money is no count of people, things or days (attack
+    // trial: "over $500" became 500 passengers).
+    if m.kind == MentionKind::Number
+        && m.text
+            .trim_start_matches(['-', '+'])
+            .starts_with(['$', '€', '£'])
+        && has(
+            n,
+            &[
+                "passeng", "guest", "peopl", "person", "adult", "child", "quantiti", "count",
+                "day", "night", "year", "age", "room", "seat", "player", "ticket", "item",
+            ],
+        )
+        // "max_price_per_night" is money.
+        && !has(n, &["price", "cost", "rate", "fee", "amount", "budget", "fare"])
+    {
+        s -= 3.0;
+    }
+    // "movies *with* Tom Hanks", "books *from* Stephen King": a name
+    // after "with", "by", "from", "starring" is who or what goes with the
+    // thing, never its own title.
+    if m.kind == MentionKind::Name
+        && has(n, &["title"])
+        && matches!(
+            m.cue.prep.as_deref(),
+            Some("with" | "by" | "from" | "featuring" | "starring")
+        )
+    {
+        s -= 3.0;
+    }
     // A person's name is no point in time ("since Ada's commit").
     if m.kind == MentionKind::Name && has(n, &["timestamp", "date", "time", "since", "until"]) {
         s -= 3.0;
@@ -1596,7 +1654,40 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
         Some("by") if has(n, &["by", "divisor", "factor"]) => s += 0.3,
         _ => {}
     }
+    // A bound compared: "under $50", "less than 3 hours" is an upper
+    // bound, "over $500", "more than 2 stars" a lower one (attack trial:
+    // "over $500" was the maximum price).
+    let before = m.cue.before.last().map(String::as_str);
+    let bound = match m.cue.prep.as_deref() {
+        Some("under" | "below" | "within") => Some(RangeSide::Upper),
+        Some("over" | "above") => Some(RangeSide::Lower),
+        Some("than") => match before {
+            Some("less" | "fewer" | "cheaper" | "lower" | "smaller" | "shorter" | "below") => {
+                Some(RangeSide::Upper)
+            }
+            Some("more" | "greater" | "higher" | "larger" | "longer" | "above" | "older") => {
+                Some(RangeSide::Lower)
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    const UPPER: &[&str] = &["max", "maximum", "upper", "most", "ceil", "ceiling"];
+    const LOWER: &[&str] = &["min", "minimum", "lower", "least", "floor"];
+    match bound {
+        Some(RangeSide::Upper) if has(n, UPPER) => s += 0.6,
+        Some(RangeSide::Upper) if has(n, LOWER) => s -= 3.0,
+        Some(RangeSide::Lower) if has(n, LOWER) => s += 0.6,
+        Some(RangeSide::Lower) if has(n, UPPER) => s -= 3.0,
+        _ => {}
+    }
     s
+}
+
+/// Which side of a range a compared value bounds ([`cue_score`]).
+enum RangeSide {
+    Upper,
+    Lower,
 }
 
 /// Whether the parameter is a regular expression (by its name or its
@@ -2230,11 +2321,18 @@ pub fn bind(
         .then(|| strong_qualified_noun(clause, men, &params, m))
         .flatten()
         .map(|_| men.value.as_str().unwrap_or(&men.text).to_string());
+        // Nor is a single word there ("Spielberg movies") their title.
+        let qualifies_title = men.kind == MentionKind::Name
+            && men.cue.prep.is_none()
+            && qualified_noun(clause, men, &params, m).is_some();
         for &pi in &free {
             let p = &params[pi];
             if let Some(text) = &qualifier
                 && !names_a_choice(p, text)
             {
+                continue;
+            }
+            if qualifies_title && has(&p.name_words, &["title"]) && !names_a_choice(p, &men.text) {
                 continue;
             }
             if let Some((base, value)) = compat(men, p) {
@@ -2782,8 +2880,25 @@ pub fn bind(
             // An item of a list stands where the list does ("between
             // Lyon and *Nice*").
             let prep = it.cue.prep.as_deref().or(men.cue.prep.as_deref());
+            // ("lines starting *with* Q" restricts: the restriction's
+            // check speaks for it.)
+            let restricts = it.cue.before.last().is_some_and(|w| {
+                matches!(
+                    w.as_str(),
+                    "starting"
+                        | "starts"
+                        | "start"
+                        | "ending"
+                        | "ends"
+                        | "end"
+                        | "beginning"
+                        | "begins"
+                        | "begin"
+                )
+            });
             let placed = listed
                 || (it.kind == MentionKind::Name
+                    && !(restricts && it.cue.prep.as_deref() == Some("with"))
                     && matches!(
                         prep,
                         Some(
@@ -2796,6 +2911,12 @@ pub fn bind(
                                 | "near"
                                 | "via"
                                 | "through"
+                                // "movies with Will *Smith*": who goes with
+                                // the thing is stated, never chance.
+                                | "with"
+                                | "by"
+                                | "starring"
+                                | "featuring"
                         )
                     ));
             // "create *two* issues": a count of what a capability that
@@ -2874,6 +2995,19 @@ pub fn bind(
                         b.unused
                             .push(format!("{} (it says which {noun})", it.label()));
                     }
+                } else if !listed
+                    && it.kind == MentionKind::Name
+                    && it.span.start > 0
+                    && it.cue.prep.is_none()
+                    && it.cue.before.len() == 1
+                    && super::lexicon::is_action_verb(&it.cue.before[0])
+                    && it.cue.after.is_empty()
+                {
+                    // "find *Coldplay*": the verb's whole object is what
+                    // the goal is about, never chance (attack trial: the
+                    // concerts were searched without it).
+                    b.unused
+                        .push(format!("{} (what the goal is about)", it.label()));
                 }
                 continue;
             }
@@ -3830,6 +3964,78 @@ mod tests {
                 .map(|a| (a.param.clone(), a.value.clone()))
                 .collect(),
         )
+    }
+
+    #[test]
+    fn ids_ranges_money_and_dates_go_only_where_meant() {
+        let hotels = cap(
+            "bookHotel",
+            obj(
+                json!({"hotel_id": {"type": "string"},
+                       "guest_name": {"type": "string", "description": "Guest's full name"},
+                       "check_in": {"type": "string", "format": "date"},
+                       "check_out": {"type": "string", "format": "date"}}),
+                &["hotel_id", "check_in", "check_out"],
+            ),
+        );
+        // Attack trial: the dates were swapped by "in" after the second.
+        let b = run(
+            "book hotel H9 for Ann Lee from 2025-06-01 to 2025-06-03 in a single room",
+            &hotels,
+        );
+        assert_eq!(args(&b)["check_in"], json!("2025-06-01"), "{b:?}");
+        assert_eq!(args(&b)["check_out"], json!("2025-06-03"), "{b:?}");
+        assert_eq!(args(&b)["hotel_id"], json!("H9"), "{b:?}");
+        // A name in words is no identifier.
+        let b = run(
+            "book hotel Marriott Rome for Ann Lee from 2025-06-01 to 2025-06-03",
+            &hotels,
+        );
+        assert_eq!(args(&b).get("hotel_id"), None, "{b:?}");
+        // A date without its year goes nowhere.
+        let b = run("book hotel H9 for Ann Lee from July 3 to July 6", &hotels);
+        assert_eq!(args(&b).get("check_in"), None, "{b:?}");
+        assert!(b.unused.iter().any(|u| u.contains("July 3")), "{b:?}");
+        let flights = cap(
+            "searchFlights",
+            obj(
+                json!({"origin": {"type": "string"}, "destination": {"type": "string"},
+                       "passengers": {"type": "integer"},
+                       "max_price": {"type": "number", "description": "Maximum price"},
+                       "min_price": {"type": "number", "description": "Minimum price"}}),
+                &["origin", "destination"],
+            ),
+        );
+        // "over" bounds from below, "under" from above.
+        let b = run("flights from Paris to Rome over $500", &flights);
+        assert_eq!(args(&b).get("min_price"), Some(&json!(500)), "{b:?}");
+        let b = run("flights from Paris to Rome under $500", &flights);
+        assert_eq!(args(&b).get("max_price"), Some(&json!(500)), "{b:?}");
+        // Money is no count of passengers.
+        let no_range = cap(
+            "searchFlights",
+            obj(
+                json!({"origin": {"type": "string"}, "destination": {"type": "string"},
+                       "passengers": {"type": "integer"}}),
+                &["origin", "destination"],
+            ),
+        );
+        let b = run("flights from Paris to Rome over $500", &no_range);
+        assert_eq!(args(&b).get("passengers"), None, "{b:?}");
+        // Who goes with the thing is no title of it.
+        let movies = cap(
+            "searchMovies",
+            obj(
+                json!({"title": {"type": "string", "description": "Movie title"},
+                       "actor": {"type": "string", "description": "Actor name"}}),
+                &[],
+            ),
+        );
+        let b = run("movies with Tom Hanks", &movies);
+        assert_eq!(args(&b), json!({"actor": "Tom Hanks"}), "{b:?}");
+        // The verb's whole object is what the goal is about.
+        let b = run("find Coldplay", &flights);
+        assert!(b.unused.iter().any(|u| u.contains("Coldplay")), "{b:?}");
     }
 
     #[test]

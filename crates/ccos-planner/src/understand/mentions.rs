@@ -162,7 +162,7 @@ const FUNCTION_WORDS: &[&str] = &[
 const PREPOSITIONS: &[&str] = &[
     "to", "into", "onto", "from", "by", "in", "of", "for", "with", "about", "on", "at", "as",
     "than", "per", "under", "named", "called", "between", "over", "via", "through", "since",
-    "until", "after", "before", "using", "near", "titled", "entitled",
+    "until", "after", "before", "using", "near", "titled", "entitled", "below", "above",
 ];
 
 const MONTHS: [&str; 12] = [
@@ -1675,8 +1675,16 @@ fn cue(toks: &[Tok], words: &[Option<String>], owner: &[Option<usize>], mi: usiz
         match &words[j] {
             Some(w) if matches!(w.as_str(), "and" | "or" | "but" | "then") => break,
             // A preposition opens the next value's phrase: "to account
-            // B456 *from* account A123" says nothing of B456.
-            Some(w) if matches!(w.as_str(), "from" | "to" | "into" | "onto") => break,
+            // B456 *from* account A123" says nothing of B456, nor "to
+            // 2025-06-03 *in* Rome" of check-in (attack trial: the dates
+            // were swapped). "10 *per* hour", "5 *of* them", "more *than*"
+            // still say what the value is.
+            Some(w)
+                if PREPOSITIONS.contains(&w.as_str())
+                    && !matches!(w.as_str(), "of" | "per" | "than" | "as") =>
+            {
+                break;
+            }
             Some(w) if FUNCTION_WORDS.contains(&w.as_str()) => {}
             Some(w) => c.after.push(w.clone()),
             None => break,
