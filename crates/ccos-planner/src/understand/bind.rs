@@ -1467,10 +1467,13 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
     // thing, never its own title.
     if m.kind == MentionKind::Name
         && has(n, &["title"])
-        && matches!(
+        && (matches!(
             m.cue.prep.as_deref(),
             Some("with" | "by" | "from" | "featuring" | "starring")
-        )
+        ) || matches!(
+            m.cue.before.last().map(String::as_str),
+            Some("featuring" | "starring")
+        ))
     {
         s -= 3.0;
     }
@@ -4033,6 +4036,8 @@ mod tests {
         );
         let b = run("movies with Tom Hanks", &movies);
         assert_eq!(args(&b), json!({"actor": "Tom Hanks"}), "{b:?}");
+        let b = run("movies starring Tom Hanks", &movies);
+        assert_eq!(args(&b).get("title"), None, "{b:?}");
         // The verb's whole object is what the goal is about.
         let b = run("find Coldplay", &flights);
         assert!(b.unused.iter().any(|u| u.contains("Coldplay")), "{b:?}");

@@ -1197,12 +1197,13 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
 /// Words that end a title or name stated after "titled"/"named"/"called":
 /// the next phrase opens ("… *with* priority P1", "… *in* /repo", "…
 /// *due* Friday"), a clause joins, or a relative clause or a verb follows
-/// ("… *who* is a pilot", "… *is* urgent").
+/// ("… *who* is a pilot"). A verb is the title's own: "titled Invoice
+/// *is* wrong" (helper trial: the title was "Invoice", "wrong" dropped).
 const TITLE_ENDS: &[&str] = &[
     "and", "or", "then", "but", "with", "without", "in", "into", "inside", "at", "to", "for",
     "from", "on", "by", "under", "over", "due", "about", "using", "via", "before", "after",
-    "until", "since", "who", "which", "that", "whose", "where", "when", "if", "so", "is", "are",
-    "was", "were", "has", "have", "had", "please", "tagged", "labeled", "labelled", "assigned",
+    "until", "since", "who", "which", "that", "whose", "where", "when", "if", "so", "please",
+    "tagged", "labeled", "labelled", "assigned",
 ];
 
 /// Words labelling a free text that follows unquoted ("with *description*
@@ -1978,6 +1979,10 @@ mod tests {
             (
                 "add a person called Erin Smith who is a pilot",
                 "Erin Smith",
+            ),
+            (
+                "create a ticket titled Invoice is wrong",
+                "Invoice is wrong",
             ),
             (
                 "find books titled The Name of the Rose",
