@@ -801,11 +801,12 @@ impl Planner {
                 ));
             }
         }
+        let operations = operation_words(s);
         // A change is made only when the goal asks for it ("urgent
         // tickets to Paris" updates nothing).
         if s.from_text
             && crate::understand::bind::changes_things(m)
-            && !lexicon::asks_for_change(&operation_words(s), m)
+            && !lexicon::asks_for_change(&operations, m)
         {
             return Fit::Refused(format!(
                 "the goal asks for no change, and {} changes something",
@@ -817,7 +818,7 @@ impl Planner {
         let ops = lexicon::data_operations(m);
         let reads = !ops.is_empty() && ops.iter().all(|o| *o == "read");
         let skip = (s.from_text && reads && is_question(&s.description)).then_some("data");
-        if let Some(why) = lexicon::contradiction_outside(&operation_words(s), m, skip) {
+        if let Some(why) = lexicon::contradiction_outside(&operations, m, skip) {
             return Fit::Refused(why);
         }
         // Earlier results not passed by name feed the first free required
@@ -1996,10 +1997,7 @@ fn unaccounted_word(
     // the capability must do by name.
     if let Some(pair) = words.windows(2).skip(1).find(|p| {
         p[1] == "with"
-            && matches!(
-                p[0].as_str(),
-                "start" | "starts" | "end" | "ends" | "begin" | "begins"
-            )
+            && lexicon::bounds_text(&p[0])
             && !analyze(&p[0]).iter().any(|st| strict.contains(st))
     }) {
         return Some(format!(

@@ -138,22 +138,29 @@ fn qualified_noun(
     (!analyze(&it.text).iter().any(|st| own.contains(st))).then_some(noun)
 }
 
-/// [`qualified_noun`] for a name of several words, whose noun must be a
-/// word of the capability's own name ("Stephen King *books*" for
+/// Whether the noun a name of several words qualifies ([`qualified_noun`])
+/// is a word of the capability's own name ("Stephen King *books*" for
 /// `searchBooks`), not any word of its description ("Agatha Christie
 /// *titled* Poirot" qualifies no title).
-fn strong_qualified_noun(
-    clause: &str,
-    it: &Mention,
-    params: &[Param],
-    m: &CapabilityManifest,
-) -> Option<String> {
-    let noun = qualified_noun(clause, it, params, m)?;
+fn names_what_it_serves(noun: &str, m: &CapabilityManifest) -> bool {
     let own = super::lexicon::name_words(m);
-    analyze(&noun)
-        .iter()
-        .any(|st| own.contains(st))
-        .then_some(noun)
+    analyze(noun).iter().any(|st| own.contains(st))
+}
+
+/// Whether `it` counts as a name of several words for the qualifier
+/// rules: a strong name, or a weak one only because it opens the clause
+/// ("Stephen King books").
+fn several_words(it: &Mention) -> bool {
+    !it.weak || it.text.contains(' ')
+}
+
+/// Whether `p` takes an identifier: its name's last word is "id"
+/// (`hotel_id`, `movieId`).
+fn is_identifier(p: &Param) -> bool {
+    ccos_marketplace::ids::words(&p.name)
+        .last()
+        .map(String::as_str)
+        == Some("id")
 }
 
 /// Whether `text` is one of parameter `p`'s choices (its enum, any case)
@@ -1424,8 +1431,7 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
     // `hotel_id` (attack trial), "Tom Hanks movies" no `movie_id`; an id
     // has a digit ("hotel H9", "HX-77").
     if m.kind == MentionKind::Name
-        && n.contains("id")
-        && p.name.to_lowercase().ends_with("id")
+        && is_identifier(p)
         && !m.text.chars().any(|c| c.is_ascii_digit())
     {
         s -= 3.0;
@@ -1434,8 +1440,7 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
     // "hotel 4412", "ticket 42", "id 7" (attack trial: "movies … from
     // 1996" got `movie_id: "1996"`).
     if m.kind == MentionKind::Number
-        && n.contains("id")
-        && p.name.to_lowercase().ends_with("id")
+        && is_identifier(p)
         && !m.cue.before.last().is_some_and(|w| {
             analyze(w)
                 .iter()
@@ -1665,10 +1670,10 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
         Some("under" | "below" | "within") => Some(RangeSide::Upper),
         Some("over" | "above") => Some(RangeSide::Lower),
         Some("than") => match before {
-            Some("less" | "fewer" | "cheaper" | "lower" | "smaller" | "shorter" | "below") => {
+            Some("less" | "fewer" | "cheaper" | "lower" | "smaller" | "shorter") => {
                 Some(RangeSide::Upper)
             }
-            Some("more" | "greater" | "higher" | "larger" | "longer" | "above" | "older") => {
+            Some("more" | "greater" | "higher" | "larger" | "longer" | "older") => {
                 Some(RangeSide::Lower)
             }
             _ => None,
@@ -2318,16 +2323,18 @@ pub fn bind(
         // the one kind parameter), else it is a dropped value.
         // (After a preposition the name is that phrase's: "a recipe *for*
         // Chicken Noodle Soup", "filed *in* the New York District court".)
-        let qualifier = (men.kind == MentionKind::Name
-            && (!men.weak || men.text.contains(' '))
-            && men.cue.prep.is_none())
-        .then(|| strong_qualified_noun(clause, men, &params, m))
-        .flatten()
-        .map(|_| men.value.as_str().unwrap_or(&men.text).to_string());
+        let noun = men
+            .cue
+            .prep
+            .is_none()
+            .then(|| qualified_noun(clause, men, &params, m))
+            .flatten();
+        let qualifier = noun
+            .as_deref()
+            .filter(|noun| several_words(men) && names_what_it_serves(noun, m))
+            .map(|_| men.value.as_str().unwrap_or(&men.text).to_string());
         // Nor is a single word there ("Spielberg movies") their title.
-        let qualifies_title = men.kind == MentionKind::Name
-            && men.cue.prep.is_none()
-            && qualified_noun(clause, men, &params, m).is_some();
+        let qualifies_title = noun.is_some();
         for &pi in &free {
             let p = &params[pi];
             if let Some(text) = &qualifier
@@ -2885,20 +2892,11 @@ pub fn bind(
             let prep = it.cue.prep.as_deref().or(men.cue.prep.as_deref());
             // ("lines starting *with* Q" restricts: the restriction's
             // check speaks for it.)
-            let restricts = it.cue.before.last().is_some_and(|w| {
-                matches!(
-                    w.as_str(),
-                    "starting"
-                        | "starts"
-                        | "start"
-                        | "ending"
-                        | "ends"
-                        | "end"
-                        | "beginning"
-                        | "begins"
-                        | "begin"
-                )
-            });
+            let restricts = it
+                .cue
+                .before
+                .last()
+                .is_some_and(|w| super::lexicon::bounds_text(w));
             let placed = listed
                 || (it.kind == MentionKind::Name
                     && !(restricts && it.cue.prep.as_deref() == Some("with"))
@@ -2927,13 +2925,13 @@ pub fn bind(
             let counts_effects = it.kind == MentionKind::Number
                 && changes_things(m)
                 && !matches!(it.text.to_lowercase().as_str(), "a" | "an" | "one");
+            let noun = qualified_noun(clause, it, &params, m);
             // A name of several words qualifying the noun (bound only
             // when a choice names it, above) is placed here no further.
-            if (!it.weak || it.text.contains(' '))
+            if several_words(it)
                 && it.cue.prep.is_none()
                 && !placed
-                && it.kind == MentionKind::Name
-                && let Some(noun) = strong_qualified_noun(clause, it, &params, m)
+                && let Some(noun) = noun.as_deref().filter(|n| names_what_it_serves(n, m))
             {
                 b.unused
                     .push(format!("{} (it says which {noun})", it.label()));
@@ -2949,11 +2947,11 @@ pub fn bind(
                 let listed = men.kind == MentionKind::List && men.items.len() > 1;
                 if listed
                     && men.items.last().is_some_and(|last| std::ptr::eq(last, it))
-                    && let Some(noun) = qualified_noun(clause, it, &params, m)
+                    && let Some(noun) = &noun
                 {
                     b.unused
                         .push(format!("{} (it says which {noun})", men.label()));
-                } else if !listed && let Some(noun) = qualified_noun(clause, it, &params, m) {
+                } else if !listed && let Some(noun) = &noun {
                     // Where it can go: every free parameter that takes it.
                     let open: Vec<(usize, Json)> = free
                         .iter()

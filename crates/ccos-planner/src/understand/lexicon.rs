@@ -633,6 +633,23 @@ pub fn data_operations(m: &CapabilityManifest) -> BTreeSet<&'static str> {
         .collect()
 }
 
+/// Whether `word` says where a text starts or ends ("lines *starting*
+/// with Q", "words that *end* with s"): a restriction, read with "with".
+pub fn bounds_text(word: &str) -> bool {
+    matches!(
+        word,
+        "start"
+            | "starts"
+            | "starting"
+            | "begin"
+            | "begins"
+            | "beginning"
+            | "end"
+            | "ends"
+            | "ending"
+    )
+}
+
 /// Whether the goal clause `text` (its values blanked) asks for the change
 /// a capability that changes something makes: one of `m`'s data
 /// operations is among the goal's ("*add* a ticket" for `createTicket`),
@@ -641,6 +658,12 @@ pub fn data_operations(m: &CapabilityManifest) -> BTreeSet<&'static str> {
 /// "urgent tickets to Paris" asks for none (attack trial: it updated
 /// ticket "Paris").
 pub fn asks_for_change(text: &str, m: &CapabilityManifest) -> bool {
+    // Words around a request before its verb, besides [`COURTESY`] ("can
+    // you", "I want to", "go ahead and").
+    const REQUEST_OPENERS: &[&str] = &[
+        "can", "will", "you", "i", "we", "want", "need", "like", "to", "let's", "lets", "go",
+        "ahead", "and", "now", "just", "also", "then",
+    ];
     let goal: BTreeSet<String> = analyze(text).into_iter().collect();
     let cops = data_operations(m);
     if operations(&goal)
@@ -657,34 +680,7 @@ pub fn asks_for_change(text: &str, m: &CapabilityManifest) -> bool {
         .split(|c: char| !c.is_alphanumeric() && c != '\'')
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
-        .find(|w| {
-            !matches!(
-                w.as_str(),
-                "please"
-                    | "can"
-                    | "could"
-                    | "would"
-                    | "will"
-                    | "you"
-                    | "i"
-                    | "we"
-                    | "want"
-                    | "need"
-                    | "like"
-                    | "to"
-                    | "let's"
-                    | "lets"
-                    | "go"
-                    | "ahead"
-                    | "and"
-                    | "now"
-                    | "kindly"
-                    | "pls"
-                    | "just"
-                    | "also"
-                    | "then"
-            )
-        });
+        .find(|w| !COURTESY.contains(&w.as_str()) && !REQUEST_OPENERS.contains(&w.as_str()));
     // Verbs of making ("generate a chord progression", "make a
     // directory") ask for what a capability that creates makes; booking
     // is reserving.

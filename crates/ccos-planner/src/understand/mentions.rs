@@ -1230,8 +1230,7 @@ fn title_run(toks: &[Tok], words: &[Option<String>], i: usize) -> Option<usize> 
             .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '\'' | '’' | '&'))
             && w.chars().any(char::is_alphanumeric)
             && !w.ends_with('.')
-            && !is_path_like(w).0
-            && !is_path_like(w).1)
+            && is_path_like(w) == (false, false))
             .then_some(lw),
         _ => None,
     };
