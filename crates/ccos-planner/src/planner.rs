@@ -334,7 +334,15 @@ impl Planner {
 
     /// Plans `goal`: a validated plan, or a requires-agent report.
     pub fn plan(&self, goal: &str) -> Result<PlanResult, PlanError> {
-        let unshouted = crate::understand::unshouted(goal.trim());
+        let trimmed = goal.trim();
+        if trimmed.len() > crate::decompose::MAX_GOAL_BYTES {
+            return Err(DecompositionError::GoalTooLong {
+                bytes: trimmed.len(),
+                max: crate::decompose::MAX_GOAL_BYTES,
+            }
+            .into());
+        }
+        let unshouted = crate::understand::unshouted(trimmed);
         let goal = unshouted.as_str();
         // One fact to remember, whole, when a fact store keeps it: "Ruth
         // is a nurse. Remember that." is not two requests.
@@ -2018,6 +2026,29 @@ fn unaccounted_word(
             pair[0], pair[1], m.id
         ));
     }
+    // How often ("compounded *quarterly*", "paid *weekly*") changes any
+    // result a capability computes: it must account for it.
+    if let Some(w) = words.iter().find(|w| {
+        matches!(
+            w.as_str(),
+            "hourly"
+                | "daily"
+                | "weekly"
+                | "biweekly"
+                | "fortnightly"
+                | "monthly"
+                | "quarterly"
+                | "semiannually"
+                | "annually"
+                | "yearly"
+                | "continuously"
+        ) && unaccounted(w)
+    }) {
+        return Some(format!(
+            "the goal says \"{w}\", which {} does not account for",
+            m.id
+        ));
+    }
     for (i, w) in words.iter().enumerate() {
         if !unaccounted(w) {
             continue;
@@ -2297,7 +2328,7 @@ fn word_after_a_number(
 /// around it still say what to do: "echo 'sorted'" asks for nothing
 /// sorted).
 fn judged_words(s: &SubIntent, m: &CapabilityManifest) -> String {
-    let mut text = operation_words(s);
+    let mut text = without_time_ranges(s, operation_words(s));
     let quoted = s
         .mentions
         .iter()
@@ -2307,6 +2338,37 @@ fn judged_words(s: &SubIntent, m: &CapabilityManifest) -> String {
         && let Some(p) = crate::understand::bind::payload(&text, &[])
     {
         text = text.replacen(&p, " ", 1);
+    }
+    text
+}
+
+/// `text` (sub-intent `s`'s words, its stated values blanked in place)
+/// without the position word of a time range: "the *last* 3 days", "the
+/// *next* 2 weeks" restrict to a time (the duration is a stated value),
+/// they ask for no position.
+fn without_time_ranges(s: &SubIntent, mut text: String) -> String {
+    use crate::understand::mentions::MentionKind;
+    for men in s
+        .mentions
+        .iter()
+        .filter(|x| x.kind == MentionKind::Duration)
+    {
+        let before = s.description.get(..men.span.start).unwrap_or_default();
+        let trimmed = before.trim_end();
+        let word = trimmed
+            .rsplit(|c: char| !c.is_alphanumeric())
+            .next()
+            .unwrap_or_default();
+        let at = trimmed.len() - word.len();
+        if matches!(
+            word.to_lowercase().as_str(),
+            "last" | "next" | "past" | "previous" | "first" | "coming"
+        ) && text
+            .get(at..at + word.len())
+            .is_some_and(|x| x.eq_ignore_ascii_case(word))
+        {
+            text.replace_range(at..at + word.len(), &" ".repeat(word.len()));
+        }
     }
     text
 }
@@ -2479,11 +2541,56 @@ fn unanswered_question(
             "the goal asks how many; {} returns {other}, not a number",
             m.id
         )),
+        // No result declared: its name says what is counted ("how much
+        // *revenue*" of `revenue_forecast`, "the number of *players*" of
+        // `get_player_count`); a list's name never does ("how many files"
+        // of `list_directory`).
+        None if counted_by_name(&lower, m) => None,
         None => Some(format!(
             "the goal asks how many; {} does not say it returns a number",
             m.id
         )),
     }
+}
+
+/// Whether the thing a "how many / how much / the number of" question
+/// counts (the head of the noun phrase after it: "how much *revenue*
+/// would …", "the number of active *players*") is a word of `m`'s name written in the singular
+/// (`revenue_forecast`, `get_player_count`), of a name with no verb of
+/// listing: `get_lawsuit_cases` and `list_issues` return the things, not
+/// how many.
+fn counted_by_name(lower: &str, m: &CapabilityManifest) -> bool {
+    use ccos_marketplace::search::analyze;
+    const SKIP: &[&str] = &[
+        "is", "are", "was", "were", "will", "would", "should", "could", "can", "do", "does", "did",
+        "i", "we", "you", "the", "a", "an", "of", "my", "our", "your", "more", "less",
+    ];
+    const LISTING: &[&str] = &["list", "search", "find", "query", "browse", "all"];
+    let raw: Vec<String> = ccos_marketplace::ids::words(&format!("{} {}", m.id, m.name));
+    if raw.iter().any(|w| LISTING.contains(&w.as_str())) {
+        return false;
+    }
+    let singular: BTreeSet<String> = raw
+        .iter()
+        .filter(|w| !w.ends_with('s') || w.ends_with("ss"))
+        .flat_map(|w| analyze(w))
+        .collect();
+    ["how many ", "how much ", "number of "]
+        .iter()
+        .filter_map(|cue| lower.find(cue).map(|at| &lower[at + cue.len()..]))
+        .any(|rest| {
+            // The head of the noun phrase: its last word before a
+            // function word ("how many lawsuit *cases* does …").
+            let head = rest
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .skip_while(|w| SKIP.contains(w))
+                .take_while(|w| {
+                    !SKIP.contains(w) && !crate::resolution::catalog::STOP_WORDS.contains(w)
+                })
+                .last();
+            head.is_some_and(|w| analyze(w).iter().any(|st| singular.contains(st)))
+        })
 }
 
 /// Why `m`, which asks the user, does not serve `text`: only a goal that
@@ -2519,9 +2626,34 @@ fn conversation(text: &str) -> bool {
                 .to_lowercase()
         })
         .collect();
+    // "Can you give me …", "could you please calculate …": a request
+    // put politely, not a conversation.
+    let polite_request = words.windows(4).any(|w| {
+        matches!(w[0].as_str(), "can" | "could" | "would" | "will")
+            && w[1] == "you"
+            && [&w[2], &w[3]]
+                .into_iter()
+                .find(|v| v.as_str() != "please" && v.as_str() != "kindly")
+                .is_some_and(|v| {
+                    lexicon::is_request_verb(v)
+                        || matches!(
+                            v.as_str(),
+                            "provide"
+                                | "solve"
+                                | "plot"
+                                | "determine"
+                                | "predict"
+                                | "identify"
+                                | "locate"
+                                | "draw"
+                                | "play"
+                        )
+                })
+    });
     words
         .iter()
         .any(|w| matches!(w.as_str(), "you" | "your" | "yourself" | "you're"))
+        && !polite_request
         && !words
             .iter()
             .any(|w| crate::understand::lexicon::is_action_verb(w))
@@ -3315,6 +3447,94 @@ mod tests {
             mp.register(m).unwrap();
         }
         planner_over(mp)
+    }
+
+    #[test]
+    fn a_count_a_time_range_and_a_polite_request_are_read_as_meant() {
+        use ccos_marketplace::CapabilityManifest;
+        use serde_json::json;
+        let mp = builtins();
+        let obj = |props: serde_json::Value, req: &[&str]| json!({"type": "object", "properties": props, "required": req});
+        for (id, desc, input) in [
+            (
+                "revenue_forecast",
+                "Estimate the revenue a company would generate from its sales.",
+                obj(json!({"company": {"type": "string"}}), &["company"]),
+            ),
+            (
+                "get_lawsuit_cases",
+                "Retrieve the lawsuit cases of a company.",
+                obj(json!({"company": {"type": "string"}}), &["company"]),
+            ),
+            (
+                "stock_price",
+                "Get the stock price of a company for a number of days.",
+                obj(
+                    json!({"company": {"type": "string"}, "days": {"type": "integer"}}),
+                    &["company", "days"],
+                ),
+            ),
+            (
+                "compound_interest",
+                "Calculate the compound interest of an investment.",
+                obj(
+                    json!({"principal": {"type": "number"},
+                           "rate": {"type": "number", "description": "The annual rate, as a decimal"},
+                           "years": {"type": "integer"},
+                           "compounds_per_year": {"type": "integer"}}),
+                    &["principal", "rate", "years"],
+                ),
+            ),
+            (
+                "confidence_interval.calculate",
+                "Calculate the confidence interval of a sample mean.",
+                obj(
+                    json!({"sample_mean": {"type": "number"}, "sample_size": {"type": "integer"}}),
+                    &["sample_mean", "sample_size"],
+                ),
+            ),
+        ] {
+            mp.register(CapabilityManifest::new(id, desc, input))
+                .unwrap();
+        }
+        let p = planner_over(mp);
+        let plan = |g: &str| p.plan(g).unwrap().rtfs.unwrap_or_default();
+        // A name saying in the singular what is counted answers how much;
+        // a name of the things themselves lists them.
+        assert!(
+            plan("How much revenue would Acme Corp generate?").contains("revenue_forecast"),
+            "{:?}",
+            p.plan("How much revenue would Acme Corp generate?")
+                .unwrap()
+                .requires_agent
+        );
+        assert_eq!(plan("How many lawsuit cases does Acme have?"), "");
+        // "the last 3 days" is a time range, not a position.
+        assert!(plan("What's the price of Acme stock for the last 3 days?").contains(":days 3"));
+        // How often is part of what is computed: never dropped.
+        let r = p
+            .plan("compound interest on $10,000 at 6% compounded quarterly for 5 years")
+            .unwrap();
+        assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
+        assert!(format!("{:?}", r.requires_agent).contains("quarterly"));
+        assert!(
+            plan("compound interest on $10,000 at 6% for 5 years").contains(":rate 0.06"),
+            "{:?}",
+            p.plan("compound interest on $10,000 at 6% for 5 years")
+        );
+        // A goal is no document: a clear usage error, not minutes of work.
+        let long = "what is the capital of Brazil ".repeat(200);
+        assert!(matches!(
+            p.plan(&long),
+            Err(PlanError::Decomposition(
+                DecompositionError::GoalTooLong { .. }
+            ))
+        ));
+        // A polite request is a request.
+        assert!(
+            plan("Can you give me the confidence interval for a sample mean of 25 and a sample size of 50?")
+                .contains("confidence_interval.calculate")
+        );
     }
 
     #[test]

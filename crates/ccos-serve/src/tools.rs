@@ -22,7 +22,7 @@ use crate::approval::preapprove_hint;
 use crate::server::CcosServer;
 
 /// The largest goal accepted, in bytes.
-pub const MAX_GOAL_BYTES: usize = 4096;
+pub use ccos_planner::decompose::MAX_GOAL_BYTES;
 /// The largest plan accepted, in bytes.
 pub const MAX_PLAN_BYTES: usize = 1024 * 1024;
 /// The most capabilities `ccos_capabilities` returns.

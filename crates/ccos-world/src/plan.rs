@@ -465,13 +465,16 @@ pub fn explain(r: &PlanResult) -> String {
     r.trace.explain()
 }
 
-/// A planning failure as the user sees it: a goal that states an
-/// unrepresentable value is a usage error (exit 2), everything else a failure.
+/// A planning failure as the user sees it: a goal that is empty, too long
+/// or states an unrepresentable value is a usage error (exit 2),
+/// everything else a failure.
 fn plan_error(e: ccos_planner::PlanError) -> WorldError {
     use ccos_planner::decompose::DecompositionError;
     match &e {
         ccos_planner::PlanError::Decomposition(
-            DecompositionError::Literal { .. } | DecompositionError::EmptyGoal,
+            DecompositionError::Literal { .. }
+            | DecompositionError::EmptyGoal
+            | DecompositionError::GoalTooLong { .. },
         ) => WorldError::usage(e),
         _ => WorldError::failed(e),
     }

@@ -28,6 +28,10 @@ pub use pattern::{DEFAULT_RULES, PatternDecomposition, Rule, RuleStep};
 
 use crate::intent::{IntentType, SubIntent};
 
+/// The longest goal, in bytes, the planner reads (every door: the CLI,
+/// the MCP server). The longest question of the BFCL sets is 1.2 KB.
+pub const MAX_GOAL_BYTES: usize = 4096;
+
 /// Why a decomposition could not be made (not "no pattern matched").
 #[derive(Debug, thiserror::Error)]
 pub enum DecompositionError {
@@ -42,6 +46,17 @@ pub enum DecompositionError {
     /// The goal is empty.
     #[error("the goal is empty")]
     EmptyGoal,
+    /// The goal is longer than [`MAX_GOAL_BYTES`]: a goal is a sentence or
+    /// a few, not a document (and reading one costs time with its length).
+    #[error(
+        "the goal is {bytes} bytes long, more than the {max} a goal may have; put long data in a file and name the file"
+    )]
+    GoalTooLong {
+        /// Its length in bytes.
+        bytes: usize,
+        /// [`MAX_GOAL_BYTES`].
+        max: usize,
+    },
     /// The goal states a value that cannot be represented (an integer
     /// beyond 64 bits): a user error, with where it is.
     #[error("the goal, column {column}: {message}")]
@@ -167,6 +182,12 @@ impl HybridDecomposition {
         let goal = unquote_whole(goal.trim());
         if goal.is_empty() {
             return Err(DecompositionError::EmptyGoal);
+        }
+        if goal.len() > MAX_GOAL_BYTES {
+            return Err(DecompositionError::GoalTooLong {
+                bytes: goal.len(),
+                max: MAX_GOAL_BYTES,
+            });
         }
         // Every value the goal states must be representable.
         let stated =

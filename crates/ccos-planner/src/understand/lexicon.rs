@@ -1160,8 +1160,10 @@ pub fn unserved_qualifier(
         } else if *concept == "position" {
             // "the first line": a capability whose description merely
             // says it can read "the first N lines" does not, unless a
-            // count is bound (above) or its name says it (`first`).
+            // count is bound (above) or its name says it (`first`; the
+            // last one is the `latest`).
             stems.iter().any(|s| operation.contains(s))
+                || (w == "last" && ["latest", "newest"].iter().any(|l| operation.contains(*l)))
         } else if i == 0 {
             stems.iter().any(|s| operation.contains(s))
         } else {

@@ -106,6 +106,11 @@ pub struct Cue {
     /// Up to two words after it, function words skipped.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub after: Vec<String>,
+    /// Whether the preposition stands between the value and the words
+    /// before it: "a room *at* the Hilton" ("room" is what the phrase
+    /// qualifies, no label of the value), unlike "to *account* B456".
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub across_prep: bool,
 }
 
 /// A value the text states (see the module documentation).
@@ -478,7 +483,9 @@ fn scan(text: &str) -> Vec<Tok> {
                 let Some(d) = text[j..].chars().next() else {
                     break;
                 };
-                if d == close {
+                // A backslash escapes the quote: `"a\" b"` is one text.
+                let escaped = text[..j].ends_with('\\') && !text[..j].ends_with("\\\\");
+                if d == close && !escaped {
                     let after = j + d.len_utf8();
                     let ok = after >= text.len()
                         || text[after..]
@@ -491,10 +498,13 @@ fn scan(text: &str) -> Vec<Tok> {
                 j += d.len_utf8();
             }
             if let Some((j, after)) = found {
+                let escaped_close = format!("\\{close}");
                 toks.push(Tok {
                     start: i,
                     end: after,
-                    kind: TokKind::Quoted(text[body..j].to_string()),
+                    kind: TokKind::Quoted(
+                        text[body..j].replace(&escaped_close, &close.to_string()),
+                    ),
                 });
                 i = after;
                 continue;
@@ -1663,6 +1673,9 @@ fn cue(toks: &[Tok], words: &[Option<String>], owner: &[Option<usize>], mi: usiz
         }
         skipped_function = false;
         if !PREPOSITIONS.contains(&w.as_str()) {
+            if c.before.is_empty() && c.prep.is_some() {
+                c.across_prep = true;
+            }
             c.before.push(w);
         }
     }
@@ -1741,8 +1754,29 @@ fn lists(
         {
             j += 1;
         }
+        // "15, 20 and 30 years": bare numbers, then the last with its
+        // unit, which is the unit of them all (three or more: "between
+        // 10 and 20 years" keeps its two ends apart).
+        let mut unit_of_all: Option<String> = None;
+        if j > i
+            && ms[i].kind == MentionKind::Number
+            && ms[i].unit.is_none()
+            && j + 1 < ms.len()
+            && j + 1 - i >= 2
+            && ms[j + 1].kind == MentionKind::Number
+            && ms[j + 1].unit.is_some()
+            && joined(j, j + 1)
+        {
+            unit_of_all = ms[j + 1].unit.clone();
+            j += 1;
+        }
         if j > i {
-            let items: Vec<Mention> = ms[i..=j].to_vec();
+            let mut items: Vec<Mention> = ms[i..=j].to_vec();
+            if let Some(unit) = &unit_of_all {
+                for it in &mut items {
+                    it.unit = Some(unit.clone());
+                }
+            }
             let span = Span::new(items[0].span.start, items[items.len() - 1].span.end);
             out.push(Mention {
                 kind: MentionKind::List,
@@ -1753,6 +1787,7 @@ fn lists(
                     prep: items[0].cue.prep.clone(),
                     before: items[0].cue.before.clone(),
                     after: items[items.len() - 1].cue.after.clone(),
+                    across_prep: items[0].cue.across_prep,
                 },
                 weak: items.iter().all(|m| m.weak),
                 items,

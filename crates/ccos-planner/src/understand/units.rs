@@ -425,22 +425,24 @@ pub fn fits(
     let same_dim_other = |units: &BTreeSet<&str>| {
         !units.contains(unit) && units.iter().any(|u| dimension_of(u) == Some(dim))
     };
-    let (cunits, cdims) = named(capability);
-    if same_dim_other(&cunits) {
-        return None;
-    }
     let (name_units, name_dims) = named(name);
     let (desc_units, desc_dims) = named(desc);
     // A rate ("per hour") is no length or time.
     if (name.contains("per") || desc.contains("per")) && !matches!(dim, "speed" | "acceleration") {
         return None;
     }
-    // A unit the parameter names anywhere decides.
+    // A unit the parameter names anywhere decides, whatever the
+    // capability's text says ("the *monthly* payment" of a loan whose
+    // term is "in years").
     let units: BTreeSet<&str> = name_units.union(&desc_units).copied().collect();
     if units.contains(unit) {
         // Above any bare number: "10 years" goes into the parameter in
         // years before "4 … per year" does.
         return Some(EXACT);
+    }
+    let (cunits, cdims) = named(capability);
+    if same_dim_other(&cunits) {
+        return None;
     }
     if same_dim_other(&units) {
         return None;
