@@ -821,6 +821,16 @@ impl Planner {
                 m.id
             ));
         }
+        // ... and a transaction asked is made, never replaced by a read.
+        if s.from_text
+            && !crate::understand::bind::changes_things(m)
+            && let Some(verb) = lexicon::transaction_not_made(&operations, m)
+        {
+            return Fit::Refused(format!(
+                "the goal asks to \"{verb}\", and {} changes nothing",
+                m.id
+            ));
+        }
         // A question reads: its nouns ("how many *stars*", "the *new*
         // issues") are no data operation a reading capability contradicts.
         let ops = lexicon::data_operations(m);
@@ -2058,6 +2068,14 @@ fn unaccounted_word(
             .and_then(|k| words.get(k))
             .map(String::as_str);
         let next = words.get(i + 1).map(String::as_str);
+        // What a search is about, last in its clause ("podcasts about
+        // *cooking*", "songs about *love*"), is what is sought.
+        if next.is_none() && prev == Some("about") {
+            return Some(format!(
+                "the goal says \"{w}\", which {} does not account for",
+                m.id
+            ));
+        }
         // A time range ("the next 5 years": the number is a value) and
         // verb forms ("assuming", "falling") qualify nothing.
         if next.is_some_and(|n| lexicon::TIME_UNITS.contains(&n)) || w.ends_with("ing") {
@@ -3530,6 +3548,42 @@ mod tests {
                 DecompositionError::GoalTooLong { .. }
             ))
         ));
+        // A booking is made, never replaced by a search; what a search is
+        // about is never dropped.
+        let mp = builtins();
+        for (id, input) in [
+            (
+                "searchHotels",
+                obj(
+                    json!({"city": {"type": "string"}, "check_in": {"type": "string", "format": "date"},
+                           "check_out": {"type": "string", "format": "date"}}),
+                    &["city"],
+                ),
+            ),
+            (
+                "searchSongs",
+                obj(
+                    json!({"title": {"type": "string"}, "artist": {"type": "string"}}),
+                    &[],
+                ),
+            ),
+        ] {
+            mp.register(CapabilityManifest::new(id, id, input)).unwrap();
+        }
+        let shop = planner_over(mp);
+        for g in [
+            "book a hotel in Rome from 2024-05-01 to 2024-05-03",
+            "find songs about love",
+        ] {
+            let r = shop.plan(g).unwrap();
+            assert!(r.rtfs.is_none(), "{g}: {:?}", r.rtfs);
+        }
+        assert!(
+            shop.plan("find hotels in Rome from 2024-05-01 to 2024-05-03")
+                .unwrap()
+                .rtfs
+                .is_some()
+        );
         // A polite request is a request.
         assert!(
             plan("Can you give me the confidence interval for a sample mean of 25 and a sample size of 50?")

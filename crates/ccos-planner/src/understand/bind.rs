@@ -160,6 +160,16 @@ fn names_the_thing(men: &Mention, m: &CapabilityManifest) -> bool {
             .is_some_and(|w| names_what_it_serves(w, m))
 }
 
+/// Whether every word of name `it` is a word of capability `m`'s own name
+/// or provider ("IMDB" of `imdb.find_movies_by_actor`, "Whole Foods" of
+/// `whole_foods.check_price`): the goal names the capability, not a value.
+fn names_the_capability(it: &Mention, m: &CapabilityManifest) -> bool {
+    let mut own = super::lexicon::name_words(m);
+    own.extend(super::lexicon::provider_words(m));
+    let words = analyze(&it.text);
+    !words.is_empty() && words.iter().all(|w| own.contains(w))
+}
+
 /// Whether `it` counts as a name of several words for the qualifier
 /// rules: a strong name, or a weak one only because it opens the clause
 /// ("Stephen King books").
@@ -431,6 +441,19 @@ fn kind_qualifiers(
             continue;
         }
         let (word, noun) = (&clause[a.0..a.1], &clause[b.0..b.1]);
+        // "a classical *or* jazz concert": one of several kinds, which
+        // the goal does not choose; none is bound.
+        let coordinated = ti
+            .checked_sub(1)
+            .and_then(|k| tokens.get(k))
+            .and_then(|&(s0, e0)| clause.get(s0..e0))
+            .is_some_and(|w| matches!(w.to_lowercase().as_str(), "or" | "and" | "nor"))
+            || clause
+                .get(..a.0)
+                .is_some_and(|t| t.trim_end().ends_with(','));
+        if coordinated {
+            continue;
+        }
         let lower = |w: &str| w.chars().all(|c| c.is_lowercase() || c == '-');
         if !lower(word)
             || !lower(noun)
@@ -1448,6 +1471,9 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             let v = m.value.as_f64()?;
             if percent_as_fraction(p) {
                 (0.8, num(v / 100.0))
+            } else if ty == Some("integer") && v.fract() != 0.0 {
+                // "12.5%" is no whole percent.
+                return None;
             } else {
                 (0.8, m.value.clone())
             }
@@ -1716,7 +1742,11 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
                 && ((country && has(n, &["country", "nation"]))
                     || (super::regions::is_subdivision(&text_value)
                         && has(n, &["state", "province"])));
-            let sc = if is_example_of(p, &text_value) || kind_fits {
+            let closed_choice = p.closed.iter().flatten().any(|v| {
+                v.as_str()
+                    .is_some_and(|v| v.eq_ignore_ascii_case(&text_value))
+            });
+            let sc = if is_example_of(p, &text_value) || kind_fits || closed_choice {
                 1.0
             } else if country && text_value.len() > 3 && has(n, &["city", "town"]) {
                 0.2
@@ -1865,19 +1895,23 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
     }
     // An amount of money is no count of people, things or days (attack
     // trial: "over $500" became 500 passengers).
+    const COUNTED: &[&str] = &[
+        "passeng", "guest", "peopl", "person", "adult", "child", "quantiti", "count", "day",
+        "night", "year", "age", "room", "seat", "player", "ticket", "item",
+    ];
+    const MONEY: &[&str] = &[
+        "price", "cost", "rate", "fee", "amount", "budget", "fare", "bill",
+    ];
     if m.kind == MentionKind::Number
         && m.text
             .trim_start_matches(['-', '+'])
             .starts_with(['$', '€', '£'])
-        && has(
-            n,
-            &[
-                "passeng", "guest", "peopl", "person", "adult", "child", "quantiti", "count",
-                "day", "night", "year", "age", "room", "seat", "player", "ticket", "item",
-            ],
-        )
+        // ... by its name, or by its description when its name says
+        // neither ("split: the number of people sharing the bill").
+        && (has(n, COUNTED)
+            || (!has(n, MONEY) && has(&p.desc_words, &["peopl", "person", "guest", "passeng"])))
         // "max_price_per_night" is money.
-        && !has(n, &["price", "cost", "rate", "fee", "amount", "budget", "fare"])
+        && !has(n, MONEY)
     {
         s -= 3.0;
     }
@@ -1913,6 +1947,14 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
             m.cue.before.last().map(String::as_str),
             Some("featuring" | "starring")
         ))
+    {
+        s -= 3.0;
+    }
+    // "books *about* World War II": what it is about is never their kind
+    // or their title.
+    if m.kind == MentionKind::Name
+        && m.cue.prep.as_deref() == Some("about")
+        && (says_a_kind(p) || has(n, &["title"]))
     {
         s -= 3.0;
     }
@@ -2419,36 +2461,74 @@ fn respective(
     out
 }
 
-/// The plural noun a whole number counts ("two *sides*", "5 *cities*"),
-/// stemmed: the word right after it in `clause`, in the plural, when the
-/// number has no unit.
+/// The plural noun a whole number counts ("two *sides*", "5 *cities*",
+/// "two given *numbers*"), stemmed: the word right after it in `clause`
+/// (or the one after a lower-case word qualifying it), in the plural, when
+/// the number has no unit.
 fn counted_noun(clause: &str, m: &Mention) -> Option<String> {
     if m.kind != MentionKind::Number || m.unit.is_some() || m.value.as_u64().is_none() {
         return None;
     }
-    let next = clause
-        .get(m.span.end..)?
-        .split_whitespace()
-        .next()?
-        .trim_end_matches(|c: char| ",.;:?!)".contains(c))
-        .to_lowercase();
-    let plural = next.len() > 3
-        && next.ends_with('s')
-        && !next.ends_with("ss")
-        && !next.ends_with("us")
-        && next.chars().all(|c| c.is_ascii_alphabetic());
-    plural.then(|| analyze(&next).into_iter().next()).flatten()
+    let mut words = clause.get(m.span.end..)?.split_whitespace();
+    let word = |w: Option<&str>| {
+        w.map(|w| {
+            w.trim_end_matches(|c: char| ",.;:?!)".contains(c))
+                .to_lowercase()
+        })
+    };
+    let plural = |w: &str| {
+        matches!(w, "people" | "children" | "men" | "women")
+            || (w.len() > 3
+                && w.ends_with('s')
+                && !w.ends_with("ss")
+                && !w.ends_with("us")
+                && w.chars().all(|c| c.is_ascii_alphabetic()))
+    };
+    let first = word(words.next())?;
+    // One word may qualify the noun: "two *given* numbers".
+    let noun = if plural(&first) {
+        first
+    } else {
+        let second = word(words.next())?;
+        let qualifies = first.chars().all(|c| c.is_ascii_lowercase())
+            && !crate::resolution::catalog::STOP_WORDS.contains(&first.as_str());
+        if !(qualifies && plural(&second)) {
+            return None;
+        }
+        second
+    };
+    analyze(&noun).into_iter().next()
 }
 
-/// Whether parameter `p` counts things of `noun` (stemmed): its name or
-/// description names the noun or says it is a number of something ("the
-/// number of results per page").
+/// Whether parameter `p` counts things of `noun` (stemmed): its name is
+/// the noun in the plural, or its name or description says it is a number
+/// of something ("the number of results per page").
 fn counts_param(p: &Param, noun: &str) -> bool {
     const COUNTING: &[&str] = &[
         "number", "count", "num", "amount", "quantity", "total", "how", "many", "n",
     ];
-    p.name_words.contains(noun)
-        || p.desc_words.contains(noun)
+    // "Two numbers" counts operands: `num1` ("the first number") takes
+    // one of them, never how many there are; only a parameter that says
+    // it counts does ("the number of values").
+    if stemmed(&[
+        "number", "numbers", "value", "values", "integer", "integers",
+    ])
+    .contains(noun)
+    {
+        let desc = p
+            .schema
+            .get("description")
+            .and_then(Json::as_str)
+            .unwrap_or_default()
+            .to_lowercase();
+        return has(&p.name_words, &["count", "quantity", "how", "many"])
+            || desc.contains("number of")
+            || desc.contains("how many");
+    }
+    // A parameter named for one of the things ("side1": "its three sides")
+    // takes one of them; named for them all ("bedrooms", "adults") it
+    // counts them.
+    (p.name_words.contains(noun) && plural_name(&p.name))
         || has(&p.name_words, COUNTING)
         || has(&p.desc_words, COUNTING)
 }
@@ -2748,10 +2828,25 @@ fn search_terms(payload: &str) -> String {
                 "for" | "about" | "matching" | "mentioning" | "containing"
             )
     });
-    match cut {
-        Some((i, _)) => words[i + 1..].join(" "),
-        None => payload.to_string(),
+    let kept: Vec<&str> = match cut {
+        Some((i, _)) => words[i + 1..].to_vec(),
+        None => words,
+    };
+    // A preposition whose object was a value bound elsewhere ("headphones
+    // *by* Sony *under* $200": Sony the brand, $200 the price) is no term.
+    let is_prep = |w: &str| super::mentions::PREPOSITIONS.contains(&w.to_lowercase().as_str());
+    let mut out: Vec<&str> = vec![];
+    for (i, w) in kept.iter().enumerate() {
+        let next = kept.get(i + 1).copied();
+        if is_prep(w) && next.is_none_or(is_prep) {
+            continue;
+        }
+        out.push(w);
     }
+    if out.is_empty() {
+        return payload.to_string();
+    }
+    out.join(" ")
 }
 
 /// Binds the clause's `mentions` to the parameters of `m` (see the module
@@ -2822,7 +2917,23 @@ pub fn bind(
             {
                 continue;
             }
-            if qualifies_title && has(&p.name_words, &["title"]) && !names_a_choice(p, &men.text) {
+            // ... nor what they are about ("*French* podcasts" is no
+            // topic).
+            if qualifies_title
+                && (has(&p.name_words, &["title", "topic", "subject"])
+                    || has(&p.name_words, QUERY_WORDS))
+                && !names_a_choice(p, &men.text)
+            {
+                continue;
+            }
+            // "find *Samsung TVs*": the verb's whole object is what is
+            // sought, never where ("find doctors in Samsung TVs").
+            if men.kind == MentionKind::Name
+                && men.cue.prep.is_none()
+                && men.cue.before.len() == 1
+                && super::lexicon::is_action_verb(&men.cue.before[0])
+                && has(&p.name_words, PLACE_WORDS)
+            {
                 continue;
             }
             // "the book *"Dune"*": a text right after the noun of what
@@ -3279,6 +3390,13 @@ pub fn bind(
                 .collect()
         };
         for it in left {
+            // "movies … *from IMDB*" for `imdb.find_movies_by_actor`: a
+            // name of the capability itself is no value.
+            if it.kind == MentionKind::Name && names_the_capability(it, m) {
+                b.notes
+                    .push(format!("{} names {} itself", it.label(), m.id));
+                continue;
+            }
             // "the weather in Seattle, Washington": the region qualifies
             // the place, whose parameter takes both.
             // "the sales tax in Chicago, Illinois": a parameter for the
@@ -3862,13 +3980,16 @@ fn swapped_ties(
     for (i, &(p1, r1)) in chosen.iter().enumerate() {
         for &(p2, r2) in &chosen[i + 1..] {
             let (m1, m2) = (mention_at(mentions, r1), mention_at(mentions, r2));
-            // Names only: numbers go by position, paths by what is moved
-            // first ([`source_first`]).
-            if r1 == r2
-                || m1.value == m2.value
-                || m1.kind != MentionKind::Name
-                || m2.kind != MentionKind::Name
-            {
+            // Names, and numbers for two parameters named for their roles
+            // ("a loan of 20000 at 5": principal or annual rate?); numbers
+            // for operands named by position (`a`, `b`, `num1`) go in
+            // order, paths by what is moved first ([`source_first`]).
+            let names = m1.kind == MentionKind::Name && m2.kind == MentionKind::Name;
+            let numbers = m1.kind == MentionKind::Number
+                && m2.kind == MentionKind::Number
+                && !positional_name(&params[p1])
+                && !positional_name(&params[p2]);
+            if r1 == r2 || m1.value == m2.value || !(names || numbers) {
                 continue;
             }
             let (Some(a), Some(b), Some(c), Some(d)) =
@@ -3888,6 +4009,31 @@ fn swapped_ties(
         }
     }
     out
+}
+
+/// Whether `p` is named for its position among operands, not its role:
+/// `a`, `x`, `num1`, `mass2` (a numbered pair goes in order),
+/// `first_number`.
+fn positional_name(p: &Param) -> bool {
+    if p.name.ends_with(|c: char| c.is_ascii_digit()) {
+        return true;
+    }
+    const GENERIC: &[&str] = &[
+        "num", "number", "numbers", "value", "val", "operand", "arg", "input", "first", "second",
+        "third", "left", "right", "lhs", "rhs", "int", "integer", "n",
+    ];
+    let words = ccos_marketplace::ids::words(&p.name);
+    words.iter().all(|w| {
+        w.chars().count() == 1
+            || w.chars().all(|c| c.is_ascii_digit())
+            || GENERIC.contains(&w.as_str())
+    }) || p
+        .name
+        .trim_end_matches(|c: char| c.is_ascii_digit())
+        .chars()
+        .count()
+        <= 1
+        || GENERIC.contains(&p.name.trim_end_matches(|c: char| c.is_ascii_digit()))
 }
 
 /// Quantities of one dimension in different units that go in as plain
@@ -4990,6 +5136,136 @@ mod tests {
         );
         let b = run("find divorce lawyers in Miami", &lawyers);
         assert_eq!(args(&b)["specialty"], json!("divorce"), "{b:?}");
+    }
+
+    #[test]
+    fn a_count_of_operands_a_named_choice_and_the_capability_s_own_name() {
+        // "two given numbers" counts the operands; 12 and 15 are them.
+        let gcd = CapabilityManifest::new(
+            "math.gcd",
+            "Calculate the greatest common divisor of the two integers.",
+            obj(
+                json!({"num1": {"type": "integer", "description": "The first number."},
+                       "num2": {"type": "integer", "description": "The second number."}}),
+                &["num1", "num2"],
+            ),
+        );
+        let b = run(
+            "Calculate the greatest common divisor of two given numbers, for example 12 and 15.",
+            &gcd,
+        );
+        assert_eq!(args(&b)["num1"], json!(12), "{b:?}");
+        assert_eq!(args(&b)["num2"], json!(15), "{b:?}");
+        let heron = cap(
+            "math.triangle_area_heron",
+            obj(
+                json!({"side1": {"type": "number"}, "side2": {"type": "number"},
+                       "side3": {"type": "number"}}),
+                &["side1", "side2", "side3"],
+            ),
+        );
+        let b = run(
+            "the area of a triangle with its three sides: 3, 4, and 5",
+            &heron,
+        );
+        assert_eq!(args(&b)["side1"], json!(3), "{b:?}");
+        assert_eq!(args(&b)["side3"], json!(5), "{b:?}");
+        // A name the description lists as a choice ('Celsius' or
+        // 'Fahrenheit') is that parameter's.
+        let temp = cap(
+            "average_temperature",
+            obj(
+                json!({"location": {"type": "string"}, "days": {"type": "integer"},
+                       "temp_unit": {"type": "string",
+                                     "description": "The temperature unit ('Celsius' or 'Fahrenheit')."}}),
+                &["location", "days"],
+            ),
+        );
+        let b = run(
+            "the average temperature in Austin for 3 days in Celsius",
+            &temp,
+        );
+        assert_eq!(args(&b)["temp_unit"], json!("Celsius"), "{b:?}");
+        // The capability's own name is no value to drop.
+        let imdb = cap(
+            "imdb.find_movies_by_actor",
+            obj(
+                json!({"actor_name": {"type": "string"}, "year": {"type": "integer"}}),
+                &["actor_name", "year"],
+            ),
+        );
+        let b = run(
+            "Find all movies starring Leonardo DiCaprio in the year 2010 from IMDB database",
+            &imdb,
+        );
+        assert!(b.unused.is_empty(), "{b:?}");
+        assert_eq!(args(&b)["actor_name"], json!("Leonardo DiCaprio"), "{b:?}");
+    }
+
+    #[test]
+    fn third_trial_wrong_values_go_nowhere() {
+        // Each goal once planned with a wrong value (helper trial, 120
+        // goals over 18 imported operations).
+        let loan = cap(
+            "loanPayment",
+            obj(
+                json!({"principal": {"type": "number"},
+                       "annual_rate": {"type": "number", "description": "as a decimal"},
+                       "years": {"type": "integer"}}),
+                &["principal", "annual_rate", "years"],
+            ),
+        );
+        // Two numbers, two roles, nothing says which is which.
+        let b = run("loan of 20000 at 5 over 5 years", &loan);
+        assert!(b.unused.iter().any(|u| u.contains("is not said")), "{b:?}");
+        let tip = cap(
+            "tipCalculator",
+            obj(
+                json!({"bill": {"type": "number"},
+                       "tip_percent": {"type": "integer"},
+                       "split": {"type": "integer", "description": "How many people share the bill"}}),
+                &["bill", "tip_percent"],
+            ),
+        );
+        let b = run("calculate an 18% tip on $120 split between 4 people", &tip);
+        assert_ne!(args(&b).get("split"), Some(&json!(120)), "{b:?}");
+        assert_ne!(args(&b).get("bill"), Some(&json!(4)), "{b:?}");
+        // No whole percent: refused, never a float for an integer.
+        let b = run("a 12.5% tip on $80", &tip);
+        assert_eq!(args(&b).get("tip_percent"), None, "{b:?}");
+        let songs = CapabilityManifest::new(
+            "searchSongs",
+            "Search songs by title, artist or genre.",
+            obj(
+                json!({"title": {"type": "string"}, "artist": {"type": "string"},
+                       "genre": {"type": "string"}}),
+                &[],
+            ),
+        );
+        let b = run("jazz or blues songs", &songs);
+        assert_eq!(args(&b).get("genre"), None, "{b:?}");
+        let doctors = cap(
+            "findDoctors",
+            obj(
+                json!({"specialty": {"type": "string"}, "city": {"type": "string"}}),
+                &["specialty", "city"],
+            ),
+        );
+        let b = run("find Samsung TVs", &doctors);
+        assert_eq!(args(&b).get("city"), None, "{b:?}");
+        let products = cap(
+            "searchProducts",
+            obj(
+                json!({"query": {"type": "string"}, "brand": {"type": "string"},
+                       "max_price": {"type": "number"}}),
+                &["query"],
+            ),
+        );
+        let b = run(
+            "search products for headphones by Sony under $200",
+            &products,
+        );
+        assert_eq!(args(&b)["query"], json!("headphones"), "{b:?}");
     }
 
     #[test]

@@ -697,6 +697,36 @@ pub fn asks_for_change(text: &str, m: &CapabilityManifest) -> bool {
     })
 }
 
+/// The verb of a transaction the goal clause `text` opens with ("*book* a
+/// hotel in Rome", "*cancel* my order"), when `m` — which changes nothing
+/// — is not named for it: a search is no booking, so the goal is not
+/// served (helper trial: "book a hotel …" planned a hotel search).
+pub fn transaction_not_made(text: &str, m: &CapabilityManifest) -> Option<String> {
+    const TRANSACTIONS: &[&str] = &[
+        // Not "remove" ("remove duplicates" is a computation) nor "order"
+        // ("order these numbers").
+        "book", "reserve", "buy", "purchase", "rent", "pay", "cancel", "transfer", "schedule",
+        "refund",
+    ];
+    const OPENERS: &[&str] = &[
+        "can", "will", "you", "i", "we", "want", "need", "like", "to", "let's", "lets", "go",
+        "ahead", "and", "now", "just", "also", "then", "me", "help",
+    ];
+    let opening = text
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .find(|w| !COURTESY.contains(&w.as_str()) && !OPENERS.contains(&w.as_str()))?;
+    if !TRANSACTIONS.contains(&opening.as_str()) {
+        return None;
+    }
+    let own = name_words(m);
+    let named = analyze(&opening)
+        .iter()
+        .any(|st| synonym_stems(st).iter().any(|x| own.contains(x)));
+    (!named).then_some(opening)
+}
+
 /// Why `m` contradicts the goal clause `text` (see the module docs), or
 /// `None`.
 pub fn contradiction(text: &str, m: &CapabilityManifest) -> Option<String> {

@@ -164,7 +164,7 @@ const FUNCTION_WORDS: &[&str] = &[
 ];
 
 /// Prepositions recorded as [`Cue::prep`].
-const PREPOSITIONS: &[&str] = &[
+pub(crate) const PREPOSITIONS: &[&str] = &[
     "to", "into", "onto", "from", "by", "in", "of", "for", "with", "about", "on", "at", "as",
     "than", "per", "under", "named", "called", "between", "over", "via", "through", "since",
     "until", "after", "before", "using", "near", "titled", "entitled", "below", "above",
