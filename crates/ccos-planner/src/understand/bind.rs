@@ -1417,10 +1417,13 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     }
     // A parameter that wants a code ("Two-letter US state code") takes
     // one ("TX"), never a name ("Texas", "New York City"), unless it also
-    // takes a name.
+    // takes a name or a place ("Departure city or IATA airport code").
     if m.kind == MentionKind::Name
         && wants_code(p)
-        && !has(&p.desc_words, &["name"])
+        && !has(
+            &p.desc_words,
+            &["name", "city", "place", "location", "town"],
+        )
         && !(text_value.chars().count() <= 3 && text_value.chars().all(|c| c.is_ascii_uppercase()))
     {
         return None;
@@ -3504,7 +3507,16 @@ pub fn bind(
                 .before
                 .last()
                 .is_some_and(|w| super::lexicon::bounds_text(w));
+            // "a lawyer who speaks *Spanish*": the object of a relative
+            // clause's verb is stated, never chance.
+            let relative = it.cue.prep.is_none()
+                && it.cue.before.len() >= 2
+                && matches!(
+                    it.cue.before[it.cue.before.len() - 2].as_str(),
+                    "who" | "that" | "which"
+                );
             let placed = listed
+                || (it.kind == MentionKind::Name && relative)
                 || (it.kind == MentionKind::Name
                     && !(restricts && it.cue.prep.as_deref() == Some("with"))
                     && matches!(
@@ -5120,6 +5132,18 @@ mod tests {
         );
         let b = run("sales tax on 100 in New York City", &tax);
         assert_eq!(args(&b).get("state"), None, "{b:?}");
+        // "a city or a code" takes the city.
+        let flights = cap(
+            "searchFlights",
+            obj(
+                json!({"origin": {"type": "string", "description": "Departure city or IATA airport code"},
+                       "destination": {"type": "string", "description": "Arrival city or IATA airport code"}}),
+                &["origin", "destination"],
+            ),
+        );
+        let b = run("find flights from Paris to Rome", &flights);
+        assert_eq!(args(&b)["origin"], json!("Paris"), "{b:?}");
+        assert_eq!(args(&b)["destination"], json!("Rome"), "{b:?}");
         // A country's short name; a specialty.
         let capital = cap(
             "getCapital",
@@ -5136,6 +5160,9 @@ mod tests {
         );
         let b = run("find divorce lawyers in Miami", &lawyers);
         assert_eq!(args(&b)["specialty"], json!("divorce"), "{b:?}");
+        // What a relative clause states is no chance capital.
+        let b = run("immigration lawyer in Seattle who speaks Spanish", &lawyers);
+        assert!(b.unused.iter().any(|u| u.contains("Spanish")), "{b:?}");
     }
 
     #[test]
