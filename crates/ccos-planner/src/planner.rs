@@ -821,13 +821,17 @@ impl Planner {
                 m.id
             ));
         }
-        // ... and a transaction asked is made, never replaced by a read.
+        // ... and a transaction asked is made, never replaced by a read
+        // or by another change ("cancel my viewing" is no scheduling).
         if s.from_text
-            && !crate::understand::bind::changes_things(m)
-            && let Some(verb) = lexicon::transaction_not_made(&operations, m)
+            && let Some(verb) = lexicon::transaction_not_made(
+                &operations,
+                m,
+                crate::understand::bind::changes_things(m),
+            )
         {
             return Fit::Refused(format!(
-                "the goal asks to \"{verb}\", and {} changes nothing",
+                "the goal asks to \"{verb}\", which {} does not do",
                 m.id
             ));
         }
@@ -2069,8 +2073,9 @@ fn unaccounted_word(
             .map(String::as_str);
         let next = words.get(i + 1).map(String::as_str);
         // What a search is about, last in its clause ("podcasts about
-        // *cooking*", "songs about *love*"), is what is sought.
-        if next.is_none() && prev == Some("about") {
+        // *cooking*", "songs about *love*"), and what goes with the thing
+        // ("recipes with *tofu*") are what is sought.
+        if (next.is_none() && prev == Some("about")) || prev == Some("with") {
             return Some(format!(
                 "the goal says \"{w}\", which {} does not account for",
                 m.id
@@ -2774,11 +2779,19 @@ fn question_that_changes(text: &str, m: &CapabilityManifest) -> Option<String> {
         .iter()
         .any(|o| matches!(*o, "create" | "update" | "delete"))
         && !ops.contains("read");
-    changes.then(|| {
+    // A capability declared to write, whatever its name says
+    // (`scheduleViewing`, whose "viewing" reads as a view): "did I
+    // schedule a viewing?" is no request to schedule one (helper trial).
+    let writes = m.effects.contains(&ccos_marketplace::Effect::Write);
+    (changes || writes).then(|| {
         format!(
             "the goal asks a question; {} changes things ({})",
             m.id,
-            ops.iter().copied().collect::<Vec<_>>().join(", ")
+            if writes {
+                "it writes".to_string()
+            } else {
+                ops.iter().copied().collect::<Vec<_>>().join(", ")
+            }
         )
     })
 }
@@ -2937,6 +2950,14 @@ fn is_array(schema: &serde_json::Value) -> bool {
 /// question word.
 fn is_question(text: &str) -> bool {
     let t = text.trim();
+    // "can you book flight BA249 for me?" is a request put politely.
+    let lower = t.to_lowercase();
+    if ["can you ", "could you ", "would you ", "will you "]
+        .iter()
+        .any(|p| lower.starts_with(p))
+    {
+        return false;
+    }
     t.ends_with('?')
         || matches!(
             first_word(t).as_str(),
@@ -3580,6 +3601,35 @@ mod tests {
         }
         assert!(
             shop.plan("find hotels in Rome from 2024-05-01 to 2024-05-03")
+                .unwrap()
+                .rtfs
+                .is_some()
+        );
+        // A question never writes, and a cancellation is no scheduling.
+        let mp = builtins();
+        mp.register(
+            CapabilityManifest::new(
+                "scheduleViewing",
+                "Schedule a viewing of a listing.",
+                obj(
+                    json!({"listing_id": {"type": "string"}, "date": {"type": "string", "format": "date"}}),
+                    &["listing_id", "date"],
+                ),
+            )
+            .with_effects(&[ccos_marketplace::Effect::Network, ccos_marketplace::Effect::Write]),
+        )
+        .unwrap();
+        let homes = planner_over(mp);
+        for g in [
+            "did I schedule a viewing for listing 4821 on 2025-06-20?",
+            "cancel my viewing of listing 4821 on 2025-06-20",
+        ] {
+            let r = homes.plan(g).unwrap();
+            assert!(r.rtfs.is_none(), "{g}: {:?}", r.rtfs);
+        }
+        assert!(
+            homes
+                .plan("schedule a viewing of listing 4821 on 2025-06-20")
                 .unwrap()
                 .rtfs
                 .is_some()

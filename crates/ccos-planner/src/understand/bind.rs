@@ -1465,6 +1465,12 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             (f.fract() == 0.0).then(|| (1.0, num(f)))?
         }
         (MentionKind::Number, Some("number")) => (1.0, m.value.clone()),
+        // A number is no name ("player 23" is no `player_name`).
+        (MentionKind::Number, Some("string"))
+            if has(n, &["name", "title"]) && !has(n, ID_WORDS) =>
+        {
+            return None;
+        }
         (MentionKind::Number, Some("string")) => {
             let sc = if has(n, ID_WORDS) { 0.6 } else { 0.25 };
             (sc, s(&m.value.to_string()))
@@ -1877,7 +1883,10 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
     // A name in words is no identifier: "book hotel Hilton" is no
     // `hotel_id` (attack trial), "Tom Hanks movies" no `movie_id`; an id
     // has a digit ("hotel H9", "HX-77").
-    if m.kind == MentionKind::Name
+    // Nor a plain word of a list ("recipes with eggs, flour and milk"
+    // are no recipe ids); a quoted one may be.
+    let plain_word = m.kind == MentionKind::Quoted && m.text.starts_with(char::is_alphanumeric);
+    if (m.kind == MentionKind::Name || plain_word)
         && is_identifier(p)
         && !m.text.chars().any(|c| c.is_ascii_digit())
     {
@@ -2500,6 +2509,13 @@ fn counted_noun(clause: &str, m: &Mention) -> Option<String> {
         }
         second
     };
+    // "500000 dollars" is an amount of money, not a count of things.
+    if matches!(
+        noun.as_str(),
+        "dollars" | "euros" | "pounds" | "cents" | "bucks" | "yen" | "rupees" | "francs" | "pesos"
+    ) {
+        return None;
+    }
     analyze(&noun).into_iter().next()
 }
 
@@ -2531,9 +2547,40 @@ fn counts_param(p: &Param, noun: &str) -> bool {
     // A parameter named for one of the things ("side1": "its three sides")
     // takes one of them; named for them all ("bedrooms", "adults") it
     // counts them.
-    (p.name_words.contains(noun) && plural_name(&p.name))
-        || has(&p.name_words, COUNTING)
-        || has(&p.desc_words, COUNTING)
+    if p.name_words.contains(noun) && plural_name(&p.name) {
+        return true;
+    }
+    !counts_other_things(p, noun) && (has(&p.name_words, COUNTING) || has(&p.desc_words, COUNTING))
+}
+
+/// Whether the word right after number `men` in `clause` is a word of
+/// `p`'s name ("3 *bedroom* houses" for `min_bedrooms`).
+fn word_after_names(clause: &str, men: &Mention, p: &Param) -> bool {
+    clause
+        .get(men.span.end..)
+        .and_then(|rest| rest.split_whitespace().next())
+        .is_some_and(|w| analyze(w).iter().any(|st| p.name_words.contains(st)))
+}
+
+/// Whether `p` counts things other than `noun` (stemmed): a count named
+/// for another thing, which its description does not relate to `noun`
+/// ("min_bedrooms", the minimum number of bedrooms, for "3 houses").
+fn counts_other_things(p: &Param, noun: &str) -> bool {
+    const NOT_THINGS: &[&str] = &[
+        "min", "max", "minimum", "maximum", "per", "page", "result", "results", "item", "items",
+        "limit", "top", "size", "of", "number", "count", "num", "amount", "quantity", "total", "n",
+    ];
+    let counts = plural_name(&p.name)
+        || has(
+            &p.name_words,
+            &["number", "count", "num", "quantity", "min", "max"],
+        )
+        || has(&p.desc_words, &["number", "count", "quantity"]);
+    let other = p
+        .name_words
+        .iter()
+        .any(|w| w != noun && !stemmed(NOT_THINGS).contains(w));
+    counts && other && !p.name_words.contains(noun) && !p.desc_words.contains(noun)
 }
 
 /// Words of a parameter for the first end of a pair ("between A and B").
@@ -2978,7 +3025,16 @@ pub fn bind(
                 // is none of them, and only a parameter counting them
                 // takes it.
                 if let Some(noun) = counted_noun(clause, men)
-                    && (p.ty.as_deref() == Some("string") || (men.weak && !counts_param(p, &noun)))
+                    && (p.ty.as_deref() == Some("string")
+                        || (men.weak && !counts_param(p, &noun))
+                        // "find 3 houses" is no minimum of bedrooms ("3
+                        // *bedroom* houses" is).
+                        || (counts_other_things(p, &noun) && !word_after_names(clause, men, p))
+                        // "find 3 houses" is no price cap of 3.
+                        || (has(
+                            &p.name_words,
+                            &["price", "cost", "budget", "salary", "fee", "rent"],
+                        ) && !p.name_words.contains(&noun)))
                 {
                     continue;
                 }
@@ -3115,7 +3171,12 @@ pub fn bind(
                 .iter()
                 .filter(|v| {
                     v.as_str().is_some_and(|s| {
-                        clause_words.contains(&s.to_lowercase()) || says_phrase(&unquoted_words, s)
+                        let s = s.to_lowercase();
+                        // "houses" names the choice "house".
+                        clause_words.contains(&s)
+                            || clause_words.contains(&format!("{s}s"))
+                            || clause_words.contains(&format!("{s}es"))
+                            || says_phrase(&unquoted_words, &s)
                     })
                 })
                 .collect();
@@ -3154,6 +3215,17 @@ pub fn bind(
                 many => {
                     if let Some(vs) = coordinated_words(clause, many) {
                         enum_many.push((pi, vs));
+                    } else {
+                        // Several choices named apart ("all my
+                        // sessions"): which one is not said.
+                        unused_choices.push(format!(
+                            "words {} (choices of :{}: which one is not said)",
+                            many.iter()
+                                .filter_map(|v| v.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", "),
+                            p.name
+                        ));
                     }
                 }
             }
@@ -5293,6 +5365,51 @@ mod tests {
             &products,
         );
         assert_eq!(args(&b)["query"], json!("headphones"), "{b:?}");
+    }
+
+    #[test]
+    fn fourth_trial_wrong_values_go_nowhere() {
+        // Each goal once planned with a wrong value (helper trial, 120
+        // goals over 17 imported operations).
+        let listings = cap(
+            "searchListings",
+            obj(
+                json!({"city": {"type": "string"},
+                       "min_bedrooms": {"type": "integer", "description": "Minimum number of bedrooms"},
+                       "max_price": {"type": "number"},
+                       "property_type": {"type": "string", "enum": ["house", "apartment", "condo"]}}),
+                &["city"],
+            ),
+        );
+        // A count of houses is no price cap and no count of bedrooms.
+        let b = run("find 3 houses in Austin", &listings);
+        assert_eq!(args(&b).get("max_price"), None, "{b:?}");
+        assert_eq!(args(&b).get("min_bedrooms"), None, "{b:?}");
+        assert_eq!(args(&b)["property_type"], json!("house"), "{b:?}");
+        let b = run(
+            "find 3 bedroom houses in Austin under 500000 dollars",
+            &listings,
+        );
+        assert_eq!(args(&b)["min_bedrooms"], json!(3), "{b:?}");
+        assert_eq!(args(&b)["max_price"], json!(500000), "{b:?}");
+        // Plain words listed are no ids.
+        let recipe = cap(
+            "getRecipe",
+            obj(json!({"recipe_id": {"type": "string"}}), &["recipe_id"]),
+        );
+        let b = run("find recipes with eggs, flour and milk", &recipe);
+        assert_eq!(args(&b).get("recipe_id"), None, "{b:?}");
+        assert_eq!(b.fan_out, None, "{b:?}");
+        // A number is no name.
+        let stats = cap(
+            "getPlayerStats",
+            obj(
+                json!({"player_name": {"type": "string"}, "season": {"type": "string"}}),
+                &["player_name"],
+            ),
+        );
+        let b = run("get stats for player 23", &stats);
+        assert_eq!(args(&b).get("player_name"), None, "{b:?}");
     }
 
     #[test]

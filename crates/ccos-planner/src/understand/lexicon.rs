@@ -698,33 +698,49 @@ pub fn asks_for_change(text: &str, m: &CapabilityManifest) -> bool {
 }
 
 /// The verb of a transaction the goal clause `text` opens with ("*book* a
-/// hotel in Rome", "*cancel* my order"), when `m` — which changes nothing
-/// — is not named for it: a search is no booking, so the goal is not
-/// served (helper trial: "book a hotel …" planned a hotel search).
-pub fn transaction_not_made(text: &str, m: &CapabilityManifest) -> Option<String> {
-    const TRANSACTIONS: &[&str] = &[
-        // Not "remove" ("remove duplicates" is a computation) nor "order"
-        // ("order these numbers").
-        "book", "reserve", "buy", "purchase", "rent", "pay", "cancel", "transfer", "schedule",
-        "refund",
+/// hotel in Rome", "*cancel* my viewing") that `m` does not make: a
+/// capability that changes nothing (`changes` false) and is not named for
+/// it — a search is no booking —, or one that changes something but is
+/// named for another change — `scheduleViewing` cancels nothing (helper
+/// trials: both were planned).
+pub fn transaction_not_made(text: &str, m: &CapabilityManifest, changes: bool) -> Option<String> {
+    // Not "remove" ("remove duplicates" is a computation) nor "order"
+    // ("order these numbers").
+    const MAKING: &[&str] = &[
+        "book", "reserve", "buy", "purchase", "rent", "pay", "transfer", "schedule", "refund",
     ];
+    const UNDOING: &[&str] = &["cancel", "revoke", "unsubscribe"];
     const OPENERS: &[&str] = &[
         "can", "will", "you", "i", "we", "want", "need", "like", "to", "let's", "lets", "go",
-        "ahead", "and", "now", "just", "also", "then", "me", "help",
+        "ahead", "and", "now", "just", "also", "then", "me", "help", "please",
     ];
     let opening = text
         .split(|c: char| !c.is_alphanumeric() && c != '\'')
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
         .find(|w| !COURTESY.contains(&w.as_str()) && !OPENERS.contains(&w.as_str()))?;
-    if !TRANSACTIONS.contains(&opening.as_str()) {
+    let undoing = UNDOING.contains(&opening.as_str());
+    if !MAKING.contains(&opening.as_str()) && !undoing {
         return None;
     }
     let own = name_words(m);
     let named = analyze(&opening)
         .iter()
         .any(|st| synonym_stems(st).iter().any(|x| own.contains(x)));
-    (!named).then_some(opening)
+    if named {
+        return None;
+    }
+    // A change named for undoing ("delete_booking", "remove_viewing")
+    // makes a cancellation.
+    let undoes = data_operations(m).contains("delete");
+    let missing = if !changes {
+        true
+    } else if undoing {
+        !undoes
+    } else {
+        undoes
+    };
+    missing.then_some(opening)
 }
 
 /// Why `m` contradicts the goal clause `text` (see the module docs), or
