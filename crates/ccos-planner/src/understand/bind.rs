@@ -170,6 +170,37 @@ fn names_the_capability(it: &Mention, m: &CapabilityManifest) -> bool {
     !words.is_empty() && words.iter().all(|w| own.contains(w))
 }
 
+/// Whether `men`, a single capitalised word opening `clause`, is its verb
+/// ("*Borrow* book 42", "*Return* the book", "*Renew* it"): a known verb,
+/// or followed by an article or a singular noun of capability `m`'s name,
+/// and no place ("*Paris* weather" is a city, "*Italian* restaurants"
+/// says which).
+fn opening_verb(clause: &str, men: &Mention, m: &CapabilityManifest) -> bool {
+    if men.kind != MentionKind::Name || men.span.start != 0 || men.text.contains(' ') {
+        return false;
+    }
+    let lower = men.text.to_lowercase();
+    if super::lexicon::is_request_verb(&lower) || super::lexicon::is_action_verb(&lower) {
+        return true;
+    }
+    if super::regions::is_region(&men.text) || super::zones::iana_zone(&men.text).is_some() {
+        return false;
+    }
+    let next = clause
+        .get(men.span.end..)
+        .and_then(|rest| rest.split_whitespace().next())
+        .map(str::to_lowercase)
+        .unwrap_or_default();
+    // Before a noun in the singular ("*Borrow* book 42"); before one in
+    // the plural it says which ("*Italian* restaurants").
+    matches!(
+        next.as_str(),
+        "the" | "a" | "an" | "my" | "our" | "this" | "that" | "these" | "those" | "it" | "them"
+    ) || (next.starts_with(char::is_lowercase)
+        && !next.ends_with('s')
+        && names_what_it_serves(&next, m))
+}
+
 /// Whether `it` counts as a name of several words for the qualifier
 /// rules: a strong name, or a weak one only because it opens the clause
 /// ("Stephen King books").
@@ -1459,6 +1490,22 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     if m.kind == MentionKind::Number && wants_milliseconds(p) {
         return None;
     }
+    // A year is a year: "book 42" is no `year` (helper trial).
+    let raw_name = ccos_marketplace::ids::words(&p.name);
+    if m.kind == MentionKind::Number
+        && raw_name.iter().any(|w| w == "year")
+        && !raw_name
+            .iter()
+            .any(|w| matches!(w.as_str(), "years" | "number" | "count" | "num" | "n"))
+        && m.unit.is_none()
+        && !m
+            .value
+            .as_f64()
+            .is_some_and(|v| (1000.0..=9999.0).contains(&v))
+        && !m.cue.before.last().is_some_and(|w| w.starts_with("year"))
+    {
+        return None;
+    }
     let out = match (m.kind, ty) {
         (MentionKind::Number, Some("integer")) => {
             let f = m.value.as_f64()?;
@@ -1744,6 +1791,21 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
         (MentionKind::Name, Some("string") | None) => {
             // One of the description's own examples ("e.g., Italian,
             // Chinese") is that parameter's kind of value.
+            // A choice in another case ("Fahrenheit" of ["celsius",
+            // "fahrenheit"]) is that choice, as the schema spells it.
+            if let Some(v) = p
+                .schema
+                .get("enum")
+                .and_then(Json::as_array)
+                .into_iter()
+                .flatten()
+                .find(|v| {
+                    v.as_str()
+                        .is_some_and(|v| v.eq_ignore_ascii_case(&text_value))
+                })
+            {
+                return Some((1.0, v.clone()));
+            }
             // A country or a state is what a country or a state parameter
             // takes ("the capital of *Brazil*"), and a country is no city.
             let country = super::regions::is_country(&text_value);
@@ -2941,6 +3003,11 @@ pub fn bind(
         .map(|(mi, _)| mi)
         .collect();
     for (mi, men) in mentions.iter().enumerate() {
+        // "*Borrow* book 42", "*Return* the book": the capitalised word
+        // opening the goal is its verb, no value.
+        if opening_verb(clause, men, m) {
+            continue;
+        }
         // "find *Stephen King* books": a name right before the noun of
         // what the capability serves says which of them (whose, what
         // kind), never their own title; it goes only to a parameter whose
@@ -5410,6 +5477,50 @@ mod tests {
         );
         let b = run("get stats for player 23", &stats);
         assert_eq!(args(&b).get("player_name"), None, "{b:?}");
+    }
+
+    #[test]
+    fn fifth_trial_wrong_values_go_nowhere() {
+        let books = cap(
+            "searchBooks",
+            obj(
+                json!({"title": {"type": "string", "description": "Title of the book"},
+                       "author": {"type": "string"}, "year": {"type": "integer"}}),
+                &[],
+            ),
+        );
+        // The opening verb is no title, and "book 42" no year.
+        for goal in ["Borrow book 42", "Return the book", "Renew book 42"] {
+            let b = run(goal, &books);
+            assert_eq!(args(&b).get("title"), None, "{goal}: {b:?}");
+            assert_eq!(args(&b).get("year"), None, "{goal}: {b:?}");
+        }
+        let food = cap(
+            "searchRestaurants",
+            obj(
+                json!({"cuisine": {"type": "string", "description": "Type of cuisine, e.g. Italian, Thai"},
+                       "city": {"type": "string"}}),
+                &["cuisine", "city"],
+            ),
+        );
+        let b = run("Italian restaurants in Rome", &food);
+        assert_eq!(args(&b)["cuisine"], json!("Italian"), "{b:?}");
+        let b = run("Find books from 1986", &books);
+        assert_eq!(args(&b)["year"], json!(1986), "{b:?}");
+        // A choice in another case is that choice.
+        let temp = cap(
+            "convertTemperature",
+            obj(
+                json!({"value": {"type": "number"},
+                       "to_scale": {"type": "string", "enum": ["celsius", "fahrenheit"]}}),
+                &["value", "to_scale"],
+            ),
+        );
+        let b = run("convert 100 to Fahrenheit", &temp);
+        assert_eq!(args(&b)["to_scale"], json!("fahrenheit"), "{b:?}");
+        // A modal is a first name inside a name.
+        let b = run("Find books by the author Will Smith in 2010", &books);
+        assert_eq!(args(&b)["author"], json!("Will Smith"), "{b:?}");
     }
 
     #[test]

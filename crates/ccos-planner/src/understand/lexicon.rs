@@ -708,6 +708,7 @@ pub fn transaction_not_made(text: &str, m: &CapabilityManifest, changes: bool) -
     // ("order these numbers").
     const MAKING: &[&str] = &[
         "book", "reserve", "buy", "purchase", "rent", "pay", "transfer", "schedule", "refund",
+        "borrow", "return", "renew", "adopt", "lend",
     ];
     const UNDOING: &[&str] = &["cancel", "revoke", "unsubscribe"];
     const OPENERS: &[&str] = &[
@@ -733,12 +734,18 @@ pub fn transaction_not_made(text: &str, m: &CapabilityManifest, changes: bool) -
     // A change named for undoing ("delete_booking", "remove_viewing")
     // makes a cancellation.
     let undoes = data_operations(m).contains("delete");
+    // Named for another transaction: `borrowBook` returns no book.
+    let other = MAKING
+        .iter()
+        .chain(UNDOING)
+        .filter(|v| **v != opening)
+        .any(|v| analyze(v).iter().any(|st| own.contains(st)));
     let missing = if !changes {
         true
     } else if undoing {
         !undoes
     } else {
-        undoes
+        undoes || other
     };
     missing.then_some(opening)
 }

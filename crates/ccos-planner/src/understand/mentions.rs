@@ -1534,7 +1534,7 @@ fn names(
     owner: &mut [Option<usize>],
     out: &mut Vec<Mention>,
 ) {
-    let cap = |owner: &[Option<usize>], i: usize| -> bool {
+    let plain_cap = |owner: &[Option<usize>], i: usize| -> bool {
         match &toks[i].kind {
             TokKind::Word(w) => {
                 owner[i].is_none()
@@ -1545,6 +1545,19 @@ fn names(
             }
             _ => false,
         }
+    };
+    // "the author *Will* Smith", "*May* Parker": a capitalised modal
+    // inside the sentence, before another capitalised word, is a first
+    // name ("Will" opening a question is no name).
+    let cap = |owner: &[Option<usize>], i: usize| -> bool {
+        plain_cap(owner, i)
+            || (i > 0
+                && i + 1 < toks.len()
+                && matches!(&toks[i - 1].kind, TokKind::Word(_))
+                && matches!(&toks[i].kind, TokKind::Word(w)
+                    if owner[i].is_none()
+                        && matches!(w.as_str(), "Will" | "May"))
+                && plain_cap(owner, i + 1))
     };
     let joiner = |owner: &[Option<usize>], i: usize| {
         matches!(
