@@ -1449,6 +1449,14 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     // A parameter that wants a code ("Two-letter US state code") takes
     // one ("TX"), never a name ("Texas", "New York City"), unless it also
     // takes a name or a place ("Departure city or IATA airport code").
+    // ... a US state's name is its USPS code there ("Texas" is "TX").
+    if m.kind == MentionKind::Name
+        && wants_code(p)
+        && has(n, &["state"])
+        && let Some(code) = super::regions::us_state_code(&text_value)
+    {
+        return Some((1.0, Json::from(code))).filter(|o| within(p, &o.1));
+    }
     if m.kind == MentionKind::Name
         && wants_code(p)
         && !has(
@@ -5271,6 +5279,9 @@ mod tests {
         );
         let b = run("sales tax on 100 in New York City", &tax);
         assert_eq!(args(&b).get("state"), None, "{b:?}");
+        // A state's name is its code there.
+        let b = run("sales tax on 100 in Texas", &tax);
+        assert_eq!(args(&b)["state"], json!("TX"), "{b:?}");
         // "a city or a code" takes the city.
         let flights = cap(
             "searchFlights",

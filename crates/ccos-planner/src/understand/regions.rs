@@ -174,6 +174,72 @@ const COUNTRY_ALIASES: &[&str] = &[
     "holland",
 ];
 
+/// US states and the District of Columbia with their USPS codes, for a
+/// parameter that wants the code ("Two-letter US state code"): "Texas"
+/// is "TX". Not "Washington": the state or the capital is not said.
+const US_STATE_CODES: &[(&str, &str)] = &[
+    ("alabama", "AL"),
+    ("alaska", "AK"),
+    ("arizona", "AZ"),
+    ("arkansas", "AR"),
+    ("california", "CA"),
+    ("colorado", "CO"),
+    ("connecticut", "CT"),
+    ("delaware", "DE"),
+    ("district of columbia", "DC"),
+    ("florida", "FL"),
+    ("georgia", "GA"),
+    ("hawaii", "HI"),
+    ("idaho", "ID"),
+    ("illinois", "IL"),
+    ("indiana", "IN"),
+    ("iowa", "IA"),
+    ("kansas", "KS"),
+    ("kentucky", "KY"),
+    ("louisiana", "LA"),
+    ("maine", "ME"),
+    ("maryland", "MD"),
+    ("massachusetts", "MA"),
+    ("michigan", "MI"),
+    ("minnesota", "MN"),
+    ("mississippi", "MS"),
+    ("missouri", "MO"),
+    ("montana", "MT"),
+    ("nebraska", "NE"),
+    ("nevada", "NV"),
+    ("new hampshire", "NH"),
+    ("new jersey", "NJ"),
+    ("new mexico", "NM"),
+    ("new york", "NY"),
+    ("north carolina", "NC"),
+    ("north dakota", "ND"),
+    ("ohio", "OH"),
+    ("oklahoma", "OK"),
+    ("oregon", "OR"),
+    ("pennsylvania", "PA"),
+    ("rhode island", "RI"),
+    ("south carolina", "SC"),
+    ("south dakota", "SD"),
+    ("tennessee", "TN"),
+    ("texas", "TX"),
+    ("utah", "UT"),
+    ("vermont", "VT"),
+    ("virginia", "VA"),
+    ("west virginia", "WV"),
+    ("wisconsin", "WI"),
+    ("wyoming", "WY"),
+];
+
+/// The USPS code of the US state `name` names (any case): "Texas" is
+/// "TX"; `None` for anything else.
+pub fn us_state_code(name: &str) -> Option<&'static str> {
+    let key = name.trim().to_lowercase();
+    US_STATE_CODES
+        .iter()
+        .find(|(n, _)| *n == key)
+        .map(|(_, c)| *c)
+}
+
 /// Whether `name` (any case) names a region: a country or a state,
 /// province or territory (see the module documentation).
 pub fn is_region(name: &str) -> bool {
