@@ -334,15 +334,7 @@ impl Planner {
 
     /// Plans `goal`: a validated plan, or a requires-agent report.
     pub fn plan(&self, goal: &str) -> Result<PlanResult, PlanError> {
-        let trimmed = goal.trim();
-        if trimmed.len() > crate::decompose::MAX_GOAL_BYTES {
-            return Err(DecompositionError::GoalTooLong {
-                bytes: trimmed.len(),
-                max: crate::decompose::MAX_GOAL_BYTES,
-            }
-            .into());
-        }
-        let unshouted = crate::understand::unshouted(trimmed);
+        let unshouted = crate::understand::unshouted(crate::decompose::bounded_goal(goal)?);
         let goal = unshouted.as_str();
         // One fact to remember, whole, when a fact store keeps it: "Ruth
         // is a nurse. Remember that." is not two requests.
@@ -810,12 +802,10 @@ impl Planner {
             }
         }
         let operations = operation_words(s);
+        let changes = crate::understand::bind::changes_things(m);
         // A change is made only when the goal asks for it ("urgent
         // tickets to Paris" updates nothing).
-        if s.from_text
-            && crate::understand::bind::changes_things(m)
-            && !lexicon::asks_for_change(&operations, m)
-        {
+        if s.from_text && changes && !lexicon::asks_for_change(&operations, m) {
             return Fit::Refused(format!(
                 "the goal asks for no change, and {} changes something",
                 m.id
@@ -824,11 +814,7 @@ impl Planner {
         // ... and a transaction asked is made, never replaced by a read
         // or by another change ("cancel my viewing" is no scheduling).
         if s.from_text
-            && let Some(verb) = lexicon::transaction_not_made(
-                &operations,
-                m,
-                crate::understand::bind::changes_things(m),
-            )
+            && let Some(verb) = lexicon::transaction_not_made(&operations, m, changes)
         {
             return Fit::Refused(format!(
                 "the goal asks to \"{verb}\", which {} does not do",
@@ -2040,6 +2026,12 @@ fn unaccounted_word(
             pair[0], pair[1], m.id
         ));
     }
+    let unaccounted_for = |w: &str| {
+        Some(format!(
+            "the goal says \"{w}\", which {} does not account for",
+            m.id
+        ))
+    };
     // How often ("compounded *quarterly*", "paid *weekly*") changes any
     // result a capability computes: it must account for it.
     if let Some(w) = words.iter().find(|w| {
@@ -2058,10 +2050,7 @@ fn unaccounted_word(
                 | "continuously"
         ) && unaccounted(w)
     }) {
-        return Some(format!(
-            "the goal says \"{w}\", which {} does not account for",
-            m.id
-        ));
+        return unaccounted_for(w);
     }
     for (i, w) in words.iter().enumerate() {
         if !unaccounted(w) {
@@ -2076,10 +2065,7 @@ fn unaccounted_word(
         // *cooking*", "songs about *love*"), and what goes with the thing
         // ("recipes with *tofu*") are what is sought.
         if (next.is_none() && prev == Some("about")) || prev == Some("with") {
-            return Some(format!(
-                "the goal says \"{w}\", which {} does not account for",
-                m.id
-            ));
+            return unaccounted_for(w);
         }
         // A time range ("the next 5 years": the number is a value) and
         // verb forms ("assuming", "falling") qualify nothing.
@@ -2098,10 +2084,7 @@ fn unaccounted_word(
         let place =
             next.is_none() && matches!(prev, Some("in" | "from" | "at" | "into" | "inside"));
         if qualifies || object || place {
-            return Some(format!(
-                "the goal says \"{w}\", which {} does not account for",
-                m.id
-            ));
+            return unaccounted_for(w);
         }
     }
     None
@@ -2652,7 +2635,7 @@ fn conversation(text: &str) -> bool {
     // "Can you give me …", "could you please calculate …": a request
     // put politely, not a conversation.
     let polite_request = words.windows(4).any(|w| {
-        matches!(w[0].as_str(), "can" | "could" | "would" | "will")
+        lexicon::POLITE_MODALS.contains(&w[0].as_str())
             && w[1] == "you"
             && [&w[2], &w[3]]
                 .into_iter()
@@ -2951,10 +2934,11 @@ fn is_array(schema: &serde_json::Value) -> bool {
 fn is_question(text: &str) -> bool {
     let t = text.trim();
     // "can you book flight BA249 for me?" is a request put politely.
-    let lower = t.to_lowercase();
-    if ["can you ", "could you ", "would you ", "will you "]
-        .iter()
-        .any(|p| lower.starts_with(p))
+    let mut first_two = t.split_whitespace().map(str::to_lowercase);
+    if first_two
+        .next()
+        .is_some_and(|w| lexicon::POLITE_MODALS.contains(&w.as_str()))
+        && first_two.next().as_deref() == Some("you")
     {
         return false;
     }
@@ -3393,6 +3377,11 @@ mod tests {
         assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
     }
 
+    /// An object input schema with these properties and required keys.
+    fn obj(props: serde_json::Value, req: &[&str]) -> serde_json::Value {
+        serde_json::json!({"type": "object", "properties": props, "required": req})
+    }
+
     /// A planner with the default policy and rules over `mp`.
     fn planner_over(mp: Arc<Marketplace>) -> Planner {
         Planner::new(
@@ -3448,7 +3437,6 @@ mod tests {
         use ccos_marketplace::{CapabilityManifest, Effect};
         use serde_json::json;
         let mp = builtins();
-        let obj = |props: serde_json::Value, req: &[&str]| json!({"type": "object", "properties": props, "required": req});
         for (id, desc, input, effects) in [
             (
                 "shop.deleteMessages",
@@ -3493,7 +3481,6 @@ mod tests {
         use ccos_marketplace::CapabilityManifest;
         use serde_json::json;
         let mp = builtins();
-        let obj = |props: serde_json::Value, req: &[&str]| json!({"type": "object", "properties": props, "required": req});
         for (id, desc, input) in [
             (
                 "revenue_forecast",

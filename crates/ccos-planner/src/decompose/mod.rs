@@ -32,6 +32,21 @@ use crate::intent::{IntentType, SubIntent};
 /// the MCP server). The longest question of the BFCL sets is 1.2 KB.
 pub const MAX_GOAL_BYTES: usize = 4096;
 
+/// `goal` (trimmed), or [`DecompositionError::GoalTooLong`] when it is
+/// longer than [`MAX_GOAL_BYTES`]: checked before any reading, by every
+/// entry that reads a goal ([`HybridDecomposition::decompose_traced`],
+/// `Planner::plan`).
+pub fn bounded_goal(goal: &str) -> Result<&str, DecompositionError> {
+    let goal = goal.trim();
+    if goal.len() > MAX_GOAL_BYTES {
+        return Err(DecompositionError::GoalTooLong {
+            bytes: goal.len(),
+            max: MAX_GOAL_BYTES,
+        });
+    }
+    Ok(goal)
+}
+
 /// Why a decomposition could not be made (not "no pattern matched").
 #[derive(Debug, thiserror::Error)]
 pub enum DecompositionError {
@@ -179,15 +194,9 @@ impl HybridDecomposition {
     /// The sub-intents, the path and strategy that produced them, and the
     /// extra strategies that failed before (recorded, not fatal).
     pub fn decompose_traced(&self, goal: &str) -> Result<HybridOutcome, DecompositionError> {
-        let goal = unquote_whole(goal.trim());
+        let goal = unquote_whole(bounded_goal(goal)?);
         if goal.is_empty() {
             return Err(DecompositionError::EmptyGoal);
-        }
-        if goal.len() > MAX_GOAL_BYTES {
-            return Err(DecompositionError::GoalTooLong {
-                bytes: goal.len(),
-                max: MAX_GOAL_BYTES,
-            });
         }
         // Every value the goal states must be representable.
         let stated =

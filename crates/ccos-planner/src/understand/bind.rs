@@ -201,6 +201,15 @@ fn opening_verb(clause: &str, men: &Mention, m: &CapabilityManifest) -> bool {
         && names_what_it_serves(&next, m))
 }
 
+/// Whether name `men` is the object right after the request's verb
+/// ("find *Coldplay*", "find *Samsung TVs*"): what is sought.
+fn verbs_object(men: &Mention) -> bool {
+    men.kind == MentionKind::Name
+        && men.cue.prep.is_none()
+        && men.cue.before.len() == 1
+        && super::lexicon::is_action_verb(&men.cue.before[0])
+}
+
 /// Whether `it` counts as a name of several words for the qualifier
 /// rules: a strong name, or a weak one only because it opens the clause
 /// ("Stephen King books").
@@ -221,14 +230,42 @@ fn is_identifier(p: &Param) -> bool {
 /// or an example its description gives: "P1" of a priority's enum,
 /// "Thai" of "e.g. Italian, Thai".
 fn names_a_choice(p: &Param, text: &str) -> bool {
-    is_example_of(p, text)
-        || p.schema
-            .get("enum")
-            .and_then(Json::as_array)
-            .is_some_and(|e| {
-                e.iter()
-                    .any(|v| v.as_str().is_some_and(|v| v.eq_ignore_ascii_case(text)))
-            })
+    is_example_of(p, text) || enum_choice(p, text).is_some()
+}
+
+/// The choice of `p`'s enum that `text` names, in any case, as the schema
+/// spells it ("Fahrenheit" is "fahrenheit").
+fn enum_choice<'p>(p: &'p Param, text: &str) -> Option<&'p Json> {
+    p.schema
+        .get("enum")
+        .and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+        .find(|v| v.as_str().is_some_and(|v| v.eq_ignore_ascii_case(text)))
+}
+
+/// Whether `text` is, in any case, one of the values `p`'s description
+/// lists as its only ones ([`Param::closed`]: "('Celsius' or
+/// 'Fahrenheit')").
+fn closed_choice(p: &Param, text: &str) -> bool {
+    p.closed
+        .iter()
+        .flatten()
+        .any(|v| v.as_str().is_some_and(|v| v.eq_ignore_ascii_case(text)))
+}
+
+/// Whether `text` reads as a short code ("TX", "UK", "CDG"): three
+/// capital letters at most.
+fn looks_like_code(text: &str) -> bool {
+    text.len() <= 3 && text.chars().all(|c| c.is_ascii_uppercase())
+}
+
+/// Whether number `m` is an amount of money ("$500", "-€3").
+fn is_money(m: &Mention) -> bool {
+    m.kind == MentionKind::Number
+        && m.text
+            .trim_start_matches(['-', '+'])
+            .starts_with(['$', '€', '£'])
 }
 
 /// Whether parameter `p` takes a kind of thing by name (`cuisine`,
@@ -447,15 +484,9 @@ fn kind_qualifiers(
     // it); an example of another parameter's is that one's.
     let is_choice = |w: &str, kind: usize| {
         params.iter().enumerate().any(|(pj, p)| {
-            let listed = p
-                .schema
-                .get("enum")
-                .and_then(Json::as_array)
-                .into_iter()
-                .flatten()
-                .chain(p.closed.iter().flatten())
-                .any(|v| v.as_str().is_some_and(|v| v.eq_ignore_ascii_case(w)));
-            listed || (pj != kind && is_example_of(p, w))
+            enum_choice(p, w).is_some()
+                || closed_choice(p, w)
+                || (pj != kind && is_example_of(p, w))
         })
     };
     let mut found: BTreeMap<usize, BTreeSet<(String, String)>> = BTreeMap::new();
@@ -463,22 +494,20 @@ fn kind_qualifiers(
         let (a, b) = (pair[0], pair[1]);
         // After an article a verb's form is an adjective: "a *double*
         // room".
-        let after_article = ti
+        let before = ti
             .checked_sub(1)
             .and_then(|k| tokens.get(k))
             .and_then(|&(s0, e0)| clause.get(s0..e0))
-            .is_some_and(|w| matches!(w.to_lowercase().as_str(), "a" | "an" | "the"));
+            .map(str::to_lowercase)
+            .unwrap_or_default();
+        let after_article = matches!(before.as_str(), "a" | "an" | "the");
         if clause.get(a.1..b.0) != Some(" ") || in_value(a) || in_value(b) {
             continue;
         }
         let (word, noun) = (&clause[a.0..a.1], &clause[b.0..b.1]);
         // "a classical *or* jazz concert": one of several kinds, which
         // the goal does not choose; none is bound.
-        let coordinated = ti
-            .checked_sub(1)
-            .and_then(|k| tokens.get(k))
-            .and_then(|&(s0, e0)| clause.get(s0..e0))
-            .is_some_and(|w| matches!(w.to_lowercase().as_str(), "or" | "and" | "nor"))
+        let coordinated = matches!(before.as_str(), "or" | "and" | "nor")
             || clause
                 .get(..a.0)
                 .is_some_and(|t| t.trim_end().ends_with(','));
@@ -1090,6 +1119,16 @@ const PERCENT_WORDS: &[&str] = &[
     "interest",
     "growth",
 ];
+/// `p`'s description, lower-case (for phrases its stemmed words lose:
+/// "number of", "5% is 0.05").
+fn lower_description(p: &Param) -> String {
+    p.schema
+        .get("description")
+        .and_then(Json::as_str)
+        .unwrap_or_default()
+        .to_lowercase()
+}
+
 /// Whether a percentage goes into `p` as a fraction ("4%" as 0.04): its
 /// description says a decimal or a fraction ("as a decimal", "e.g. 5% is
 /// 0.05"), or its maximum is 1; or it is a `number` (a float) that says
@@ -1097,12 +1136,7 @@ const PERCENT_WORDS: &[&str] = &[
 /// ("interest_rate: the annual interest rate"). An integer, or one that
 /// says "percent"/"percentage"/"%", takes the percentage as written.
 fn percent_as_fraction(p: &Param) -> bool {
-    let desc = p
-        .schema
-        .get("description")
-        .and_then(Json::as_str)
-        .unwrap_or_default()
-        .to_lowercase();
+    let desc = lower_description(p);
     let says_fraction = has(&p.desc_words, &["decimal", "fraction", "fractional"])
         || desc.contains("% is 0.")
         || desc.contains("% = 0.")
@@ -1283,6 +1317,16 @@ fn is_example_of(p: &Param, value: &str) -> bool {
     p.examples.iter().any(|e| e.eq_ignore_ascii_case(value))
 }
 
+/// Whether `p` is a year (`year`, `release_year`), not a number of them
+/// (`years`, `num_years`).
+fn takes_a_year(p: &Param) -> bool {
+    let words = ccos_marketplace::ids::words(&p.name);
+    words.iter().any(|w| w == "year")
+        && !words
+            .iter()
+            .any(|w| matches!(w.as_str(), "years" | "number" | "count" | "num" | "n"))
+}
+
 /// Whether a parameter's name ends in a plural word (`ingredients`,
 /// `dietary_tags`; not `address`, `status`).
 fn plural_name(name: &str) -> bool {
@@ -1418,7 +1462,7 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     // takes ("the capital of *Brazil*").
     let country_named = m.kind == MentionKind::Name
         && super::regions::is_country(&text_value)
-        && (text_value.len() > 3 || text_value.chars().all(|c| c.is_ascii_uppercase()))
+        && (text_value.len() > 3 || looks_like_code(&text_value))
         && has(n, &["country", "nation"])
         && !wants_code(p);
     let guarded = match m.kind {
@@ -1463,7 +1507,7 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             &p.desc_words,
             &["name", "city", "place", "location", "town"],
         )
-        && !(text_value.chars().count() <= 3 && text_value.chars().all(|c| c.is_ascii_uppercase()))
+        && !looks_like_code(&text_value)
     {
         return None;
     }
@@ -1499,13 +1543,10 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
         return None;
     }
     // A year is a year: "book 42" is no `year` (helper trial).
-    let raw_name = ccos_marketplace::ids::words(&p.name);
     if m.kind == MentionKind::Number
-        && raw_name.iter().any(|w| w == "year")
-        && !raw_name
-            .iter()
-            .any(|w| matches!(w.as_str(), "years" | "number" | "count" | "num" | "n"))
         && m.unit.is_none()
+        && has(n, &["year"])
+        && takes_a_year(p)
         && !m
             .value
             .as_f64()
@@ -1801,17 +1842,7 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             // Chinese") is that parameter's kind of value.
             // A choice in another case ("Fahrenheit" of ["celsius",
             // "fahrenheit"]) is that choice, as the schema spells it.
-            if let Some(v) = p
-                .schema
-                .get("enum")
-                .and_then(Json::as_array)
-                .into_iter()
-                .flatten()
-                .find(|v| {
-                    v.as_str()
-                        .is_some_and(|v| v.eq_ignore_ascii_case(&text_value))
-                })
-            {
+            if let Some(v) = enum_choice(p, &text_value) {
                 return Some((1.0, v.clone()));
             }
             // A country or a state is what a country or a state parameter
@@ -1821,11 +1852,8 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
                 && ((country && has(n, &["country", "nation"]))
                     || (super::regions::is_subdivision(&text_value)
                         && has(n, &["state", "province"])));
-            let closed_choice = p.closed.iter().flatten().any(|v| {
-                v.as_str()
-                    .is_some_and(|v| v.eq_ignore_ascii_case(&text_value))
-            });
-            let sc = if is_example_of(p, &text_value) || kind_fits || closed_choice {
+            let sc = if is_example_of(p, &text_value) || kind_fits || closed_choice(p, &text_value)
+            {
                 1.0
             } else if country && text_value.len() > 3 && has(n, &["city", "town"]) {
                 0.2
@@ -1984,10 +2012,7 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
     const MONEY: &[&str] = &[
         "price", "cost", "rate", "fee", "amount", "budget", "fare", "bill",
     ];
-    if m.kind == MentionKind::Number
-        && m.text
-            .trim_start_matches(['-', '+'])
-            .starts_with(['$', '€', '£'])
+    if is_money(m)
         // ... by its name, or by its description when its name says
         // neither ("split: the number of people sharing the bill").
         && (has(n, COUNTED)
@@ -1998,10 +2023,7 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
         s -= 3.0;
     }
     // Nor a percentage: "a $10 discount" is no `discount` in percent.
-    if m.kind == MentionKind::Number
-        && m.text
-            .trim_start_matches(['-', '+'])
-            .starts_with(['$', '€', '£'])
+    if is_money(m)
         && (has(n, &["percent", "percentage", "pct"])
             || has(&p.desc_words, &["percent", "percentage", "pct"]))
     {
@@ -2113,7 +2135,7 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
                 && has(n, REGION_WORDS)
                 && (!wants_code(p)
                     || has(&p.desc_words, &["name"])
-                    || (m.text.len() <= 3 && m.text.chars().all(|c| c.is_ascii_uppercase()))) =>
+                    || looks_like_code(&m.text)) =>
         {
             s += 0.8;
         }
@@ -2604,12 +2626,7 @@ fn counts_param(p: &Param, noun: &str) -> bool {
     ])
     .contains(noun)
     {
-        let desc = p
-            .schema
-            .get("description")
-            .and_then(Json::as_str)
-            .unwrap_or_default()
-            .to_lowercase();
+        let desc = lower_description(p);
         return has(&p.name_words, &["count", "quantity", "how", "many"])
             || desc.contains("number of")
             || desc.contains("how many");
@@ -2646,10 +2663,11 @@ fn counts_other_things(p: &Param, noun: &str) -> bool {
             &["number", "count", "num", "quantity", "min", "max"],
         )
         || has(&p.desc_words, &["number", "count", "quantity"]);
+    let not_things = stemmed(NOT_THINGS);
     let other = p
         .name_words
         .iter()
-        .any(|w| w != noun && !stemmed(NOT_THINGS).contains(w));
+        .any(|w| w != noun && !not_things.contains(w));
     counts && other && !p.name_words.contains(noun) && !p.desc_words.contains(noun)
 }
 
@@ -3035,6 +3053,8 @@ pub fn bind(
             .map(|_| men.value.as_str().unwrap_or(&men.text).to_string());
         // Nor is a single word there ("Spielberg movies") their title.
         let qualifies_title = noun.is_some();
+        let object = verbs_object(men);
+        let names_thing = names_the_thing(men, m);
         for &pi in &free {
             let p = &params[pi];
             if let Some(text) = &qualifier
@@ -3053,17 +3073,12 @@ pub fn bind(
             }
             // "find *Samsung TVs*": the verb's whole object is what is
             // sought, never where ("find doctors in Samsung TVs").
-            if men.kind == MentionKind::Name
-                && men.cue.prep.is_none()
-                && men.cue.before.len() == 1
-                && super::lexicon::is_action_verb(&men.cue.before[0])
-                && has(&p.name_words, PLACE_WORDS)
-            {
+            if object && has(&p.name_words, PLACE_WORDS) {
                 continue;
             }
             // "the book *"Dune"*": a text right after the noun of what
             // the capability serves names that thing, never its kind.
-            if names_the_thing(men, m)
+            if names_thing
                 && says_a_kind(p)
                 && !names_a_choice(p, men.value.as_str().unwrap_or(&men.text))
             {
@@ -3763,11 +3778,8 @@ pub fn bind(
                             .push(format!("{} (it says which {noun})", it.label()));
                     }
                 } else if !listed
-                    && it.kind == MentionKind::Name
+                    && verbs_object(it)
                     && it.span.start > 0
-                    && it.cue.prep.is_none()
-                    && it.cue.before.len() == 1
-                    && super::lexicon::is_action_verb(&it.cue.before[0])
                     && it.cue.after.is_empty()
                 {
                     // "find *Coldplay*": the verb's whole object is what
@@ -4181,18 +4193,11 @@ fn positional_name(p: &Param) -> bool {
         "num", "number", "numbers", "value", "val", "operand", "arg", "input", "first", "second",
         "third", "left", "right", "lhs", "rhs", "int", "integer", "n",
     ];
-    let words = ccos_marketplace::ids::words(&p.name);
-    words.iter().all(|w| {
+    ccos_marketplace::ids::words(&p.name).iter().all(|w| {
         w.chars().count() == 1
             || w.chars().all(|c| c.is_ascii_digit())
             || GENERIC.contains(&w.as_str())
-    }) || p
-        .name
-        .trim_end_matches(|c: char| c.is_ascii_digit())
-        .chars()
-        .count()
-        <= 1
-        || GENERIC.contains(&p.name.trim_end_matches(|c: char| c.is_ascii_digit()))
+    })
 }
 
 /// Quantities of one dimension in different units that go in as plain

@@ -650,6 +650,31 @@ pub fn bounds_text(word: &str) -> bool {
     )
 }
 
+/// Words around a request before its verb, besides [`COURTESY`] ("can
+/// you", "I want to", "go ahead and").
+const REQUEST_OPENERS: &[&str] = &[
+    "can", "will", "you", "i", "we", "want", "need", "like", "to", "let's", "lets", "go", "ahead",
+    "and", "now", "just", "also", "then",
+];
+
+/// The modals a request is put politely with: "*can* you …", "*could* you
+/// please …".
+pub const POLITE_MODALS: &[&str] = &["can", "could", "would", "will"];
+
+/// The first word of `text` (lower-case) that is no courtesy, no
+/// [`REQUEST_OPENERS`] word and none of `also_skipped`: the request's
+/// verb ("could you please *book* …").
+fn opening_word(text: &str, also_skipped: &[&str]) -> Option<String> {
+    text.split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .find(|w| {
+            !COURTESY.contains(&w.as_str())
+                && !REQUEST_OPENERS.contains(&w.as_str())
+                && !also_skipped.contains(&w.as_str())
+        })
+}
+
 /// Whether the goal clause `text` (its values blanked) asks for the change
 /// a capability that changes something makes: one of `m`'s data
 /// operations is among the goal's ("*add* a ticket" for `createTicket`),
@@ -658,12 +683,6 @@ pub fn bounds_text(word: &str) -> bool {
 /// "urgent tickets to Paris" asks for none (attack trial: it updated
 /// ticket "Paris").
 pub fn asks_for_change(text: &str, m: &CapabilityManifest) -> bool {
-    // Words around a request before its verb, besides [`COURTESY`] ("can
-    // you", "I want to", "go ahead and").
-    const REQUEST_OPENERS: &[&str] = &[
-        "can", "will", "you", "i", "we", "want", "need", "like", "to", "let's", "lets", "go",
-        "ahead", "and", "now", "just", "also", "then",
-    ];
     let goal: BTreeSet<String> = analyze(text).into_iter().collect();
     let cops = data_operations(m);
     if operations(&goal)
@@ -676,11 +695,7 @@ pub fn asks_for_change(text: &str, m: &CapabilityManifest) -> bool {
     let Some(verb) = analyze(last).into_iter().next() else {
         return false;
     };
-    let opening = text
-        .split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .find(|w| !COURTESY.contains(&w.as_str()) && !REQUEST_OPENERS.contains(&w.as_str()));
+    let opening = opening_word(text, &[]);
     // Verbs of making ("generate a chord progression", "make a
     // directory") ask for what a capability that creates makes; booking
     // is reserving.
@@ -711,15 +726,7 @@ pub fn transaction_not_made(text: &str, m: &CapabilityManifest, changes: bool) -
         "borrow", "return", "renew", "adopt", "lend",
     ];
     const UNDOING: &[&str] = &["cancel", "revoke", "unsubscribe"];
-    const OPENERS: &[&str] = &[
-        "can", "will", "you", "i", "we", "want", "need", "like", "to", "let's", "lets", "go",
-        "ahead", "and", "now", "just", "also", "then", "me", "help", "please",
-    ];
-    let opening = text
-        .split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .find(|w| !COURTESY.contains(&w.as_str()) && !OPENERS.contains(&w.as_str()))?;
+    let opening = opening_word(text, &["me", "help", "please"])?;
     let undoing = UNDOING.contains(&opening.as_str());
     if !MAKING.contains(&opening.as_str()) && !undoing {
         return None;

@@ -16,63 +16,11 @@
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
-/// US states (and the District of Columbia), Canadian provinces and
-/// territories, Australian states and territories: names, then postal
-/// codes.
-const SUBDIVISIONS: &[&str] = &[
-    "alabama",
-    "alaska",
-    "arizona",
-    "arkansas",
-    "california",
-    "colorado",
-    "connecticut",
-    "delaware",
-    "florida",
-    "georgia",
-    "hawaii",
-    "idaho",
-    "illinois",
-    "indiana",
-    "iowa",
-    "kansas",
-    "kentucky",
-    "louisiana",
-    "maine",
-    "maryland",
-    "massachusetts",
-    "michigan",
-    "minnesota",
-    "mississippi",
-    "missouri",
-    "montana",
-    "nebraska",
-    "nevada",
-    "new hampshire",
-    "new jersey",
-    "new mexico",
-    "new york",
-    "north carolina",
-    "north dakota",
-    "ohio",
-    "oklahoma",
-    "oregon",
-    "pennsylvania",
-    "rhode island",
-    "south carolina",
-    "south dakota",
-    "tennessee",
-    "texas",
-    "utah",
-    "vermont",
-    "virginia",
-    "washington",
-    "west virginia",
-    "wisconsin",
-    "wyoming",
-    "district of columbia",
+/// Canadian provinces and territories, Australian states and
+/// territories, and "d.c.": names, then postal codes. (The US states are
+/// [`US_STATES`].)
+const OTHER_SUBDIVISIONS: &[&str] = &[
     "d.c.",
-    "dc",
     "alberta",
     "british columbia",
     "manitoba",
@@ -92,56 +40,6 @@ const SUBDIVISIONS: &[&str] = &[
     "tasmania",
     "victoria",
     "western australia",
-    "al",
-    "ak",
-    "az",
-    "ar",
-    "ca",
-    "co",
-    "ct",
-    "de",
-    "fl",
-    "ga",
-    "hi",
-    "id",
-    "il",
-    "in",
-    "ia",
-    "ks",
-    "ky",
-    "la",
-    "me",
-    "md",
-    "ma",
-    "mi",
-    "mn",
-    "ms",
-    "mo",
-    "mt",
-    "ne",
-    "nv",
-    "nh",
-    "nj",
-    "nm",
-    "ny",
-    "nc",
-    "nd",
-    "oh",
-    "ok",
-    "or",
-    "pa",
-    "ri",
-    "sc",
-    "sd",
-    "tn",
-    "tx",
-    "ut",
-    "vt",
-    "va",
-    "wa",
-    "wv",
-    "wi",
-    "wy",
     "on",
     "qc",
     "bc",
@@ -174,10 +72,10 @@ const COUNTRY_ALIASES: &[&str] = &[
     "holland",
 ];
 
-/// US states and the District of Columbia with their USPS codes, for a
-/// parameter that wants the code ("Two-letter US state code"): "Texas"
-/// is "TX". Not "Washington": the state or the capital is not said.
-const US_STATE_CODES: &[(&str, &str)] = &[
+/// The US states and the District of Columbia with their USPS codes:
+/// subdivisions ([`is_subdivision`]), and what a parameter that wants the
+/// code takes ([`us_state_code`]).
+const US_STATES: &[(&str, &str)] = &[
     ("alabama", "AL"),
     ("alaska", "AK"),
     ("arizona", "AZ"),
@@ -225,19 +123,21 @@ const US_STATE_CODES: &[(&str, &str)] = &[
     ("utah", "UT"),
     ("vermont", "VT"),
     ("virginia", "VA"),
+    ("washington", "WA"),
     ("west virginia", "WV"),
     ("wisconsin", "WI"),
     ("wyoming", "WY"),
 ];
 
 /// The USPS code of the US state `name` names (any case): "Texas" is
-/// "TX"; `None` for anything else.
+/// "TX"; `None` for anything else, and for "Washington" (the state or the
+/// capital is not said).
 pub fn us_state_code(name: &str) -> Option<&'static str> {
     let key = name.trim().to_lowercase();
-    US_STATE_CODES
-        .iter()
-        .find(|(n, _)| *n == key)
-        .map(|(_, c)| *c)
+    if key == "washington" {
+        return None;
+    }
+    US_STATES.iter().find(|(n, _)| *n == key).map(|(_, c)| *c)
 }
 
 /// Whether `name` (any case) names a region: a country or a state,
@@ -256,7 +156,11 @@ pub fn is_country(name: &str) -> bool {
 /// its postal code).
 pub fn is_subdivision(name: &str) -> bool {
     let key = name.trim().to_lowercase();
-    !key.is_empty() && SUBDIVISIONS.contains(&key.as_str())
+    !key.is_empty()
+        && (OTHER_SUBDIVISIONS.contains(&key.as_str())
+            || US_STATES
+                .iter()
+                .any(|(n, c)| *n == key || c.eq_ignore_ascii_case(&key)))
 }
 
 fn countries() -> &'static BTreeSet<String> {
