@@ -427,7 +427,7 @@ def words(s):
 
 def search(kind, query, year=None):
     """The reference search of the TMDB loopback server (see README)."""
-    rows = tmdb()["search"][kind]
+    rows = tmdb()["search"].get(kind, [])  # no TV shows, companies or collections
     key = "title" if kind == "movie" else "name"
     q = words(query)
     if not q:

@@ -219,6 +219,45 @@ pub struct SubIntent {
     /// the goal names serves it (counting an object's fields is no answer).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub counted: bool,
+    /// The answer is read out of a list of maps (after
+    /// [`SubIntent::answer`]): "who directed X" keeps the `crew` whose
+    /// `job` is `Director` and answers with their `name`s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<ItemsAnswer>,
+    /// With [`SubIntent::first`]: no match is `nil`, not an error (one of
+    /// several lookups, [`SubIntent::one_of`], decides).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub optional: bool,
+    /// The step runs only when this earlier step's value is not `nil`;
+    /// otherwise its value is `nil` (the details of a kind of thing the
+    /// lookup did not find).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unless_nil: Option<String>,
+    /// The answer of the one lookup that found its thing: pairs of (the
+    /// lookup's pick step, the step answering for that kind). Exactly one
+    /// pick must be non-`nil`; none or several is an error that says so
+    /// ("Iron Meadow" as a movie and as a TV show is not guessed). Such a
+    /// step calls nothing itself.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub one_of: Vec<(String, String)>,
+}
+
+/// How an answer is read out of a list of maps ([`SubIntent::items`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ItemsAnswer {
+    /// Keep only the maps whose key (first) equals the value (second).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub only: Option<(String, String)>,
+    /// The key of each kept map that is the answer (`name`, `title`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub each: Option<String>,
+    /// The answer is how many maps are kept.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub count: bool,
+    /// Only the first map: the list is ranked by what the question asks
+    /// ("the top rated movie" of `top_rated`); an empty list is an error.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub top: bool,
 }
 
 /// Several values for one parameter, one call each (see
@@ -249,6 +288,10 @@ impl SubIntent {
             answer: None,
             first: false,
             counted: false,
+            items: None,
+            optional: false,
+            unless_nil: None,
+            one_of: Vec::new(),
         }
     }
 

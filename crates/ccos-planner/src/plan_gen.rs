@@ -51,7 +51,10 @@ use ccos_marketplace::keys::{map_key, normalize_key};
 use rtfs::Value;
 use serde_json::Value as Json;
 
-use crate::intent::{ParamValue, SubIntent};
+use crate::intent::{ItemsAnswer, ParamValue, SubIntent};
+
+/// The capability that keeps the maps of a list whose key equals a value.
+pub(crate) const FILTER_CAPABILITY: &str = "ccos.data.filter";
 
 /// The capability used to ask the user for a missing parameter.
 pub const ASK_CAPABILITY: &str = "ccos.user.ask";
@@ -401,6 +404,9 @@ fn value_schema(st: &ResolvedStep) -> Option<&Json> {
     if let Some(field) = &st.intent.answer {
         schema = schema.get("properties")?.get(field)?;
     }
+    if st.intent.items.is_some() || !st.intent.one_of.is_empty() {
+        return None;
+    }
     Some(schema)
 }
 
@@ -443,6 +449,28 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
     for st in steps {
         let id = st.intent.id.clone();
         let note = notes.entry(id.clone()).or_default();
+        if !st.intent.one_of.is_empty() {
+            note.push(format!(
+                "the answer of the one lookup of {} that found its thing; none or several is an error",
+                st.intent.one_of.len()
+            ));
+            let mut deps: Vec<String> = st
+                .intent
+                .one_of
+                .iter()
+                .flat_map(|(pick, answer)| [pick.clone(), answer.clone()])
+                .collect();
+            deps.sort();
+            deps.dedup();
+            nodes.push(Node {
+                sym: id.clone(),
+                step: step_form(&st.intent.description, one_of_body(&st.intent)),
+                deps,
+                after: vec![],
+                intent: Some(id),
+            });
+            continue;
+        }
         let (slots, positional) = slots(&st.manifest);
         let names: Vec<String> = slots.iter().map(|s| s.0.clone()).collect();
         let mut filled: BTreeMap<String, Value> = BTreeMap::new();
@@ -742,13 +770,20 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                     Value::string(&format!("{what}: {}", st.intent.description)),
                 ])
             };
+            if st.intent.optional {
+                note.push("no match is nil: another lookup may find it".to_string());
+            }
             Value::list(vec![
                 sym("let"),
                 Value::vector(vec![found(), body]),
                 Value::list(vec![
                     sym("if"),
                     Value::list(vec![sym("empty?"), found()]),
-                    throw("nothing found"),
+                    if st.intent.optional {
+                        Value::Nil
+                    } else {
+                        throw("nothing found")
+                    },
                     Value::list(vec![
                         sym("if"),
                         Value::list(vec![
@@ -777,6 +812,29 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                 ])
             }
             _ => body,
+        };
+        let body = match &st.intent.items {
+            Some(items) if st.intent.fan_out.is_none() => {
+                items_body(items, body, &st.intent.description, note)
+            }
+            _ => body,
+        };
+        // The details of a kind the lookup did not find are not asked.
+        let body = match &st.intent.unless_nil {
+            Some(src) => {
+                note.push(format!("runs only when {src} found something (else nil)"));
+                deps.push(src.clone());
+                Value::list(vec![
+                    Value::Symbol("if".into()),
+                    Value::list(vec![
+                        Value::Symbol("nil?".into()),
+                        Value::Symbol(src.as_str().into()),
+                    ]),
+                    Value::Nil,
+                    body,
+                ])
+            }
+            None => body,
         };
         let mut step = step_form(&st.intent.description, body);
         if let Some(src) = &st.intent.each {
@@ -818,6 +876,101 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
         notes,
         missing,
     }
+}
+
+/// The answer read out of a list of maps ([`ItemsAnswer`]): the maps kept
+/// by [`FILTER_CAPABILITY`] (a call, so the chain records it), then each
+/// one's key, or their count.
+fn items_body(
+    items: &ItemsAnswer,
+    list: Value,
+    description: &str,
+    note: &mut Vec<String>,
+) -> Value {
+    let sym = |s: &str| Value::Symbol(s.into());
+    let mut body = list;
+    if items.top {
+        note.push("the first of the ranked list; an empty list is an error".to_string());
+        let top = || sym("top");
+        let value = match &items.each {
+            Some(key) => {
+                note.push(format!("answers with its {key}"));
+                Value::list(vec![sym("get"), top(), Value::keyword(key)])
+            }
+            None => top(),
+        };
+        return Value::list(vec![
+            sym("let"),
+            Value::vector(vec![top(), Value::list(vec![sym("first"), body])]),
+            Value::list(vec![
+                sym("if"),
+                Value::list(vec![sym("nil?"), top()]),
+                Value::list(vec![
+                    sym("throw"),
+                    Value::string(&format!("nothing found: {description}")),
+                ]),
+                value,
+            ]),
+        ]);
+    }
+    if let Some((key, equals)) = &items.only {
+        note.push(format!("keeps the items whose {key} is {equals:?}"));
+        body = Value::list(vec![
+            sym("call"),
+            Value::keyword(FILTER_CAPABILITY),
+            Value::map([
+                (Value::keyword("items"), body),
+                (Value::keyword("key"), Value::string(key)),
+                (Value::keyword("equals"), Value::string(equals)),
+            ]),
+        ]);
+    }
+    if items.count {
+        note.push("answers with how many there are".to_string());
+        return Value::list(vec![sym("count"), body]);
+    }
+    if let Some(key) = &items.each {
+        note.push(format!("answers with each one's {key}"));
+        body = Value::list(vec![sym("map"), Value::keyword(key), body]);
+    }
+    body
+}
+
+/// The body of a [`SubIntent::one_of`] step: the answer of the one pick
+/// that is not `nil`, else an error naming none or several.
+fn one_of_body(intent: &SubIntent) -> Value {
+    let sym = |s: &str| Value::Symbol(s.into());
+    let picks: Vec<Value> = intent
+        .one_of
+        .iter()
+        .map(|(pick, _)| sym(pick.as_str()))
+        .collect();
+    let throw = |what: &str| {
+        Value::list(vec![
+            sym("throw"),
+            Value::string(&format!("{what}: {}", intent.description)),
+        ])
+    };
+    // (if (nil? p1) (if (nil? p2) … a2) a1), innermost last.
+    let mut chosen = throw("nothing found");
+    for (pick, answer) in intent.one_of.iter().rev() {
+        chosen = Value::list(vec![
+            sym("if"),
+            Value::list(vec![sym("nil?"), sym(pick.as_str())]),
+            chosen,
+            sym(answer.as_str()),
+        ]);
+    }
+    let found = Value::list(vec![
+        sym("count"),
+        Value::list(vec![sym("remove"), sym("nil?"), Value::vector(picks)]),
+    ]);
+    Value::list(vec![
+        sym("if"),
+        Value::list(vec![sym(">"), found, Value::Int(1)]),
+        throw("several found, which one is meant is not said"),
+        chosen,
+    ])
 }
 
 /// Questions to the user are asked one after the other, in plan order: a

@@ -38,8 +38,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use ccos_marketplace::CapabilityManifest;
 
 use crate::fact_store::FactStore;
-use crate::intent::{IntentType, ParamValue, SubIntent};
-use crate::plan_gen::{self, ASK_CAPABILITY, GenOptions, ResolvedStep};
+use crate::intent::{IntentType, ItemsAnswer, ParamValue, SubIntent};
+use crate::plan_gen::{self, ASK_CAPABILITY, FILTER_CAPABILITY, GenOptions, ResolvedStep};
 use crate::resolution::{
     Candidate, CatalogResolution, Resolution, ResolutionError, ResolutionStrategy,
 };
@@ -461,9 +461,9 @@ impl Planner {
                     // that answers takes an id; look the name up first.
                     if let Some(chain) = self.by_name(s) {
                         trace.notes.extend(chain.notes);
-                        trace.chosen = Some(chain.details.manifest.id.clone());
+                        trace.chosen = Some(chain.chosen);
                         trace.decision = Some(chain.decision);
-                        for st in [chain.find, chain.pick, chain.details] {
+                        for st in chain.steps {
                             planned.push(st.intent.clone());
                             steps.push(st);
                         }
@@ -895,9 +895,21 @@ impl Planner {
             Ok(a) => a,
             Err(why) => return Fit::Refused(why),
         };
+        // "what is the top rated movie?": the first of a list `m` ranks
+        // by what the question asks (`top_rated`).
+        let ranked = if answer.is_none() {
+            ranked_first(&s.description, m)
+        } else {
+            None
+        };
         let answered = answer
             .as_ref()
-            .and_then(|(field, _, _)| crate::plan_gen::answer_schema(m, field));
+            .and_then(|(field, _, _)| crate::plan_gen::answer_schema(m, field))
+            .or_else(|| {
+                ranked
+                    .as_ref()
+                    .and_then(|(field, _, _)| crate::plan_gen::answer_schema(m, field))
+            });
         if let Some(why) = unanswered_question(&s.description, m, answered) {
             return Fit::Refused(why);
         }
@@ -1019,6 +1031,19 @@ impl Planner {
             notes.push(format!("counts the list :{field} of the result"));
             chosen.intent.answer = Some(field);
         }
+        if let Some((field, each, said)) = ranked {
+            notes.push(format!(
+                "answers with the first of :{field}, which {} ranks as asked (\"{said}\")",
+                m.id
+            ));
+            chosen.intent.answer = Some(field);
+            chosen.intent.items = Some(ItemsAnswer {
+                only: None,
+                each,
+                count: false,
+                top: true,
+            });
+        }
         if open.is_empty() {
             Fit::Serves(chosen, notes)
         } else if m.is_positional() && !b.args.is_empty() {
@@ -1048,12 +1073,21 @@ impl Planner {
     /// by its one required text parameter), the one result whose `title`
     /// (or `name`) equals the name exactly (`ccos.data.filter`, then its
     /// first item's `id`), and the capability whose one required
-    /// parameter is that kind's id (`movie_id`) and whose result has the
-    /// field the question asks for ([`answer_field`]: `runtime`).
+    /// parameter is that kind's id (`movie_id`) and whose result answers
+    /// the question ([`Planner::answer_path`]: the field `runtime`; the
+    /// `crew` whose `job` is `Director`, by `name`).
     ///
-    /// Only when exactly one such capability exists, the policy allows
-    /// all three, and the details capability serves the rest of the
-    /// question; no match at run time is an error, never another movie.
+    /// When things of several kinds could be meant ("what genres is Iron
+    /// Meadow?": a movie or a TV show, the goal does not say) and each
+    /// kind has its own search and details, every kind is looked up and
+    /// the plan answers for the one kind that has the name: none, or
+    /// several, is an error at run time, never a guess. A kind the goal
+    /// names ("which *movies* did Mara Okafor direct") keeps only the
+    /// capabilities whose names say it.
+    ///
+    /// Only when the policy allows every call and the details capability
+    /// serves the rest of the question; no match at run time is an error,
+    /// never another movie.
     fn by_name(&self, s: &SubIntent) -> Option<NameChain> {
         use crate::understand::MentionKind;
         use ccos_marketplace::search::analyze;
@@ -1081,7 +1115,8 @@ impl Planner {
         // then one cheap pass for the capabilities taking one kind's id:
         // linear in the catalog, never a search per candidate.
         let searches = searches_by_kind(&all);
-        let mut found = vec![];
+        let question_stems: BTreeSet<String> = analyze(&asked.description).into_iter().collect();
+        let mut found: Vec<Lookup> = vec![];
         for d in &all {
             // The one required parameter, read off the schema before any
             // text analysis.
@@ -1114,76 +1149,166 @@ impl Planner {
             if positional || !matches!(id.ty.as_deref(), Some("integer" | "string")) {
                 continue;
             }
-            let Some((_, _, hits)) = answer_field(&asked, d) else {
+            let Some(path) = answer_path(&asked, d, entity, &searches) else {
                 continue;
             };
-            found.push((hits, d.clone(), id.name.clone(), search.clone()));
+            // How many of the question's words name the kind of thing or
+            // the capability ("which *movies*": `movie_credits`).
+            let mut names: BTreeSet<String> = lexicon::name_words(d);
+            names.extend(lexicon::name_words(&search.0));
+            names.remove("search");
+            names.remove("get");
+            let kind_words = question_stems.intersection(&names).count();
+            found.push(Lookup {
+                hits: path.hits,
+                kind_words,
+                details: d.clone(),
+                id_param: id.name.clone(),
+                entity: entity.clone(),
+                search: search.clone(),
+                path,
+            });
         }
         // The capability whose field the question names with the most
-        // words ("original title": a movie's, not a company's country).
-        let most = found.iter().map(|f| f.0).max()?;
-        found.retain(|f| f.0 == most);
-        let [(_, details, id_param, (search, query_param, key))] = found.as_slice() else {
+        // words ("original title": a movie's, not a company's country),
+        // then whose names say the kind the question names.
+        let most = found.iter().map(|f| f.hits).max()?;
+        found.retain(|f| f.hits == most);
+        let named = found.iter().map(|f| f.kind_words).max()?;
+        found.retain(|f| f.kind_words == named);
+        // Two capabilities of one kind both answer: which is not said.
+        let kinds: BTreeSet<&String> = found.iter().map(|f| &f.entity).collect();
+        if kinds.len() != found.len() {
             return None;
-        };
-        let details_decision = allowed(details)?;
-        allowed(search)?;
-        let find_id = format!("{}-find", s.id);
-        let pick_id = format!("{}-pick", s.id);
-        asked
-            .params
-            .insert(id_param.clone(), ParamValue::StepRef(pick_id.clone()));
-        asked.depends_on.push(pick_id.clone());
-        let Fit::Serves(chosen, mut notes) = self.evaluate(&asked, details, false) else {
-            return None;
-        };
-        let mut detail_intent = chosen.intent;
-        detail_intent.description = s.description.clone();
-        let find = SubIntent::new(
-            find_id.clone(),
-            format!("search for {}", name.text),
-            IntentType::Fetch,
-        )
-        .with_param(query_param.clone(), rtfs::Value::string(&name.text));
-        let mut pick_manifest = filter;
-        // Its result: the search's results, so the id's type is known.
-        if let Some(items) = search
-            .output_schema
-            .as_ref()
-            .and_then(|o| o.get("properties"))
-            .and_then(|p| p.get("results"))
-        {
-            pick_manifest.output_schema = Some(items.clone());
         }
-        let mut pick = SubIntent::new(
-            pick_id,
-            format!("the result whose {key} is {}", name.text),
-            IntentType::Filter,
-        )
-        .with_step_param("items", find_id)
-        .with_param("key", rtfs::Value::string(key))
-        .with_param("equals", rtfs::Value::string(&name.text));
-        pick.first = true;
-        pick.answer = Some("id".into());
-        notes.push(format!(
-            "looked up {:?} by name: {} {{:{query_param} …}}, the result whose {key} is exactly {:?}, its id -> :{id_param}",
-            name.text, search.id, name.text
-        ));
-        Some(NameChain {
-            find: ResolvedStep {
+        let several = found.len() > 1;
+        let mut steps = vec![];
+        let mut notes = vec![];
+        let mut decision = None;
+        let mut chosen_ids = vec![];
+        let mut one_of = vec![];
+        for (k, f) in found.iter().enumerate() {
+            let suffix = if several {
+                (k + 1).to_string()
+            } else {
+                String::new()
+            };
+            let (search, query_param, key) = &f.search;
+            let details_decision = allowed(&f.details)?;
+            allowed(search)?;
+            let find_id = format!("{}-find{suffix}", s.id);
+            let pick_id = format!("{}-pick{suffix}", s.id);
+            let answer_id = if several {
+                format!("{}-answer{suffix}", s.id)
+            } else {
+                s.id.clone()
+            };
+            let mut asked_here = asked.clone();
+            for span in &f.path.used {
+                asked_here
+                    .description
+                    .replace_range(span.clone(), &" ".repeat(span.len()));
+            }
+            asked_here
+                .params
+                .insert(f.id_param.clone(), ParamValue::StepRef(pick_id.clone()));
+            asked_here.depends_on.push(pick_id.clone());
+            // A list to count ("how many movies has X acted in" read as
+            // "list …, count them"): the path gives the list.
+            asked_here.counted = false;
+            let Fit::Serves(chosen, fit_notes) = self.evaluate(&asked_here, &f.details, false)
+            else {
+                return None;
+            };
+            notes.extend(fit_notes);
+            let mut detail_intent = chosen.intent;
+            detail_intent.id = answer_id.clone();
+            detail_intent.description = s.description.clone();
+            if let Some(field) = &f.path.field {
+                detail_intent.answer = Some(field.clone());
+            }
+            detail_intent.items = f.path.items.clone();
+            detail_intent.counted = s.counted;
+            if several {
+                detail_intent.unless_nil = Some(pick_id.clone());
+            }
+            let find = SubIntent::new(
+                find_id.clone(),
+                format!("search for {}", name.text),
+                IntentType::Fetch,
+            )
+            .with_param(query_param.clone(), rtfs::Value::string(&name.text));
+            let mut pick_manifest = filter.clone();
+            // Its result: the search's results, so the id's type is known.
+            if let Some(items) = search
+                .output_schema
+                .as_ref()
+                .and_then(|o| o.get("properties"))
+                .and_then(|p| p.get("results"))
+            {
+                pick_manifest.output_schema = Some(items.clone());
+            }
+            let mut pick = SubIntent::new(
+                pick_id.clone(),
+                format!("the result whose {key} is {}", name.text),
+                IntentType::Filter,
+            )
+            .with_step_param("items", find_id)
+            .with_param("key", rtfs::Value::string(key))
+            .with_param("equals", rtfs::Value::string(&name.text));
+            pick.first = true;
+            pick.optional = several;
+            pick.answer = Some("id".into());
+            notes.push(format!(
+                "looked up {:?} by name: {} {{:{query_param} …}}, the result whose {key} is exactly {:?}, its id -> :{}",
+                name.text, search.id, name.text, f.id_param
+            ));
+            notes.push(format!("{} answers: {}", f.details.id, f.path.note));
+            steps.push(ResolvedStep {
                 intent: find,
                 manifest: search.clone(),
-            },
-            pick: ResolvedStep {
+            });
+            steps.push(ResolvedStep {
                 intent: pick,
                 manifest: pick_manifest,
-            },
-            details: ResolvedStep {
+            });
+            steps.push(ResolvedStep {
                 intent: detail_intent,
-                manifest: details.clone(),
-            },
+                manifest: f.details.clone(),
+            });
+            chosen_ids.push(f.details.id.clone());
+            one_of.push((pick_id, answer_id));
+            // The strictest of the decisions (approval over allow).
+            if decision.is_none() || details_decision != "allow" {
+                decision = Some(details_decision);
+            }
+        }
+        if several {
+            notes.push(format!(
+                "{:?} may be any of {} kinds of thing: each is looked up, and the one kind that has it answers",
+                name.text,
+                found.len()
+            ));
+            let mut answer = SubIntent::new(s.id.clone(), s.description.clone(), IntentType::Fetch);
+            answer.one_of = one_of;
+            answer.depends_on = answer
+                .one_of
+                .iter()
+                .flat_map(|(p, a)| [p.clone(), a.clone()])
+                .collect();
+            // The manifest only names a capability for the graph; the
+            // step calls nothing itself.
+            let manifest = found[0].details.clone();
+            steps.push(ResolvedStep {
+                intent: answer,
+                manifest,
+            });
+        }
+        Some(NameChain {
+            steps,
             notes,
-            decision: details_decision,
+            decision: decision?,
+            chosen: chosen_ids.join(" | "),
         })
     }
 
@@ -1326,18 +1451,27 @@ fn field_synonyms(stem: &str) -> impl Iterator<Item = &'static String> {
     table.iter().filter(move |set| set.contains(stem)).flatten()
 }
 
-/// The capability that keeps the maps of a list whose key equals a value.
-const FILTER_CAPABILITY: &str = "ccos.data.filter";
-
 /// A lookup by name ([`Planner::by_name`]): search, pick the exact match,
 /// then the capability that answers, with the notes and decision of the
 /// last.
 struct NameChain {
-    find: ResolvedStep,
-    pick: ResolvedStep,
-    details: ResolvedStep,
+    steps: Vec<ResolvedStep>,
     notes: Vec<String>,
     decision: String,
+    /// The answering capability (several, `|`-separated, when several
+    /// kinds are looked up).
+    chosen: String,
+}
+
+/// One kind of thing a name may be looked up as ([`Planner::by_name`]).
+struct Lookup {
+    hits: usize,
+    kind_words: usize,
+    details: CapabilityManifest,
+    id_param: String,
+    entity: String,
+    search: Search,
+    path: AnswerPath,
 }
 
 /// A search capability, the query parameter and the key its results are
@@ -1389,6 +1523,331 @@ fn search_shape(m: &CapabilityManifest) -> Option<Search> {
         .into_iter()
         .find(|k| item.contains_key(*k))?;
     Some((m.clone(), q.name.clone(), key.to_string()))
+}
+
+/// How a question about one thing is answered from a details
+/// capability's result ([`answer_path`]).
+struct AnswerPath {
+    /// The field of the result ([`SubIntent::answer`]).
+    field: Option<String>,
+    /// Then the list read out of it ([`SubIntent::items`]).
+    items: Option<ItemsAnswer>,
+    /// How many of the question's words name what is answered.
+    hits: usize,
+    /// Byte spans of the question's words the path accounts for (the verb
+    /// "directed", "how many movies"), blanked before the rest of the
+    /// question is judged.
+    used: Vec<std::ops::Range<usize>>,
+    /// What it answers with, for the trace.
+    note: String,
+}
+
+/// The words of `text` with their byte spans, lower-cased.
+fn word_spans(text: &str) -> Vec<(std::ops::Range<usize>, String)> {
+    let mut out = vec![];
+    let mut start = None;
+    for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
+        match (c.is_alphanumeric(), start) {
+            (true, None) => start = Some(i),
+            (false, Some(st)) => {
+                out.push((st..i, text[st..i].to_lowercase()));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The kind of thing the maps with keys `item` are: the one kind whose
+/// search results share the most keys with them, at least two (a movie's
+/// crew shares `name` and `profile_path` with found people; a person's
+/// movie credits `title`, `release_date`, ... with found movies).
+fn kind_of_items<'a>(
+    item: &serde_json::Map<String, serde_json::Value>,
+    searches: &'a BTreeMap<String, Vec<Search>>,
+) -> Option<&'a String> {
+    let mut best: Vec<(&String, usize)> = vec![];
+    for (kind, found) in searches {
+        let [(search, _, _)] = found.as_slice() else {
+            continue;
+        };
+        let Some(keys) = search
+            .output_schema
+            .as_ref()
+            .and_then(|o| o.get("properties")?.get("results"))
+            .and_then(map_items)
+        else {
+            continue;
+        };
+        let shared = item.keys().filter(|k| keys.contains_key(*k)).count();
+        best.push((kind, shared));
+    }
+    let most = best.iter().map(|b| b.1).max().filter(|n| *n >= 2)?;
+    match best
+        .iter()
+        .filter(|b| b.1 == most)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        [(kind, _)] => Some(*kind),
+        _ => None,
+    }
+}
+
+/// The schema of the items of `schema` when it is a list of maps.
+fn map_items(schema: &serde_json::Value) -> Option<&serde_json::Map<String, serde_json::Value>> {
+    if !is_array(schema) {
+        return None;
+    }
+    schema.get("items")?.get("properties")?.as_object()
+}
+
+/// How `d`'s result answers the question `asked` (about one thing, its
+/// name blanked), or `None`:
+///
+/// - a field the question names ([`answer_field`]: "the *runtime* of X");
+///   a list of maps is answered by each one's `name` (or `title`): "what
+///   *genres* is X" → the genres' names;
+/// - a crew job ([`lexicon::CREW_JOBS`]: "who *directed* X") → the maps of
+///   a list whose `job` is that job; a cast verb ([`lexicon::CAST_VERBS`]:
+///   "who *starred* in X") → the list `cast`.
+///
+/// The kind of thing asked for decides the key read: "who" asks for a
+/// `name`; "which/what/how many *movies*" for what the movie search
+/// matches on (`title`), so a movie's crew (people) does not answer it;
+/// "how many" counts.
+fn answer_path(
+    asked: &SubIntent,
+    d: &CapabilityManifest,
+    entity: &str,
+    searches: &BTreeMap<String, Vec<Search>>,
+) -> Option<AnswerPath> {
+    use ccos_marketplace::search::analyze;
+    let words = word_spans(&asked.description);
+    let word = |i: usize| words.get(i).map(|w| w.1.as_str()).unwrap_or("");
+    let mut used = vec![];
+    let mut count = false;
+    // The kind of thing asked for, and the key its search matches on.
+    let mut want: Option<String> = None;
+    let mut want_kind: Option<String> = None;
+    let one_search = |stem: &str| match searches.get(stem).map(Vec::as_slice) {
+        Some([(_, _, key)]) => Some(key.clone()),
+        _ => None,
+    };
+    let kind_at = match word(0) {
+        "who" | "whom" => {
+            want = Some("name".into());
+            if one_search("person").is_some() {
+                want_kind = Some("person".into());
+            }
+            None
+        }
+        // "list movies has X acted in": a count's list ("how many").
+        "which" | "what" | "list" => Some(1),
+        "how" if word(1) == "many" => {
+            count = true;
+            Some(2)
+        }
+        _ => None,
+    };
+    if let Some(i) = kind_at
+        && let [stem] = analyze(word(i)).as_slice()
+        && let Some(key) = one_search(stem)
+    {
+        want = Some(key);
+        want_kind = Some(stem.clone());
+        // "which movies *did* ...", "how many movies *has* ...": the
+        // question's auxiliary goes with it.
+        let aux = matches!(
+            word(i + 1),
+            "did" | "does" | "do" | "has" | "have" | "had" | "is" | "was" | "were" | "are"
+        );
+        let upto = if aux { i + 1 } else { i };
+        used.extend((0..=upto).map(|j| words[j].0.clone()));
+    }
+    let each_of = |item: &serde_json::Map<String, serde_json::Value>| -> Option<String> {
+        match &want {
+            Some(k) => item.contains_key(k).then(|| k.clone()),
+            None => ["name", "title"]
+                .into_iter()
+                .find(|k| item.contains_key(*k))
+                .map(str::to_string),
+        }
+    };
+    let props = d.output_schema.as_ref()?.get("properties")?.as_object()?;
+    // A field the question names.
+    if let Some((field, said, hits)) = answer_field(asked, d) {
+        let schema = props.get(&field)?;
+        let Some(item) = map_items(schema) else {
+            // One value: only when the question asks for no kind of thing
+            // a list would hold.
+            return (want.is_none() && !count).then(|| AnswerPath {
+                note: format!(":{field} (the question asks for \"{said}\")"),
+                field: Some(field),
+                items: None,
+                hits,
+                used: vec![],
+            });
+        };
+        let each = each_of(item)?;
+        return Some(AnswerPath {
+            note: format!("the {each} of each of :{field} (the question asks for \"{said}\")"),
+            field: Some(field),
+            items: Some(ItemsAnswer {
+                only: None,
+                each: Some(each),
+                count,
+                top: false,
+            }),
+            hits,
+            used,
+        });
+    }
+    // A crew job or a cast verb, said in the question.
+    let job = words.iter().find_map(|(_, w)| {
+        lexicon::CREW_JOBS
+            .iter()
+            .find(|(said, _)| said.contains(&w.as_str()))
+            .map(|(said, job)| (*said, *job))
+    });
+    let (field, only, said): (String, Option<(String, String)>, Vec<&str>) = match job {
+        Some((said, job)) => {
+            let field = props
+                .iter()
+                .find(|(_, sch)| map_items(sch).is_some_and(|i| i.contains_key("job")))?
+                .0
+                .clone();
+            (
+                field,
+                Some(("job".to_string(), job.to_string())),
+                said.to_vec(),
+            )
+        }
+        None => {
+            if !words
+                .iter()
+                .any(|(_, w)| lexicon::CAST_VERBS.contains(&w.as_str()))
+            {
+                return None;
+            }
+            props.get("cast").and_then(map_items)?;
+            ("cast".to_string(), None, lexicon::CAST_VERBS.to_vec())
+        }
+    };
+    let item = map_items(props.get(&field)?)?;
+    // A cast or crew lists things of another kind than the one looked
+    // up (a movie's people, a person's movies), of the kind asked for.
+    let listed = kind_of_items(item, searches);
+    if listed.is_none_or(|k| k == entity) || want_kind.as_ref().is_some_and(|w| Some(w) != listed) {
+        return None;
+    }
+    let each = each_of(item)?;
+    used.extend(
+        words
+            .iter()
+            .filter(|(_, w)| said.contains(&w.as_str()))
+            .map(|(r, _)| r.clone()),
+    );
+    let note = match &only {
+        Some((k, v)) => format!("the {each} of each of :{field} whose {k} is {v:?}"),
+        None => format!("the {each} of each of :{field}"),
+    };
+    Some(AnswerPath {
+        field: Some(field),
+        items: Some(ItemsAnswer {
+            only,
+            each: (!count).then_some(each),
+            count,
+            top: false,
+        }),
+        hits: 1,
+        used,
+        note: if count {
+            format!("how many: {note}")
+        } else {
+            note
+        },
+    })
+}
+
+/// Words that make "the X" the first of a ranking ("the *top* rated
+/// movie", "the *most* popular").
+const RANKING_WORDS: &[&str] = &["top", "most", "best", "highest", "greatest"];
+
+/// When the question asks for the one first thing of a ranking that `m`'s
+/// name says it ranks by ("what is the top rated movie?" of
+/// `GET_movie-top_rated`, "what's the most popular movie?" of
+/// `GET_movie-popular`): the list field of its result (its one list of
+/// maps), the key answering (`name` for "who", else `title` or `name`),
+/// and the words that said it. The words after the ranking word must be
+/// words of `m`'s name, at least two with it ("the best movie" names no
+/// ranking `m` has: not answered).
+fn ranked_first(text: &str, m: &CapabilityManifest) -> Option<(String, Option<String>, String)> {
+    use ccos_marketplace::search::analyze;
+    let lower = text.to_lowercase();
+    let rest = [
+        "what is the ",
+        "what's the ",
+        "which is the ",
+        "who is the ",
+    ]
+    .iter()
+    .find_map(|p| lower.strip_prefix(p))?;
+    let words = word_spans(rest);
+    let (_, marker) = words.first()?;
+    if !RANKING_WORDS.contains(&marker.as_str()) {
+        return None;
+    }
+    let name = lexicon::name_words(m);
+    let in_name = |w: &str| {
+        let stems = analyze(w);
+        !stems.is_empty() && stems.iter().all(|st| name.contains(st))
+    };
+    let run: Vec<&str> = words[1..]
+        .iter()
+        .map(|(_, w)| w.as_str())
+        .take_while(|w| in_name(w))
+        .collect();
+    let said = usize::from(in_name(marker)) + run.len();
+    if run.is_empty() || said < 2 {
+        return None;
+    }
+    // Nothing after the ranked thing but "now": "the most popular movie
+    // *genre*", "the top rated movie*'s budget*" ask something else.
+    let after: Vec<&str> = words[1 + run.len()..]
+        .iter()
+        .map(|(_, w)| w.as_str())
+        .collect();
+    if !matches!(
+        after.as_slice(),
+        [] | ["now"] | ["right", "now"] | ["currently"] | ["today"] | ["at", "the", "moment"]
+    ) {
+        return None;
+    }
+    let props = m.output_schema.as_ref()?.get("properties")?.as_object()?;
+    let lists: Vec<(&String, &serde_json::Map<String, serde_json::Value>)> = props
+        .iter()
+        .filter_map(|(k, sch)| Some((k, map_items(sch)?)))
+        .collect();
+    let [(field, item)] = lists.as_slice() else {
+        return None;
+    };
+    let each = if lower.starts_with("who") {
+        Some("name")
+    } else {
+        ["title", "name"]
+            .into_iter()
+            .find(|k| item.contains_key(*k))
+    };
+    if each.is_some_and(|k| !item.contains_key(k)) {
+        return None;
+    }
+    Some((
+        field.to_string(),
+        each.map(str::to_string),
+        format!("{marker} {}", run.join(" ")),
+    ))
 }
 
 /// How a candidate fits a sub-intent.

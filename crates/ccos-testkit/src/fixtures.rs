@@ -97,12 +97,12 @@ impl Fixtures {
         let page_no = query_usize(req, "page").unwrap_or(1).max(1);
         let path = format!("/{rest}");
         match path.as_str() {
-            "/search/movie" | "/search/person" => {
-                let kind = if path == "/search/movie" {
-                    "movie"
-                } else {
-                    "person"
-                };
+            // The invented data has no TV shows, companies or
+            // collections: their searches answer an empty page, as TMDB
+            // does for no hit.
+            "/search/movie" | "/search/person" | "/search/tv" | "/search/company"
+            | "/search/collection" => {
+                let kind = path.trim_start_matches("/search/");
                 let query = decoded(req.query_param("query").unwrap_or(""));
                 let year = req
                     .query_param("year")
@@ -431,6 +431,9 @@ mod tests {
         assert!(j["total_results"].as_u64().unwrap() >= 2, "{j}");
         let (s, _) = get(&f, "/3/search/movie?query=");
         assert_eq!(s, 422);
+        // No TV shows in the data: a search finds nothing, as TMDB says it.
+        let (s, j) = get(&f, "/3/search/tv?query=iron+meadow");
+        assert_eq!((s, j["total_results"].as_u64()), (200, Some(0)), "{j}");
         let (s, j) = get(&f, "/3/movie/999999");
         assert_eq!((s, j["status_code"].as_u64()), (404, Some(34)));
         let (s, j) = get(&f, "/github/repos/acme/rocket/issues");

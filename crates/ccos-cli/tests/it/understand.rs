@@ -1320,6 +1320,93 @@ fn a_name_is_looked_up_before_the_capability_that_takes_its_id() {
     assert!(err.contains("nothing found"), "{err}");
 }
 
+/// Questions about a named thing answered from a list in its details: a
+/// crew job, the cast, a list of names, a count; the kind of thing (a
+/// movie or a TV show) is looked up, not guessed. Phrasings and names
+/// the goal suite does not have.
+#[test]
+fn a_named_things_cast_crew_and_lists_answer_questions_about_it() {
+    let Some(doc) = tmdb() else { return };
+    let server = fixture_server();
+    let home = imported_home(&server, &doc, "/3", "tmdb");
+    let h = home.path();
+    let yes = ["--yes"];
+    right(
+        h,
+        "who directed Harbor Lights?",
+        &yes,
+        json!(["Mara Okafor"]),
+    );
+    right(
+        h,
+        "who is the director of Northbound?",
+        &yes,
+        json!(["Dario Ferreira"]),
+    );
+    right(
+        h,
+        "what genres is Copper Sky?",
+        &yes,
+        json!(["Science Fiction", "Adventure"]),
+    );
+    right(
+        h,
+        "who acted in The Last Ferry?",
+        &yes,
+        json!(["Sam Whitlock", "Carmen Ibarra", "Theo Marchetti"]),
+    );
+    right(
+        h,
+        "how many movies has Grace Okonkwo acted in?",
+        &yes,
+        json!(4),
+    );
+    // A person's movies by a job: titles, not people.
+    let (code, value, err) = run(h, "which movies did Priya Raman direct?", &yes);
+    assert_eq!(code, Some(0), "{err}");
+    let mut titles: Vec<&str> = value
+        .as_array()
+        .unwrap_or_else(|| panic!("{value}"))
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    titles.sort();
+    assert_eq!(
+        titles,
+        ["Run, Ollie, Run", "Sugar & Static", "Wax Museum Nights"]
+    );
+    // The first of a list the API ranks as asked, by its title.
+    right(
+        h,
+        "what is the most popular movie?",
+        &yes,
+        json!("Copper Sky: Ascent"),
+    );
+    // A title may be a movie's or a TV show's: both are looked up and
+    // the one that has it answers, shown in the explanation.
+    let out = ccos(h, &["plan", "--explain", "who directed Harbor Lights?"]);
+    let shown = text(&out.stdout) + &text(&out.stderr);
+    assert!(shown.contains("may be any of 2 kinds"), "{shown}");
+    assert!(shown.contains("tmdb.GET_search-tv"), "{shown}");
+    assert!(shown.contains("several found"), "{shown}");
+    // Nothing of either kind has the name: an error that says so.
+    let (code, value, err) = run(h, "who directed Copper Skies Forever?", &yes);
+    assert_eq!(code, Some(1), "{value}: {err}");
+    assert!(err.contains("nothing found"), "{err}");
+    // Not what the list answers: the ranked list's first movie is not
+    // "the most popular genre" nor its budget; "wrote" names no one job;
+    // "the best movie" names no ranking the API has.
+    for goal in [
+        "what is the most popular movie genre?",
+        "what is the top rated movie's budget?",
+        "who wrote Harbor Lights?",
+        "what is the best movie?",
+    ] {
+        let (code, value, err) = run(h, goal, &yes);
+        assert_eq!(code, Some(4), "{goal} gave {value}: {err}");
+    }
+}
+
 #[test]
 fn durations_and_unknown_units_are_not_plain_numbers() {
     let home = home(false);

@@ -1309,6 +1309,38 @@ fn example_spans(text: &str) -> Vec<(usize, usize, usize)> {
     out
 }
 
+/// Verbs saying someone is in a work's cast ("who *starred* in X", "what
+/// movies has Y *played* in"): answered by a result's `cast` list.
+pub const CAST_VERBS: &[&str] = &[
+    "star", "stars", "starred", "starring", "act", "acts", "acted", "acting", "play", "plays",
+    "played", "playing", "appear", "appears", "appeared",
+];
+
+/// Words naming a job in a work's crew, with the job as film credits name
+/// it (TMDB's `job` values, the common vocabulary of film credits): "who
+/// *directed* X" keeps the crew whose `job` is `Director`. Writing is left
+/// out on purpose: "wrote" may be the screenplay, the story or the novel.
+pub const CREW_JOBS: &[(&[&str], &str)] = &[
+    (
+        &["direct", "directs", "directed", "directing", "director"],
+        "Director",
+    ),
+    (
+        &[
+            "compose",
+            "composes",
+            "composed",
+            "composer",
+            "music",
+            "score",
+            "soundtrack",
+        ],
+        "Original Music Composer",
+    ),
+    (&["produce", "produces", "produced", "producer"], "Producer"),
+    (&["edit", "edits", "edited", "editor"], "Editor"),
+];
+
 #[cfg(test)]
 mod tests {
     #[test]
