@@ -56,6 +56,9 @@ use crate::intent::{ItemsAnswer, ParamValue, SubIntent};
 /// The capability that keeps the maps of a list whose key equals a value.
 pub(crate) const FILTER_CAPABILITY: &str = "ccos.data.filter";
 
+/// The capability that keeps the distinct items of a list.
+pub(crate) const UNIQUE_CAPABILITY: &str = "ccos.data.unique";
+
 /// The capability used to ask the user for a missing parameter.
 pub const ASK_CAPABILITY: &str = "ccos.user.ask";
 
@@ -801,21 +804,41 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
         };
         // The field the question asks for, out of the structured result.
         let body = match &st.intent.answer {
+            // The id of a lookup's match: its search's results have one.
+            Some(field) if st.intent.fan_out.is_none() && st.intent.first => Value::list(vec![
+                Value::Symbol("get".into()),
+                body,
+                Value::keyword(field),
+            ]),
+            // A result without the field is an error, not a `nil` answer
+            // (a field present with `null` is one: "no death date").
             Some(field) if st.intent.fan_out.is_none() => {
                 note.push(format!(
-                    "answer: (get … :{field}), the field the question asks for"
+                    "answer: (get … :{field}), the field the question asks for; a result without it is an error"
                 ));
+                let sym = |s: &str| Value::Symbol(s.into());
                 Value::list(vec![
-                    Value::Symbol("get".into()),
-                    body,
-                    Value::keyword(field),
+                    sym("let"),
+                    Value::vector(vec![sym("result"), body]),
+                    Value::list(vec![
+                        sym("if"),
+                        Value::list(vec![sym("contains?"), sym("result"), Value::keyword(field)]),
+                        Value::list(vec![sym("get"), sym("result"), Value::keyword(field)]),
+                        Value::list(vec![
+                            sym("throw"),
+                            Value::string(&format!(
+                                "the result has no {field}: {}",
+                                st.intent.description
+                            )),
+                        ]),
+                    ]),
                 ])
             }
             _ => body,
         };
         let body = match &st.intent.items {
             Some(items) if st.intent.fan_out.is_none() => {
-                items_body(items, body, &st.intent.description, note)
+                items_body(items, body, st.intent.counted, &st.intent.description, note)
             }
             _ => body,
         };
@@ -880,60 +903,108 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
 
 /// The answer read out of a list of maps ([`ItemsAnswer`]): the maps kept
 /// by [`FILTER_CAPABILITY`] (a call, so the chain records it), then each
-/// one's key, or their count.
+/// one's key, distinct ([`UNIQUE_CAPABILITY`]: an actor credited twice in
+/// one movie is one movie), or how many distinct values there are. A
+/// result without the list is an error, not an empty answer; so is an
+/// empty answer list ("who produced X" when no crew is a producer says so
+/// rather than printing `[]`), but a count of none is 0 (`counted_next`:
+/// the list is counted by the next step).
 fn items_body(
     items: &ItemsAnswer,
     list: Value,
+    counted_next: bool,
     description: &str,
     note: &mut Vec<String>,
 ) -> Value {
     let sym = |s: &str| Value::Symbol(s.into());
-    let mut body = list;
+    let throw = |what: &str| {
+        Value::list(vec![
+            sym("throw"),
+            Value::string(&format!("{what}: {description}")),
+        ])
+    };
+    let call = |id: &str, args: Vec<(&str, Value)>| {
+        Value::list(vec![
+            sym("call"),
+            Value::keyword(id),
+            Value::map(args.into_iter().map(|(k, v)| (Value::keyword(k), v))),
+        ])
+    };
+    // (let [items LIST] (if (nil? items) (throw …) BODY))
+    let guarded = |name: &str, value: Value, missing: Value, body: Value| {
+        Value::list(vec![
+            sym("let"),
+            Value::vector(vec![sym(name), value]),
+            Value::list(vec![
+                sym("if"),
+                Value::list(vec![sym("nil?"), sym(name)]),
+                missing,
+                body,
+            ]),
+        ])
+    };
     if items.top {
         note.push("the first of the ranked list; an empty list is an error".to_string());
-        let top = || sym("top");
         let value = match &items.each {
             Some(key) => {
                 note.push(format!("answers with its {key}"));
-                Value::list(vec![sym("get"), top(), Value::keyword(key)])
+                Value::list(vec![sym("get"), sym("top"), Value::keyword(key)])
             }
-            None => top(),
+            None => sym("top"),
         };
-        return Value::list(vec![
-            sym("let"),
-            Value::vector(vec![top(), Value::list(vec![sym("first"), body])]),
-            Value::list(vec![
-                sym("if"),
-                Value::list(vec![sym("nil?"), top()]),
-                Value::list(vec![
-                    sym("throw"),
-                    Value::string(&format!("nothing found: {description}")),
-                ]),
-                value,
-            ]),
-        ]);
+        return guarded(
+            "top",
+            Value::list(vec![sym("first"), list]),
+            throw("nothing found"),
+            value,
+        );
     }
+    note.push("no such list in the result is an error".to_string());
+    let mut kept = sym("items");
     if let Some((key, equals)) = &items.only {
         note.push(format!("keeps the items whose {key} is {equals:?}"));
-        body = Value::list(vec![
-            sym("call"),
-            Value::keyword(FILTER_CAPABILITY),
-            Value::map([
-                (Value::keyword("items"), body),
-                (Value::keyword("key"), Value::string(key)),
-                (Value::keyword("equals"), Value::string(equals)),
-            ]),
-        ]);
+        kept = call(
+            FILTER_CAPABILITY,
+            vec![
+                ("items", kept),
+                ("key", Value::string(key)),
+                ("equals", Value::string(equals)),
+            ],
+        );
     }
-    if items.count {
+    let values = match &items.each {
+        Some(key) => {
+            note.push(format!("each one's {key}, distinct"));
+            call(
+                UNIQUE_CAPABILITY,
+                vec![(
+                    "items",
+                    Value::list(vec![sym("map"), Value::keyword(key), kept]),
+                )],
+            )
+        }
+        None => kept,
+    };
+    let answer = if items.count {
         note.push("answers with how many there are".to_string());
-        return Value::list(vec![sym("count"), body]);
-    }
-    if let Some(key) = &items.each {
-        note.push(format!("answers with each one's {key}"));
-        body = Value::list(vec![sym("map"), Value::keyword(key), body]);
-    }
-    body
+        Value::list(vec![sym("count"), values])
+    } else if counted_next {
+        // The list a later step counts: none is 0, no error.
+        values
+    } else {
+        note.push("none is an error that says so".to_string());
+        Value::list(vec![
+            sym("let"),
+            Value::vector(vec![sym("found"), values]),
+            Value::list(vec![
+                sym("if"),
+                Value::list(vec![sym("empty?"), sym("found")]),
+                throw("none found"),
+                sym("found"),
+            ]),
+        ])
+    };
+    guarded("items", list, throw("the result has no such list"), answer)
 }
 
 /// The body of a [`SubIntent::one_of`] step: the answer of the one pick

@@ -913,6 +913,18 @@ impl Planner {
         if let Some(why) = unanswered_question(&s.description, m, answered) {
             return Fit::Refused(why);
         }
+        // "who produced the top rated album?": one of a ranked list, and
+        // something of it, which the whole list is not.
+        if answered.is_none()
+            && is_question(&s.description)
+            && returns_list(m)
+            && let Some(phrase) = one_of_a_ranking(&s.description)
+        {
+            return Fit::Refused(format!(
+                "the goal asks about one, \"{phrase}\"; {} returns a list (choosing from it needs an agent)",
+                m.id
+            ));
+        }
         if let Some(why) = unasked_question(&s.description, m) {
             return Fit::Refused(why);
         }
@@ -1094,10 +1106,21 @@ impl Planner {
         if !s.from_text || !asks_to_be_told(&s.description) || s.mentions.len() != 1 {
             return None;
         }
+        // A capitalised word inside the question is a name here too ("who
+        // directed Inception?"): only an exact match answers.
         let name = s
             .mentions
             .iter()
-            .find(|m| m.kind == MentionKind::Name && !m.weak)?;
+            .find(|m| m.kind == MentionKind::Name && (!m.weak || m.span.start > 0))?;
+        // "the album by Mara Okafor": a maker, not the thing's name.
+        let before = s.description[..name.span.start]
+            .split_whitespace()
+            .next_back();
+        if before.is_some_and(|w| w.eq_ignore_ascii_case("by")) {
+            return None;
+        }
+        // "Mara Okafor's biography": the name without the possessive.
+        let bare = name.value.as_str().unwrap_or(&name.text).to_string();
         let allowed = |m: &CapabilityManifest| {
             let d = self.policy.decide_call(m);
             (!matches!(d, CallDecision::Deny { .. })).then(|| d.label().to_string())
@@ -1169,6 +1192,26 @@ impl Planner {
                 path,
             });
         }
+        // A kind whose capability does not serve the question is no kind
+        // the name can be meant as here ("who directed X": not a book).
+        found.retain(|f| {
+            let mut probe = asked.clone();
+            for span in &f.path.used {
+                probe
+                    .description
+                    .replace_range(span.clone(), &" ".repeat(span.len()));
+            }
+            probe.params.insert(
+                f.id_param.clone(),
+                ParamValue::StepRef(format!("{}-pick", s.id)),
+            );
+            probe.depends_on.push(format!("{}-pick", s.id));
+            probe.counted = false;
+            matches!(self.evaluate(&probe, &f.details, false), Fit::Serves(..))
+        });
+        if found.is_empty() {
+            return None;
+        }
         // The capability whose field the question names with the most
         // words ("original title": a movie's, not a company's country),
         // then whose names say the kind the question names.
@@ -1234,10 +1277,10 @@ impl Planner {
             }
             let find = SubIntent::new(
                 find_id.clone(),
-                format!("search for {}", name.text),
+                format!("search for {}", bare),
                 IntentType::Fetch,
             )
-            .with_param(query_param.clone(), rtfs::Value::string(&name.text));
+            .with_param(query_param.clone(), rtfs::Value::string(&bare));
             let mut pick_manifest = filter.clone();
             // Its result: the search's results, so the id's type is known.
             if let Some(items) = search
@@ -1250,18 +1293,18 @@ impl Planner {
             }
             let mut pick = SubIntent::new(
                 pick_id.clone(),
-                format!("the result whose {key} is {}", name.text),
+                format!("the result whose {key} is {}", bare),
                 IntentType::Filter,
             )
             .with_step_param("items", find_id)
             .with_param("key", rtfs::Value::string(key))
-            .with_param("equals", rtfs::Value::string(&name.text));
+            .with_param("equals", rtfs::Value::string(&bare));
             pick.first = true;
             pick.optional = several;
             pick.answer = Some("id".into());
             notes.push(format!(
                 "looked up {:?} by name: {} {{:{query_param} …}}, the result whose {key} is exactly {:?}, its id -> :{}",
-                name.text, search.id, name.text, f.id_param
+                bare, search.id, bare, f.id_param
             ));
             notes.push(format!("{} answers: {}", f.details.id, f.path.note));
             steps.push(ResolvedStep {
@@ -1286,7 +1329,7 @@ impl Planner {
         if several {
             notes.push(format!(
                 "{:?} may be any of {} kinds of thing: each is looked up, and the one kind that has it answers",
-                name.text,
+                bare,
                 found.len()
             ));
             let mut answer = SubIntent::new(s.id.clone(), s.description.clone(), IntentType::Fetch);
@@ -1603,20 +1646,40 @@ fn map_items(schema: &serde_json::Value) -> Option<&serde_json::Map<String, serd
     schema.get("items")?.get("properties")?.as_object()
 }
 
+/// Words of a question about one thing that ask and name nothing: the
+/// question words, auxiliaries, articles and plain prepositions. Every
+/// other word must name what is answered ([`answer_path`]): "what genres
+/// did X *influence*", "what year was X *recorded*", "which books did X
+/// direct *first*" are not answered by the genres, the year, the books.
+const NEUTRAL_QUESTION_WORDS: &[&str] = &[
+    "what", "which", "who", "whom", "whose", "when", "where", "how", "many", "is", "are", "was",
+    "were", "be", "been", "do", "does", "did", "has", "have", "had", "the", "a", "an", "of", "in",
+    "on", "for", "at", "from", "s", "me", "tell", "show", "give", "list", "please", "can", "could",
+    "you", "i", "want", "know", "would", "like", "its", "it", "get", "find",
+];
+
+/// Verbs saying when a work came out, which a year or a date of it
+/// answers ([`answer_path`]).
+const RELEASE_VERBS: &[&str] = &["released", "published", "issued"];
+
 /// How `d`'s result answers the question `asked` (about one thing, its
-/// name blanked), or `None`:
+/// name blanked; `entity` is the kind looked up), or `None`:
 ///
 /// - a field the question names ([`answer_field`]: "the *runtime* of X");
 ///   a list of maps is answered by each one's `name` (or `title`): "what
 ///   *genres* is X" → the genres' names;
 /// - a crew job ([`lexicon::CREW_JOBS`]: "who *directed* X") → the maps of
 ///   a list whose `job` is that job; a cast verb ([`lexicon::CAST_VERBS`]:
-///   "who *starred* in X") → the list `cast`.
+///   "who *starred* in X") → the list `cast`; a word naming a key of its
+///   maps says which ("what *characters* did X play").
 ///
 /// The kind of thing asked for decides the key read: "who" asks for a
 /// `name`; "which/what/how many *movies*" for what the movie search
 /// matches on (`title`), so a movie's crew (people) does not answer it;
-/// "how many" counts.
+/// "how many" counts (distinct values). Every other word of the question
+/// must be one of [`NEUTRAL_QUESTION_WORDS`], name the kind or the
+/// capability, or name what is answered: a word nothing accounts for
+/// ("which shows", "co-direct", "first") means the path does not answer.
 fn answer_path(
     asked: &SubIntent,
     d: &CapabilityManifest,
@@ -1626,7 +1689,7 @@ fn answer_path(
     use ccos_marketplace::search::analyze;
     let words = word_spans(&asked.description);
     let word = |i: usize| words.get(i).map(|w| w.1.as_str()).unwrap_or("");
-    let mut used = vec![];
+    let mut used: Vec<std::ops::Range<usize>> = vec![];
     let mut count = false;
     // The kind of thing asked for, and the key its search matches on.
     let mut want: Option<String> = None;
@@ -1658,7 +1721,7 @@ fn answer_path(
         want = Some(key);
         want_kind = Some(stem.clone());
         // "which movies *did* ...", "how many movies *has* ...": the
-        // question's auxiliary goes with it.
+        // question's words and auxiliary go with the kind asked.
         let aux = matches!(
             word(i + 1),
             "did" | "does" | "do" | "has" | "have" | "had" | "is" | "was" | "were" | "are"
@@ -1666,6 +1729,23 @@ fn answer_path(
         let upto = if aux { i + 1 } else { i };
         used.extend((0..=upto).map(|j| words[j].0.clone()));
     }
+    // Words that name the kind looked up or the capability ("the *movie*
+    // X", "the *details* of X") ask nothing more.
+    let mut kind_stems: BTreeSet<String> = lexicon::name_words(d);
+    kind_stems.insert(entity.to_string());
+    let neutral = |w: &str| {
+        NEUTRAL_QUESTION_WORDS.contains(&w) || analyze(w).iter().all(|st| kind_stems.contains(st))
+    };
+    // The words no part of the path accounts for, `said` being the words
+    // naming what is answered.
+    let unaccounted = |said: &BTreeSet<String>, used: &[std::ops::Range<usize>]| -> Vec<String> {
+        words
+            .iter()
+            .filter(|(r, _)| !used.iter().any(|u| u.start <= r.start && r.end <= u.end))
+            .filter(|(_, w)| !neutral(w) && !said.contains(w))
+            .map(|(_, w)| w.clone())
+            .collect()
+    };
     let each_of = |item: &serde_json::Map<String, serde_json::Value>| -> Option<String> {
         match &want {
             Some(k) => item.contains_key(k).then(|| k.clone()),
@@ -1679,6 +1759,32 @@ fn answer_path(
     // A field the question names.
     if let Some((field, said, hits)) = answer_field(asked, d) {
         let schema = props.get(&field)?;
+        // The words naming the field, and those of its description
+        // ("what year was X *released*": `year`, "the release year").
+        let described: BTreeSet<String> = schema
+            .get("description")
+            .and_then(|t| t.as_str())
+            .map(|t| analyze(t).into_iter().collect())
+            .unwrap_or_default();
+        let mut said_words: BTreeSet<String> = said.split(' ').map(str::to_string).collect();
+        said_words.extend(
+            words
+                .iter()
+                .filter(|(_, w)| {
+                    let stems = analyze(w);
+                    !stems.is_empty() && stems.iter().all(|st| described.contains(st))
+                })
+                .map(|(_, w)| w.clone()),
+        );
+        // "what year was X *released*": a year or a date is when the thing
+        // came out.
+        let lower_key = field.to_lowercase();
+        if lower_key.contains("year") || lower_key.contains("date") {
+            said_words.extend(RELEASE_VERBS.iter().map(|w| w.to_string()));
+        }
+        if !unaccounted(&said_words, &used).is_empty() {
+            return None;
+        }
         let Some(item) = map_items(schema) else {
             // One value: only when the question asks for no kind of thing
             // a list would hold.
@@ -1742,11 +1848,26 @@ fn answer_path(
     if listed.is_none_or(|k| k == entity) || want_kind.as_ref().is_some_and(|w| Some(w) != listed) {
         return None;
     }
-    let each = each_of(item)?;
+    let mut each = each_of(item)?;
+    let said: BTreeSet<String> = said.iter().map(|w| w.to_string()).collect();
+    // "what *characters* did X play": the one left word naming a key of
+    // the maps is what is read of each.
+    let left = unaccounted(&said, &used);
+    match left.as_slice() {
+        [] => {}
+        // The very key, or its plural ("popular" is no `popularity`).
+        [w] if want.is_none() && word(1) == w => {
+            let key = item
+                .keys()
+                .find(|k| *w == **k || *w == format!("{k}s") || *w == format!("{k}es"))?;
+            each = key.clone();
+        }
+        _ => return None,
+    }
     used.extend(
         words
             .iter()
-            .filter(|(_, w)| said.contains(&w.as_str()))
+            .filter(|(_, w)| said.contains(w) || left.contains(w))
             .map(|(r, _)| r.clone()),
     );
     let note = match &only {
@@ -1757,14 +1878,14 @@ fn answer_path(
         field: Some(field),
         items: Some(ItemsAnswer {
             only,
-            each: (!count).then_some(each),
+            each: Some(each),
             count,
             top: false,
         }),
         hits: 1,
         used,
         note: if count {
-            format!("how many: {note}")
+            format!("how many distinct: {note}")
         } else {
             note
         },
@@ -1774,6 +1895,25 @@ fn answer_path(
 /// Words that make "the X" the first of a ranking ("the *top* rated
 /// movie", "the *most* popular").
 const RANKING_WORDS: &[&str] = &["top", "most", "best", "highest", "greatest"];
+
+/// "the top rated album", "the most popular one" in a question about one
+/// thing (not "what *are* the most popular movies?"): the phrase.
+fn one_of_a_ranking(text: &str) -> Option<String> {
+    let lower = text.to_lowercase();
+    if lower.contains(" are the ") {
+        return None;
+    }
+    let words = word_spans(&lower);
+    let at = words
+        .windows(2)
+        .position(|w| w[0].1 == "the" && RANKING_WORDS.contains(&w[1].1.as_str()))?;
+    let phrase: Vec<&str> = words[at..]
+        .iter()
+        .take(4)
+        .map(|(_, w)| w.as_str())
+        .collect();
+    Some(phrase.join(" "))
+}
 
 /// When the question asks for the one first thing of a ranking that `m`'s
 /// name says it ranks by ("what is the top rated movie?" of

@@ -1407,6 +1407,144 @@ fn a_named_things_cast_crew_and_lists_answer_questions_about_it() {
     }
 }
 
+/// The attack trial of lookups by name over an API that is not TMDB (a
+/// music catalog; an artist and an album share a name, a field the schema
+/// declares is absent, a job nobody has): every question is right,
+/// refused, or an error that says why, never an answer to another
+/// question. Each refusal below once answered with exit 0.
+#[test]
+fn lookups_by_name_answer_only_what_is_asked() {
+    let server = LoopbackServer::start(|req| {
+        let q = req.query_param("query").unwrap_or("").replace('+', " ");
+        let page = |rows: Vec<Value>| json!({"page": 1, "results": rows});
+        let body = match req.path.as_str() {
+            "/search/artist" => page(if q.eq_ignore_ascii_case("Mara Okafor") {
+                vec![json!({"id": 1, "name": "Mara Okafor", "popularity": 9.0})]
+            } else {
+                vec![]
+            }),
+            "/search/album" => page(
+                [
+                    json!({"id": 10, "title": "Night Train", "year": 2010, "popularity": 5.0}),
+                    json!({"id": 11, "title": "Mara Okafor", "year": 2008, "popularity": 4.0}),
+                ]
+                .into_iter()
+                .filter(|r| {
+                    r["title"]
+                        .as_str()
+                        .is_some_and(|t| t.eq_ignore_ascii_case(&q))
+                })
+                .collect(),
+            ),
+            "/artist/1" => {
+                json!({"id": 1, "name": "Mara Okafor", "country": "Nigeria", "born": 1980})
+            }
+            // No `label`, although the schema has one.
+            "/album/10" => json!({"id": 10, "title": "Night Train", "year": 2010,
+                                  "genres": [{"id": 1, "name": "Blues"}]}),
+            "/album/11" => json!({"id": 11, "title": "Mara Okafor", "year": 2008, "genres": []}),
+            "/album/10/credits" => json!({
+                "cast": [{"id": 2, "name": "Sam Whitlock", "character": "Vocals"},
+                         {"id": 2, "name": "Sam Whitlock", "character": "Guitar"}],
+                "crew": [{"id": 3, "name": "Lena Park", "job": "Producer"}]}),
+            "/album/top_rated" => page(vec![
+                json!({"id": 10, "title": "Night Train", "year": 2010, "popularity": 5.0}),
+            ]),
+            _ => return Reply::json(404, &json!({"error": "not found"})),
+        };
+        Reply::json(200, &body)
+    });
+    let obj = |props: Value| json!({"type": "object", "properties": props});
+    let list = |item: Value| json!({"type": "array", "items": obj(item)});
+    let op = |id: &str, summary: &str, params: Value, result: Value| {
+        json!({"get": {"operationId": id, "summary": summary, "parameters": params,
+            "responses": {"200": {"description": "ok",
+                "content": {"application/json": {"schema": result}}}}}})
+    };
+    let query =
+        json!([{"name": "query", "in": "query", "required": true, "schema": {"type": "string"}}]);
+    let id_param = |name: &str| json!([{"name": name, "in": "path", "required": true, "schema": {"type": "integer"}}]);
+    let artist_hit = json!({"id": {"type": "integer"}, "name": {"type": "string"}, "popularity": {"type": "number"}});
+    let album_hit = json!({"id": {"type": "integer"}, "title": {"type": "string"}, "year": {"type": "integer"}, "popularity": {"type": "number"}});
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": {"title": "music", "version": "1"},
+        "servers": [{"url": server.url("")}],
+        "paths": {
+            "/search/artist": op("search-artist", "Search for artists", query.clone(),
+                obj(json!({"results": list(artist_hit.clone())}))),
+            "/search/album": op("search-album", "Search for albums", query,
+                obj(json!({"results": list(album_hit.clone())}))),
+            "/artist/{artist_id}": op("artist-details", "Get an artist's details", id_param("artist_id"),
+                obj(json!({"id": {"type": "integer"}, "name": {"type": "string"},
+                           "country": {"type": "string"}, "born": {"type": "integer"}}))),
+            "/album/{album_id}": op("album-details", "Get an album's details", id_param("album_id"),
+                obj(json!({"id": {"type": "integer"}, "title": {"type": "string"}, "year": {"type": "integer"},
+                           "label": {"type": "string"},
+                           "genres": list(json!({"id": {"type": "integer"}, "name": {"type": "string"}}))}))),
+            "/album/{album_id}/credits": op("album-credits", "Get the cast and crew of an album", id_param("album_id"),
+                obj(json!({"cast": list(json!({"id": {"type": "integer"}, "name": {"type": "string"}, "character": {"type": "string"}})),
+                           "crew": list(json!({"id": {"type": "integer"}, "name": {"type": "string"}, "job": {"type": "string"}}))}))),
+            "/album/top_rated": op("album-top_rated", "Get the top rated albums", json!([]),
+                obj(json!({"results": list(album_hit)}))),
+        }
+    });
+    let home = home(true);
+    let h = home.path();
+    import_inline(h, "music", &doc);
+    let yes = ["--yes"];
+    right(h, "who produced Night Train?", &yes, json!(["Lena Park"]));
+    // Credited twice, one person.
+    right(
+        h,
+        "who played on Night Train?",
+        &yes,
+        json!(["Sam Whitlock"]),
+    );
+    right(h, "what genres is Night Train?", &yes, json!(["Blues"]));
+    right(h, "what year was Night Train released?", &yes, json!(2010));
+    // "Mara Okafor" is an artist and an album; only an artist has a
+    // country, so the artist answers.
+    right(
+        h,
+        "what country is Mara Okafor from?",
+        &yes,
+        json!("Nigeria"),
+    );
+    right(
+        h,
+        "what is the top rated album?",
+        &yes,
+        json!("Night Train"),
+    );
+    for goal in [
+        // Words that ask something the field is not.
+        "what genres did Night Train influence?",
+        "what country did Mara Okafor move to?",
+        "what year was Night Train recorded?",
+        "who produced Night Train for the second time?",
+        // A kind the catalog does not have.
+        "which shows did Mara Okafor produce?",
+        // One of a ranking, and something of it.
+        "who produced the top rated album?",
+        // A maker, not a title.
+        "who produced the album by Mara Okafor?",
+    ] {
+        let (code, value, err) = run(h, goal, &yes);
+        assert_eq!(code, Some(4), "{goal} gave {value}: {err}");
+    }
+    // What the data lacks is an error that says so, never `null` or `[]`.
+    for (goal, says) in [
+        ("what label is Night Train on?", "has no label"),
+        ("who directed Night Train?", "none found"),
+        ("what genres is Mara Okafor?", "none found"),
+    ] {
+        let (code, value, err) = run(h, goal, &yes);
+        assert_eq!(code, Some(1), "{goal} gave {value}: {err}");
+        assert!(err.contains(says), "{goal}: {err}");
+    }
+}
+
 #[test]
 fn durations_and_unknown_units_are_not_plain_numbers() {
     let home = home(false);
