@@ -240,6 +240,11 @@ pub struct SubIntent {
     /// step calls nothing itself.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub one_of: Vec<(String, String)>,
+    /// A loop's results keyed by each item's key (second) of the list
+    /// step (first) its chain of loops started from: "count the lines of
+    /// each file in docs" answers `{"faq.md" 4 …}`, not `[4 …]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keyed_by: Option<(String, String)>,
 }
 
 /// How an answer is read out of a list of maps ([`SubIntent::items`]).
@@ -292,6 +297,7 @@ impl SubIntent {
             optional: false,
             unless_nil: None,
             one_of: Vec::new(),
+            keyed_by: None,
         }
     }
 

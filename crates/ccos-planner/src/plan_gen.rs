@@ -872,6 +872,35 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                 step,
             ]);
         }
+        // Each item's result under its name: the loop is bound apart, and
+        // the step the intent's id names zips the names with the results.
+        let step = match &st.intent.keyed_by {
+            Some((list, key)) if st.intent.each.is_some() => {
+                note.push(format!("the results keyed by each {key} of {list}"));
+                let looped = format!("{id}-each");
+                let mut loop_deps = deps.clone();
+                loop_deps.sort();
+                loop_deps.dedup();
+                nodes.push(Node {
+                    sym: looped.clone(),
+                    step,
+                    deps: loop_deps,
+                    after: vec![],
+                    intent: Some(id.clone()),
+                });
+                deps = vec![list.clone(), looped.clone()];
+                let sym = |s: &str| Value::Symbol(s.into());
+                step_form(
+                    &format!("{}, by {key}", st.intent.description),
+                    Value::list(vec![
+                        sym("zipmap"),
+                        Value::list(vec![sym("map"), Value::keyword(key), sym(list)]),
+                        sym(&looped),
+                    ]),
+                )
+            }
+            _ => step,
+        };
         deps.sort();
         deps.dedup();
         // Order only: the earlier result stays one of the goal's answers

@@ -57,6 +57,11 @@ pub struct RuleStep {
     /// (`"{dir}/$item.name"`).
     #[serde(default)]
     pub each: Option<String>,
+    /// With `each`: the loop's results keyed by this key of the items of
+    /// the list the chain of loops started from (`"name"`: file names with
+    /// their counts).
+    #[serde(default)]
+    pub keyed: Option<String>,
 }
 
 /// One rule: a regex matched against a whole segment, and the sub-intents
@@ -101,6 +106,8 @@ struct Draft {
     params: BTreeMap<String, DraftParam>,
     /// Iterates over the previous sub-intent's result.
     each: bool,
+    /// Its results keyed by this key of the loop chain's list.
+    keyed: Option<String>,
 }
 
 enum DraftParam {
@@ -140,6 +147,12 @@ impl PatternDecomposition {
             for st in &rule.steps {
                 if st.each.as_deref().is_some_and(|e| e != "$prev") {
                     return Err(err(format!("rule {:?}: each must be \"$prev\"", rule.name)));
+                }
+                if st.each.is_none() && st.keyed.is_some() {
+                    return Err(err(format!(
+                        "rule {:?}: `keyed` outside an `each` step",
+                        rule.name
+                    )));
                 }
                 if st.each.is_none() && st.params.values().any(|t| t.contains("$item")) {
                     return Err(err(format!(
@@ -251,6 +264,7 @@ impl PatternDecomposition {
                             .map(|(k, t)| (k.clone(), param(t, &values)))
                             .collect(),
                         each: s.each.is_some(),
+                        keyed: s.keyed.clone(),
                     })
                     .collect(),
             )
@@ -389,6 +403,18 @@ impl DecompositionStrategy for PatternDecomposition {
                     None => return Ok(None),
                 }
             }
+            if let (Some(key), Some(prev)) = (&d.keyed, &prev) {
+                // The list the chain of loops started from.
+                let mut root = prev.clone();
+                while let Some(e) = out
+                    .iter()
+                    .find(|o| o.id == root)
+                    .and_then(|o| o.each.clone())
+                {
+                    root = e;
+                }
+                s.keyed_by = Some((root, key.clone()));
+            }
             for (k, p) in d.params {
                 match (p, &prev) {
                     (DraftParam::Literal(v), _) => {
@@ -520,34 +546,46 @@ mod tests {
     #[test]
     fn for_each_rules_loop_over_the_previous_result() {
         let v = d("list the files in data and for each file count its lines");
-        assert_eq!(v.len(), 3);
+        assert_eq!(v.len(), 4);
         assert_eq!(lit(&v[0], "path"), Value::string("data"));
-        assert_eq!(v[1].each.as_deref(), Some("s1"));
-        assert_eq!(v[1].depends_on, vec!["s1".to_string()]);
+        // Subdirectories are no files to read.
+        assert_eq!(lit(&v[1], "equals"), Value::string("file"));
+        assert_eq!(v[2].each.as_deref(), Some("s2"));
+        assert_eq!(v[2].depends_on, vec!["s2".to_string()]);
         assert_eq!(
-            v[1].params.get("path"),
+            v[2].params.get("path"),
             Some(&ParamValue::Item {
                 prefix: "data/".into(),
                 field: Some("name".into())
             })
         );
-        assert_eq!(v[2].each.as_deref(), Some("s2"));
+        assert_eq!(v[3].each.as_deref(), Some("s3"));
         assert_eq!(
-            v[2].params.get("text"),
+            v[3].params.get("text"),
             Some(&ParamValue::Item {
                 prefix: String::new(),
                 field: None
             })
         );
+        // The counts by file name: keyed by the names of the kept files.
+        assert_eq!(v[3].keyed_by, Some(("s2".to_string(), "name".to_string())));
+        for goal in [
+            "count the lines of each file in the docs folder",
+            "how many words are in every file in docs",
+        ] {
+            let v = d(goal);
+            assert_eq!(lit(&v[0], "path"), Value::string("docs"), "{goal}");
+            assert!(v[3].keyed_by.is_some(), "{goal}");
+        }
         let v = d("for each file in docs/ count the words");
         assert_eq!(
-            v[1].params.get("path"),
+            v[2].params.get("path"),
             Some(&ParamValue::Item {
                 prefix: "docs/".into(),
                 field: Some("name".into())
             })
         );
-        assert_eq!(v[2].description, "count the words in the text");
+        assert_eq!(v[3].description, "count the words in the text");
         let v = d("list the files in data");
         assert_eq!(v.len(), 1);
         assert!(v[0].each.is_none());

@@ -30,6 +30,8 @@ async fn fixture() -> Fixture {
     std::fs::create_dir(dir.path().join("data")).unwrap();
     std::fs::write(dir.path().join("data/a.txt"), "one two\nthree\n").unwrap();
     std::fs::write(dir.path().join("data/b.txt"), "four\n").unwrap();
+    // A subdirectory: per-file loops skip it (reading it once failed them).
+    std::fs::create_dir(dir.path().join("data/sub")).unwrap();
     let marketplace = Arc::new(Marketplace::new().unwrap());
     install(
         &marketplace,
@@ -164,7 +166,7 @@ async fn list_then_for_each_file_count_lines() {
             "list the files in data and for each file count its lines"
         )
         .await,
-        "[2 1]"
+        "{\"a.txt\" 2 \"b.txt\" 1}"
     );
 }
 
@@ -172,7 +174,7 @@ async fn list_then_for_each_file_count_lines() {
 async fn for_each_file_in_dir_count_words() {
     assert_eq!(
         plan_and_run("for_each_words", "for each file in data count the words").await,
-        "[3 1]"
+        "{\"a.txt\" 3 \"b.txt\" 1}"
     );
 }
 
