@@ -259,6 +259,11 @@ pub struct ItemsAnswer {
     /// The answer is how many maps are kept.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub count: bool,
+    /// Maps with the same value of this key are one (`id`: an actor
+    /// credited twice in one movie is one movie; two players who share a
+    /// name are two): the first of each is kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distinct_by: Option<String>,
     /// Only the first map: the list is ranked by what the question asks
     /// ("the top rated movie" of `top_rated`); an empty list is an error.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

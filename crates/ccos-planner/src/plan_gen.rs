@@ -810,20 +810,20 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                 body,
                 Value::keyword(field),
             ]),
-            // A result without the field is an error, not a `nil` answer
-            // (a field present with `null` is one: "no death date").
+            // A result without the field, or with `null` in it, is an
+            // error that says so, never a `nil` answer with exit 0.
             Some(field) if st.intent.fan_out.is_none() => {
                 note.push(format!(
-                    "answer: (get … :{field}), the field the question asks for; a result without it is an error"
+                    "answer: (get … :{field}), the field the question asks for; a result without it (or null) is an error"
                 ));
                 let sym = |s: &str| Value::Symbol(s.into());
+                let value = || Value::list(vec![sym("get"), sym("result"), Value::keyword(field)]);
                 Value::list(vec![
                     sym("let"),
                     Value::vector(vec![sym("result"), body]),
                     Value::list(vec![
                         sym("if"),
-                        Value::list(vec![sym("contains?"), sym("result"), Value::keyword(field)]),
-                        Value::list(vec![sym("get"), sym("result"), Value::keyword(field)]),
+                        Value::list(vec![sym("nil?"), value()]),
                         Value::list(vec![
                             sym("throw"),
                             Value::string(&format!(
@@ -831,6 +831,7 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                                 st.intent.description
                             )),
                         ]),
+                        value(),
                     ]),
                 ])
             }
@@ -932,8 +933,9 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
 
 /// The answer read out of a list of maps ([`ItemsAnswer`]): the maps kept
 /// by [`FILTER_CAPABILITY`] (a call, so the chain records it), then each
-/// one's key, distinct ([`UNIQUE_CAPABILITY`]: an actor credited twice in
-/// one movie is one movie), or how many distinct values there are. A
+/// one's key, one per `id` when the maps have one ([`UNIQUE_CAPABILITY`]
+/// over (id, value) pairs: an actor credited twice in one movie is one
+/// movie, two players sharing a name are two), or how many. A
 /// result without the list is an error, not an empty answer; so is an
 /// empty answer list ("who produced X" when no crew is a producer says so
 /// rather than printing `[]`), but a count of none is 0 (`counted_next`:
@@ -1001,18 +1003,31 @@ fn items_body(
             ],
         );
     }
-    let values = match &items.each {
-        Some(key) => {
-            note.push(format!("each one's {key}, distinct"));
-            call(
-                UNIQUE_CAPABILITY,
-                vec![(
-                    "items",
-                    Value::list(vec![sym("map"), Value::keyword(key), kept]),
-                )],
-            )
+    let values = match (&items.each, &items.distinct_by) {
+        // (map second (unique (map (fn [x] [(get x :id) (get x :key)]) kept)))
+        (Some(key), Some(by)) => {
+            note.push(format!("each one's {key}, one per {by}"));
+            let x = || sym("x");
+            let get = |k: &str| Value::list(vec![sym("get"), x(), Value::keyword(k)]);
+            let pair = Value::list(vec![
+                sym("fn"),
+                Value::vector(vec![x()]),
+                Value::vector(vec![get(by), get(key)]),
+            ]);
+            Value::list(vec![
+                sym("map"),
+                sym("second"),
+                call(
+                    UNIQUE_CAPABILITY,
+                    vec![("items", Value::list(vec![sym("map"), pair, kept]))],
+                ),
+            ])
         }
-        None => kept,
+        (Some(key), None) => {
+            note.push(format!("each one's {key}"));
+            Value::list(vec![sym("map"), Value::keyword(key), kept])
+        }
+        (None, _) => kept,
     };
     let answer = if items.count {
         note.push("answers with how many there are".to_string());

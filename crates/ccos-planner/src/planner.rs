@@ -941,6 +941,12 @@ impl Planner {
         if !b.unused.is_empty() {
             return Fit::Refused(format!("would drop {}", b.unused.join(", ")));
         }
+        if let Some(why) = name_is_no_search_term(s, m, &b) {
+            return Fit::Refused(why);
+        }
+        if let Some(why) = number_labelled_by_a_result_field(s, m, &b) {
+            return Fit::Refused(why);
+        }
         // "How many books does Jane Austen have?" is not the number of
         // hits of a search for "Jane Austen".
         if s.counted
@@ -1054,6 +1060,7 @@ impl Planner {
                 each,
                 count: false,
                 top: true,
+                distinct_by: None,
             });
         }
         if open.is_empty() {
@@ -1802,6 +1809,7 @@ fn answer_path(
             field: Some(field),
             items: Some(ItemsAnswer {
                 only: None,
+                distinct_by: item.contains_key("id").then(|| "id".to_string()),
                 each: Some(each),
                 count,
                 top: false,
@@ -1878,6 +1886,7 @@ fn answer_path(
         field: Some(field),
         items: Some(ItemsAnswer {
             only,
+            distinct_by: item.contains_key("id").then(|| "id".to_string()),
             each: Some(each),
             count,
             top: false,
@@ -1896,6 +1905,117 @@ fn answer_path(
 /// movie", "the *most* popular").
 const RANKING_WORDS: &[&str] = &["top", "most", "best", "highest", "greatest"];
 
+/// Why a name the goal states is no search term of search capability `m`:
+/// a search finds things *called* its query, and the question asks about
+/// what the named thing has or is ("what players does *Phoenix Rising*
+/// have?", "what team is *Marco Silva* on?", "the players *of* Orange",
+/// "*Conor O'Brien's* team"), not for things called so.
+fn name_is_no_search_term(
+    s: &SubIntent,
+    m: &CapabilityManifest,
+    b: &crate::understand::bind::Binding,
+) -> Option<String> {
+    if !lexicon::name_words(m).contains("search") || search_shape(m).is_none() {
+        return None;
+    }
+    for a in &b.args {
+        let Some(name) = a.source.strip_prefix("name ") else {
+            continue;
+        };
+        // Where the goal says it (a name of a list too: "the players of
+        // Phoenix and Orange").
+        let Some(at) = s.description.find(name) else {
+            continue;
+        };
+        let before = s.description[..at]
+            .split_whitespace()
+            .next_back()
+            .map(str::to_lowercase);
+        let after = &s.description[at + name.len()..];
+        let owner = matches!(
+            before.as_deref(),
+            Some(
+                "of" | "does"
+                    | "did"
+                    | "do"
+                    | "has"
+                    | "have"
+                    | "had"
+                    | "is"
+                    | "are"
+                    | "was"
+                    | "were"
+            )
+        ) || after.starts_with("'s")
+            || after.starts_with("\u{2019}s");
+        if owner {
+            return Some(format!(
+                "the goal asks about what {name} has or is; {} finds things called {name:?}, which is not that",
+                m.id
+            ));
+        }
+    }
+    None
+}
+
+/// Why a number the goal labels with the name of a field of `m`'s result,
+/// or with "number" while it went into an id, is not the parameter it was
+/// bound to: "the player with *number* 21" is the player whose `number`
+/// is 21, not `player_id` 21.
+fn number_labelled_by_a_result_field(
+    s: &SubIntent,
+    m: &CapabilityManifest,
+    b: &crate::understand::bind::Binding,
+) -> Option<String> {
+    use crate::understand::MentionKind;
+    use ccos_marketplace::search::analyze;
+    let empty = serde_json::Map::new();
+    let props = m
+        .output_schema
+        .as_ref()
+        .and_then(|o| o.get("properties"))
+        .and_then(|p| p.as_object())
+        .unwrap_or(&empty);
+    for a in &b.args {
+        if !a.source.starts_with("number ") {
+            continue;
+        }
+        let shown = a.source.trim_start_matches("number ");
+        let Some(men) = s
+            .mentions
+            .iter()
+            .find(|x| x.kind == MentionKind::Number && x.text == shown)
+        else {
+            continue;
+        };
+        let Some(label) = s.description[..men.span.start]
+            .split_whitespace()
+            .next_back()
+            .map(|w| {
+                w.trim_matches(|c: char| !c.is_alphanumeric())
+                    .to_lowercase()
+            })
+        else {
+            continue;
+        };
+        let param_words = analyze(&a.param);
+        let label_stems = analyze(&label);
+        if label_stems.is_empty() || label_stems.iter().all(|st| param_words.contains(st)) {
+            continue;
+        }
+        // "number 21" into an id: a shirt's, a room's, a seat's number is
+        // no id ("issue number 3" fills `issue_number`, said above).
+        let id_param = param_words.last().is_some_and(|w| w == "id");
+        if (label == "number" && id_param) || props.keys().any(|k| k.to_lowercase() == label) {
+            return Some(format!(
+                "the goal's {label} {shown} is the result's {label}, not :{} of {}",
+                a.param, m.id
+            ));
+        }
+    }
+    None
+}
+
 /// "the top rated album", "the most popular one" in a question about one
 /// thing (not "what *are* the most popular movies?"): the phrase.
 fn one_of_a_ranking(text: &str) -> Option<String> {
@@ -1904,9 +2024,10 @@ fn one_of_a_ranking(text: &str) -> Option<String> {
         return None;
     }
     let words = word_spans(&lower);
-    let at = words
-        .windows(2)
-        .position(|w| w[0].1 == "the" && RANKING_WORDS.contains(&w[1].1.as_str()))?;
+    // "the top rated album", "which team *is* top rated".
+    let at = words.windows(2).position(|w| {
+        matches!(w[0].1.as_str(), "the" | "is" | "was") && RANKING_WORDS.contains(&w[1].1.as_str())
+    })?;
     let phrase: Vec<&str> = words[at..]
         .iter()
         .take(4)

@@ -1436,16 +1436,21 @@ fn lookups_by_name_answer_only_what_is_asked() {
                 })
                 .collect(),
             ),
+            // `born` is null: not known.
             "/artist/1" => {
-                json!({"id": 1, "name": "Mara Okafor", "country": "Nigeria", "born": 1980})
+                json!({"id": 1, "name": "Mara Okafor", "country": "Nigeria", "born": null})
             }
             // No `label`, although the schema has one.
             "/album/10" => json!({"id": 10, "title": "Night Train", "year": 2010,
                                   "genres": [{"id": 1, "name": "Blues"}]}),
             "/album/11" => json!({"id": 11, "title": "Mara Okafor", "year": 2008, "genres": []}),
+            // Sam Whitlock credited twice (one person); two different
+            // people called Ana Reyes.
             "/album/10/credits" => json!({
                 "cast": [{"id": 2, "name": "Sam Whitlock", "character": "Vocals"},
-                         {"id": 2, "name": "Sam Whitlock", "character": "Guitar"}],
+                         {"id": 2, "name": "Sam Whitlock", "character": "Guitar"},
+                         {"id": 5, "name": "Ana Reyes", "character": "Piano"},
+                         {"id": 6, "name": "Ana Reyes", "character": "Bass"}],
                 "crew": [{"id": 3, "name": "Lena Park", "job": "Producer"}]}),
             "/album/top_rated" => page(vec![
                 json!({"id": 10, "title": "Night Train", "year": 2010, "popularity": 5.0}),
@@ -1494,12 +1499,12 @@ fn lookups_by_name_answer_only_what_is_asked() {
     import_inline(h, "music", &doc);
     let yes = ["--yes"];
     right(h, "who produced Night Train?", &yes, json!(["Lena Park"]));
-    // Credited twice, one person.
+    // Credited twice, one person; two people who share a name, two.
     right(
         h,
         "who played on Night Train?",
         &yes,
-        json!(["Sam Whitlock"]),
+        json!(["Sam Whitlock", "Ana Reyes", "Ana Reyes"]),
     );
     right(h, "what genres is Night Train?", &yes, json!(["Blues"]));
     right(h, "what year was Night Train released?", &yes, json!(2010));
@@ -1529,6 +1534,12 @@ fn lookups_by_name_answer_only_what_is_asked() {
         "who produced the top rated album?",
         // A maker, not a title.
         "who produced the album by Mara Okafor?",
+        // A search finds albums called its query, not an artist's albums.
+        "what albums does Mara Okafor have?",
+        // A number that is no id.
+        "which album has number 10?",
+        // One of a ranking, said without "the".
+        "which album is top rated?",
     ] {
         let (code, value, err) = run(h, goal, &yes);
         assert_eq!(code, Some(4), "{goal} gave {value}: {err}");
@@ -1536,6 +1547,8 @@ fn lookups_by_name_answer_only_what_is_asked() {
     // What the data lacks is an error that says so, never `null` or `[]`.
     for (goal, says) in [
         ("what label is Night Train on?", "has no label"),
+        // Present, and null: not known, which is no answer either.
+        ("when was Mara Okafor born?", "has no born"),
         ("who directed Night Train?", "none found"),
         ("what genres is Mara Okafor?", "none found"),
     ] {
