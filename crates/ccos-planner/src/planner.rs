@@ -1988,17 +1988,25 @@ fn number_labelled_by_a_result_field(
         else {
             continue;
         };
-        let Some(label) = s.description[..men.span.start]
+        let mut before = s.description[..men.span.start]
             .split_whitespace()
-            .next_back()
+            .rev()
             .map(|w| {
                 w.trim_matches(|c: char| !c.is_alphanumeric())
                     .to_lowercase()
-            })
-        else {
+            });
+        let Some(label) = before.next() else {
             continue;
         };
         let param_words = analyze(&a.param);
+        // "order number 123": the order's number is its id.
+        if label == "number"
+            && before
+                .next()
+                .is_some_and(|w| analyze(&w).iter().any(|st| param_words.contains(st)))
+        {
+            continue;
+        }
         let label_stems = analyze(&label);
         if label_stems.is_empty() || label_stems.iter().all(|st| param_words.contains(st)) {
             continue;

@@ -1522,6 +1522,13 @@ fn lookups_by_name_answer_only_what_is_asked() {
         &yes,
         json!("Night Train"),
     );
+    // "album number 10": the album's number is its id.
+    let (code, value, err) = run(h, "show me album number 10", &yes);
+    assert_eq!(
+        (code, &value["title"]),
+        (Some(0), &json!("Night Train")),
+        "{err}"
+    );
     for goal in [
         // Words that ask something the field is not.
         "what genres did Night Train influence?",
