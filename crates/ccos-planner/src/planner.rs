@@ -1110,15 +1110,38 @@ impl Planner {
     fn by_name(&self, s: &SubIntent) -> Option<NameChain> {
         use crate::understand::MentionKind;
         use ccos_marketplace::search::analyze;
-        if !s.from_text || !asks_to_be_told(&s.description) || s.mentions.len() != 1 {
+        if !s.from_text || !asks_to_be_told(&s.description) {
             return None;
         }
-        // A capitalised word inside the question is a name here too ("who
-        // directed Inception?"): only an exact match answers.
-        let name = s
-            .mentions
-            .iter()
-            .find(|m| m.kind == MentionKind::Name && (!m.weak || m.span.start > 0))?;
+        let word_before = |m: &crate::understand::Mention| {
+            s.description[..m.span.start]
+                .split_whitespace()
+                .next_back()
+                .map(str::to_lowercase)
+        };
+        // "who plays Captain Ife Adeyemi in Copper Sky?": a role in the
+        // cast of the thing named after "in" (or "on": a record).
+        let (name, role) = match s.mentions.as_slice() {
+            [_] => (
+                // A capitalised word inside the question is a name here
+                // too ("who directed Inception?"): only an exact match
+                // answers.
+                s.mentions
+                    .iter()
+                    .find(|m| m.kind == MentionKind::Name && (!m.weak || m.span.start > 0))?,
+                None,
+            ),
+            [role, thing]
+                if role.kind == MentionKind::Name
+                    && thing.kind == MentionKind::Name
+                    && word_before(role)
+                        .is_some_and(|w| lexicon::CAST_VERBS.contains(&w.as_str()))
+                    && matches!(word_before(thing).as_deref(), Some("in" | "on")) =>
+            {
+                (thing, role.value.as_str())
+            }
+            _ => return None,
+        };
         // "the album by Mara Okafor": a maker, not the thing's name.
         let before = s.description[..name.span.start]
             .split_whitespace()
@@ -1137,9 +1160,12 @@ impl Planner {
         // The question without the name: what it asks of the thing.
         let mut asked = s.clone();
         asked.mentions.clear();
-        asked
-            .description
-            .replace_range(name.span.start..name.span.end, &" ".repeat(name.text.len()));
+        for m in s.mentions.iter() {
+            asked.description.replace_range(
+                m.span.start..m.span.end,
+                &" ".repeat(m.span.end - m.span.start),
+            );
+        }
         let all = self.marketplace.list();
         // One pass over the catalog for the search capabilities by kind,
         // then one cheap pass for the capabilities taking one kind's id:
@@ -1179,7 +1205,7 @@ impl Planner {
             if positional || !matches!(id.ty.as_deref(), Some("integer" | "string")) {
                 continue;
             }
-            let Some(path) = answer_path(&asked, d, entity, &searches) else {
+            let Some(path) = answer_path(&asked, d, entity, role, &searches) else {
                 continue;
             };
             // How many of the question's words name the kind of thing or
@@ -1487,6 +1513,7 @@ fn field_synonyms(stem: &str) -> impl Iterator<Item = &'static String> {
         &["born", "birth", "birthday"],
         &["die", "died", "death", "deathday"],
         &["directed", "director"],
+        &["country", "nationality"],
         &["long", "length", "runtime", "duration"],
     ];
     let table = TABLE.get_or_init(|| {
@@ -1691,6 +1718,7 @@ fn answer_path(
     asked: &SubIntent,
     d: &CapabilityManifest,
     entity: &str,
+    role: Option<&str>,
     searches: &BTreeMap<String, Vec<Search>>,
 ) -> Option<AnswerPath> {
     use ccos_marketplace::search::analyze;
@@ -1764,7 +1792,7 @@ fn answer_path(
     };
     let props = d.output_schema.as_ref()?.get("properties")?.as_object()?;
     // A field the question names.
-    if let Some((field, said, hits)) = answer_field(asked, d) {
+    if let Some((field, said, hits)) = answer_field(asked, d).filter(|_| role.is_none()) {
         let schema = props.get(&field)?;
         // The words naming the field, and those of its description
         // ("what year was X *released*": `year`, "the release year").
@@ -1826,6 +1854,8 @@ fn answer_path(
             .map(|(said, job)| (*said, *job))
     });
     let (field, only, said): (String, Option<(String, String)>, Vec<&str>) = match job {
+        // A role is a cast member's.
+        Some(_) if role.is_some() => return None,
         Some((said, job)) => {
             let field = props
                 .iter()
@@ -1845,8 +1875,17 @@ fn answer_path(
             {
                 return None;
             }
-            props.get("cast").and_then(map_items)?;
-            ("cast".to_string(), None, lexicon::CAST_VERBS.to_vec())
+            let cast = props.get("cast").and_then(map_items)?;
+            // "who plays Captain Ife in X": the cast member whose
+            // `character` is that role.
+            let only = match role {
+                Some(r) => {
+                    cast.get("character")?;
+                    Some(("character".to_string(), r.to_string()))
+                }
+                None => None,
+            };
+            ("cast".to_string(), only, lexicon::CAST_VERBS.to_vec())
         }
     };
     let item = map_items(props.get(&field)?)?;

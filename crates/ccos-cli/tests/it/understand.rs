@@ -1361,6 +1361,13 @@ fn a_named_things_cast_crew_and_lists_answer_questions_about_it() {
         &yes,
         json!(4),
     );
+    // A role in the cast of the thing named after "in".
+    right(
+        h,
+        "who played June Halloway in Midnight Orchard?",
+        &yes,
+        json!(["Ines Duval"]),
+    );
     // A person's movies by a job: titles, not people.
     let (code, value, err) = run(h, "which movies did Priya Raman direct?", &yes);
     assert_eq!(code, Some(0), "{err}");
@@ -1515,6 +1522,14 @@ fn lookups_by_name_answer_only_what_is_asked() {
         "what country is Mara Okafor from?",
         &yes,
         json!("Nigeria"),
+    );
+    // A role: the cast member whose character it is (one of the two Ana
+    // Reyes).
+    right(
+        h,
+        "who played Piano on Night Train?",
+        &yes,
+        json!(["Ana Reyes"]),
     );
     right(
         h,
