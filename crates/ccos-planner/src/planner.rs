@@ -1227,20 +1227,25 @@ impl Planner {
         }
         // A kind whose capability does not serve the question is no kind
         // the name can be meant as here ("who directed X": not a book).
-        found.retain(|f| {
-            let mut probe = asked.clone();
+        // What each kind's capability is judged on: the question without
+        // the words its answer path accounts for, the id from the pick.
+        let rest_of_question = |f: &Lookup, pick_id: &str| {
+            let mut rest = asked.clone();
             for span in &f.path.used {
-                probe
-                    .description
+                rest.description
                     .replace_range(span.clone(), &" ".repeat(span.len()));
             }
-            probe.params.insert(
-                f.id_param.clone(),
-                ParamValue::StepRef(format!("{}-pick", s.id)),
-            );
-            probe.depends_on.push(format!("{}-pick", s.id));
-            probe.counted = false;
-            matches!(self.evaluate(&probe, &f.details, false), Fit::Serves(..))
+            rest.params
+                .insert(f.id_param.clone(), ParamValue::StepRef(pick_id.to_string()));
+            rest.depends_on.push(pick_id.to_string());
+            // A list to count ("how many movies has X acted in" read as
+            // "list …, count them"): the path gives the list.
+            rest.counted = false;
+            rest
+        };
+        found.retain(|f| {
+            let rest = rest_of_question(f, &format!("{}-pick", s.id));
+            matches!(self.evaluate(&rest, &f.details, false), Fit::Serves(..))
         });
         if found.is_empty() {
             return None;
@@ -1279,21 +1284,8 @@ impl Planner {
             } else {
                 s.id.clone()
             };
-            let mut asked_here = asked.clone();
-            for span in &f.path.used {
-                asked_here
-                    .description
-                    .replace_range(span.clone(), &" ".repeat(span.len()));
-            }
-            asked_here
-                .params
-                .insert(f.id_param.clone(), ParamValue::StepRef(pick_id.clone()));
-            asked_here.depends_on.push(pick_id.clone());
-            // A list to count ("how many movies has X acted in" read as
-            // "list …, count them"): the path gives the list.
-            asked_here.counted = false;
-            let Fit::Serves(chosen, fit_notes) = self.evaluate(&asked_here, &f.details, false)
-            else {
+            let rest = rest_of_question(f, &pick_id);
+            let Fit::Serves(chosen, fit_notes) = self.evaluate(&rest, &f.details, false) else {
                 return None;
             };
             notes.extend(fit_notes);
