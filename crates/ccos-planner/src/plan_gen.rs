@@ -413,6 +413,20 @@ fn value_schema(st: &ResolvedStep) -> Option<&Json> {
     Some(schema)
 }
 
+/// The symbol `name`.
+fn sym(name: &str) -> Value {
+    Value::Symbol(name.into())
+}
+
+/// `(throw "WHAT: DESCRIPTION")`: an error that names what is missing and
+/// the step it is missing for.
+fn throw_form(what: &str, description: &str) -> Value {
+    Value::list(vec![
+        sym("throw"),
+        Value::string(&format!("{what}: {description}")),
+    ])
+}
+
 fn step_form(desc: &str, call: Value) -> Value {
     Value::list(vec![
         Value::Symbol("step".into()),
@@ -457,12 +471,9 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                 "the answer of the one lookup of {} that found its thing; none or several is an error",
                 st.intent.one_of.len()
             ));
-            let mut deps: Vec<String> = st
-                .intent
-                .one_of
-                .iter()
-                .flat_map(|(pick, answer)| [pick.clone(), answer.clone()])
-                .collect();
+            // Its picks and answers (the planner records them as its
+            // dependencies).
+            let mut deps = st.intent.depends_on.clone();
             deps.sort();
             deps.dedup();
             nodes.push(Node {
@@ -765,14 +776,8 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
         // says so (which of two "The Hobbit" is meant is not guessed).
         let body = if st.intent.first && st.intent.fan_out.is_none() {
             note.push("its only match; none or several is an error".to_string());
-            let found = || Value::Symbol("matches".into());
-            let sym = |s: &str| Value::Symbol(s.into());
-            let throw = |what: &str| {
-                Value::list(vec![
-                    sym("throw"),
-                    Value::string(&format!("{what}: {}", st.intent.description)),
-                ])
-            };
+            let found = || sym("matches");
+            let throw = |what: &str| throw_form(what, &st.intent.description);
             if st.intent.optional {
                 note.push("no match is nil: another lookup may find it".to_string());
             }
@@ -805,33 +810,30 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
         // The field the question asks for, out of the structured result.
         let body = match &st.intent.answer {
             // The id of a lookup's match: its search's results have one.
-            Some(field) if st.intent.fan_out.is_none() && st.intent.first => Value::list(vec![
-                Value::Symbol("get".into()),
-                body,
-                Value::keyword(field),
-            ]),
+            Some(field) if st.intent.fan_out.is_none() && st.intent.first => {
+                Value::list(vec![sym("get"), body, Value::keyword(field)])
+            }
             // A result without the field, or with `null` in it, is an
             // error that says so, never a `nil` answer with exit 0.
             Some(field) if st.intent.fan_out.is_none() => {
                 note.push(format!(
                     "answer: (get … :{field}), the field the question asks for; a result without it (or null) is an error"
                 ));
-                let sym = |s: &str| Value::Symbol(s.into());
-                let value = || Value::list(vec![sym("get"), sym("result"), Value::keyword(field)]);
+                // (let [value (get BODY :field)] (if (nil? value) (throw …) value))
                 Value::list(vec![
                     sym("let"),
-                    Value::vector(vec![sym("result"), body]),
+                    Value::vector(vec![
+                        sym("value"),
+                        Value::list(vec![sym("get"), body, Value::keyword(field)]),
+                    ]),
                     Value::list(vec![
                         sym("if"),
-                        Value::list(vec![sym("nil?"), value()]),
-                        Value::list(vec![
-                            sym("throw"),
-                            Value::string(&format!(
-                                "the result has no {field}: {}",
-                                st.intent.description
-                            )),
-                        ]),
-                        value(),
+                        Value::list(vec![sym("nil?"), sym("value")]),
+                        throw_form(
+                            &format!("the result has no {field}"),
+                            &st.intent.description,
+                        ),
+                        sym("value"),
                     ]),
                 ])
             }
@@ -849,11 +851,8 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                 note.push(format!("runs only when {src} found something (else nil)"));
                 deps.push(src.clone());
                 Value::list(vec![
-                    Value::Symbol("if".into()),
-                    Value::list(vec![
-                        Value::Symbol("nil?".into()),
-                        Value::Symbol(src.as_str().into()),
-                    ]),
+                    sym("if"),
+                    Value::list(vec![sym("nil?"), sym(src)]),
                     Value::Nil,
                     body,
                 ])
@@ -873,24 +872,23 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                 step,
             ]);
         }
+        deps.sort();
+        deps.dedup();
         // Each item's result under its name: the loop is bound apart, and
         // the step the intent's id names zips the names with the results.
         let step = match &st.intent.keyed_by {
             Some((list, key)) if st.intent.each.is_some() => {
                 note.push(format!("the results keyed by each {key} of {list}"));
                 let looped = format!("{id}-each");
-                let mut loop_deps = deps.clone();
-                loop_deps.sort();
-                loop_deps.dedup();
+                let mut zipped_from = vec![list.clone(), looped.clone()];
+                zipped_from.sort();
                 nodes.push(Node {
                     sym: looped.clone(),
                     step,
-                    deps: loop_deps,
+                    deps: std::mem::replace(&mut deps, zipped_from),
                     after: vec![],
                     intent: Some(id.clone()),
                 });
-                deps = vec![list.clone(), looped.clone()];
-                let sym = |s: &str| Value::Symbol(s.into());
                 step_form(
                     &format!("{}, by {key}", st.intent.description),
                     Value::list(vec![
@@ -902,8 +900,6 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
             }
             _ => step,
         };
-        deps.sort();
-        deps.dedup();
         // Order only: the earlier result stays one of the goal's answers
         // ("what is 6 times 7, then wait 1 second" answers 42 too).
         let after: Vec<String> = st
@@ -947,13 +943,7 @@ fn items_body(
     description: &str,
     note: &mut Vec<String>,
 ) -> Value {
-    let sym = |s: &str| Value::Symbol(s.into());
-    let throw = |what: &str| {
-        Value::list(vec![
-            sym("throw"),
-            Value::string(&format!("{what}: {description}")),
-        ])
-    };
+    let throw = |what: &str| throw_form(what, description);
     let call = |id: &str, args: Vec<(&str, Value)>| {
         Value::list(vec![
             sym("call"),
@@ -1054,18 +1044,12 @@ fn items_body(
 /// The body of a [`SubIntent::one_of`] step: the answer of the one pick
 /// that is not `nil`, else an error naming none or several.
 fn one_of_body(intent: &SubIntent) -> Value {
-    let sym = |s: &str| Value::Symbol(s.into());
     let picks: Vec<Value> = intent
         .one_of
         .iter()
         .map(|(pick, _)| sym(pick.as_str()))
         .collect();
-    let throw = |what: &str| {
-        Value::list(vec![
-            sym("throw"),
-            Value::string(&format!("{what}: {}", intent.description)),
-        ])
-    };
+    let throw = |what: &str| throw_form(what, &intent.description);
     // (if (nil? p1) (if (nil? p2) … a2) a1), innermost last.
     let mut chosen = throw("nothing found");
     for (pick, answer) in intent.one_of.iter().rev() {

@@ -1113,12 +1113,8 @@ impl Planner {
         if !s.from_text || !asks_to_be_told(&s.description) {
             return None;
         }
-        let word_before = |m: &crate::understand::Mention| {
-            s.description[..m.span.start]
-                .split_whitespace()
-                .next_back()
-                .map(str::to_lowercase)
-        };
+        let word_before =
+            |m: &crate::understand::Mention| word_before(&s.description, m.span.start);
         // "who plays Captain Ife Adeyemi in Copper Sky?": a role in the
         // cast of the thing named after "in" (or "on": a record).
         let (name, role) = match s.mentions.as_slice() {
@@ -1143,10 +1139,7 @@ impl Planner {
             _ => return None,
         };
         // "the album by Mara Okafor": a maker, not the thing's name.
-        let before = s.description[..name.span.start]
-            .split_whitespace()
-            .next_back();
-        if before.is_some_and(|w| w.eq_ignore_ascii_case("by")) {
+        if word_before(name).as_deref() == Some("by") {
             return None;
         }
         // "Mara Okafor's biography": the name without the possessive.
@@ -1171,6 +1164,8 @@ impl Planner {
         // then one cheap pass for the capabilities taking one kind's id:
         // linear in the catalog, never a search per candidate.
         let searches = searches_by_kind(&all);
+        // The question's words, read once for every capability judged.
+        let question = question_words(&asked.description);
         let question_stems: BTreeSet<String> = analyze(&asked.description).into_iter().collect();
         let mut found: Vec<Lookup> = vec![];
         for d in &all {
@@ -1205,7 +1200,7 @@ impl Planner {
             if positional || !matches!(id.ty.as_deref(), Some("integer" | "string")) {
                 continue;
             }
-            let Some(path) = answer_path(&asked, d, entity, role, &searches) else {
+            let Some(path) = answer_path(&asked, &question, d, entity, role, &searches) else {
                 continue;
             };
             // How many of the question's words name the kind of thing or
@@ -1223,30 +1218,34 @@ impl Planner {
                 entity: entity.clone(),
                 search: search.clone(),
                 path,
+                judged: None,
             });
         }
         // A kind whose capability does not serve the question is no kind
         // the name can be meant as here ("who directed X": not a book).
-        // What each kind's capability is judged on: the question without
-        // the words its answer path accounts for, the id from the pick.
-        let rest_of_question = |f: &Lookup, pick_id: &str| {
+        // Each capability is judged once, on the question without the
+        // words its answer path accounts for, its id from the pick (named
+        // `PICK` until the kinds kept are known).
+        let pick_placeholder = format!("{}-pick", s.id);
+        for f in &mut found {
             let mut rest = asked.clone();
             for span in &f.path.used {
                 rest.description
                     .replace_range(span.clone(), &" ".repeat(span.len()));
             }
-            rest.params
-                .insert(f.id_param.clone(), ParamValue::StepRef(pick_id.to_string()));
-            rest.depends_on.push(pick_id.to_string());
+            rest.params.insert(
+                f.id_param.clone(),
+                ParamValue::StepRef(pick_placeholder.clone()),
+            );
+            rest.depends_on.push(pick_placeholder.clone());
             // A list to count ("how many movies has X acted in" read as
             // "list …, count them"): the path gives the list.
             rest.counted = false;
-            rest
-        };
-        found.retain(|f| {
-            let rest = rest_of_question(f, &format!("{}-pick", s.id));
-            matches!(self.evaluate(&rest, &f.details, false), Fit::Serves(..))
-        });
+            if let Fit::Serves(chosen, notes) = self.evaluate(&rest, &f.details, false) {
+                f.judged = Some((chosen.intent, notes));
+            }
+        }
+        found.retain(|f| f.judged.is_some());
         if found.is_empty() {
             return None;
         }
@@ -1268,7 +1267,7 @@ impl Planner {
         let mut decision = None;
         let mut chosen_ids = vec![];
         let mut one_of = vec![];
-        for (k, f) in found.iter().enumerate() {
+        for (k, f) in found.iter_mut().enumerate() {
             let suffix = if several {
                 (k + 1).to_string()
             } else {
@@ -1284,12 +1283,17 @@ impl Planner {
             } else {
                 s.id.clone()
             };
-            let rest = rest_of_question(f, &pick_id);
-            let Fit::Serves(chosen, fit_notes) = self.evaluate(&rest, &f.details, false) else {
-                return None;
-            };
+            let (mut detail_intent, fit_notes) = f.judged.take()?;
             notes.extend(fit_notes);
-            let mut detail_intent = chosen.intent;
+            // The pick it was judged with, by its name in the plan.
+            detail_intent
+                .params
+                .insert(f.id_param.clone(), ParamValue::StepRef(pick_id.clone()));
+            for dep in &mut detail_intent.depends_on {
+                if *dep == pick_placeholder {
+                    dep.clone_from(&pick_id);
+                }
+            }
             detail_intent.id = answer_id.clone();
             detail_intent.description = s.description.clone();
             if let Some(field) = &f.path.field {
@@ -1541,6 +1545,9 @@ struct Lookup {
     entity: String,
     search: Search,
     path: AnswerPath,
+    /// Its capability's fit to the rest of the question (the intent and
+    /// the notes of [`Planner::evaluate`]), once judged to serve it.
+    judged: Option<(SubIntent, Vec<String>)>,
 }
 
 /// A search capability, the query parameter and the key its results are
@@ -1611,6 +1618,30 @@ struct AnswerPath {
     note: String,
 }
 
+/// A word of a question with its byte span and its stems, read once for
+/// every capability a lookup by name judges ([`question_words`]).
+type QuestionWord = (std::ops::Range<usize>, String, Vec<String>);
+
+/// The words of `text` ([`word_spans`]) with their stems.
+fn question_words(text: &str) -> Vec<QuestionWord> {
+    word_spans(text)
+        .into_iter()
+        .map(|(r, w)| {
+            let stems = ccos_marketplace::search::analyze(&w);
+            (r, w, stems)
+        })
+        .collect()
+}
+
+/// The word of `text` right before byte `at`, lower-case ("*by* Mara
+/// Okafor").
+fn word_before(text: &str, at: usize) -> Option<String> {
+    text.get(..at)?
+        .split_whitespace()
+        .next_back()
+        .map(str::to_lowercase)
+}
+
 /// The words of `text` with their byte spans, lower-cased.
 fn word_spans(text: &str) -> Vec<(std::ops::Range<usize>, String)> {
     let mut out = vec![];
@@ -1677,11 +1708,12 @@ fn map_items(schema: &serde_json::Value) -> Option<&serde_json::Map<String, serd
 /// other word must name what is answered ([`answer_path`]): "what genres
 /// did X *influence*", "what year was X *recorded*", "which books did X
 /// direct *first*" are not answered by the genres, the year, the books.
+/// ([`lexicon::AUXILIARIES`] are neutral too.)
 const NEUTRAL_QUESTION_WORDS: &[&str] = &[
-    "what", "which", "who", "whom", "whose", "when", "where", "how", "many", "is", "are", "was",
-    "were", "be", "been", "do", "does", "did", "has", "have", "had", "the", "a", "an", "of", "in",
-    "on", "for", "at", "from", "s", "me", "tell", "show", "give", "list", "please", "can", "could",
-    "you", "i", "want", "know", "would", "like", "its", "it", "get", "find",
+    "what", "which", "who", "whom", "whose", "when", "where", "how", "many", "be", "been", "the",
+    "a", "an", "of", "in", "on", "for", "at", "from", "s", "me", "tell", "show", "give", "list",
+    "please", "can", "could", "you", "i", "want", "know", "would", "like", "its", "it", "get",
+    "find",
 ];
 
 /// Verbs saying when a work came out, which a year or a date of it
@@ -1708,13 +1740,13 @@ const RELEASE_VERBS: &[&str] = &["released", "published", "issued"];
 /// ("which shows", "co-direct", "first") means the path does not answer.
 fn answer_path(
     asked: &SubIntent,
+    words: &[QuestionWord],
     d: &CapabilityManifest,
     entity: &str,
     role: Option<&str>,
     searches: &BTreeMap<String, Vec<Search>>,
 ) -> Option<AnswerPath> {
     use ccos_marketplace::search::analyze;
-    let words = word_spans(&asked.description);
     let word = |i: usize| words.get(i).map(|w| w.1.as_str()).unwrap_or("");
     let mut used: Vec<std::ops::Range<usize>> = vec![];
     let mut count = false;
@@ -1742,17 +1774,14 @@ fn answer_path(
         _ => None,
     };
     if let Some(i) = kind_at
-        && let [stem] = analyze(word(i)).as_slice()
+        && let Some([stem]) = words.get(i).map(|w| w.2.as_slice())
         && let Some(key) = one_search(stem)
     {
         want = Some(key);
         want_kind = Some(stem.clone());
         // "which movies *did* ...", "how many movies *has* ...": the
         // question's words and auxiliary go with the kind asked.
-        let aux = matches!(
-            word(i + 1),
-            "did" | "does" | "do" | "has" | "have" | "had" | "is" | "was" | "were" | "are"
-        );
+        let aux = lexicon::AUXILIARIES.contains(&word(i + 1));
         let upto = if aux { i + 1 } else { i };
         used.extend((0..=upto).map(|j| words[j].0.clone()));
     }
@@ -1760,17 +1789,19 @@ fn answer_path(
     // X", "the *details* of X") ask nothing more.
     let mut kind_stems: BTreeSet<String> = lexicon::name_words(d);
     kind_stems.insert(entity.to_string());
-    let neutral = |w: &str| {
-        NEUTRAL_QUESTION_WORDS.contains(&w) || analyze(w).iter().all(|st| kind_stems.contains(st))
+    let neutral = |(_, w, stems): &QuestionWord| {
+        NEUTRAL_QUESTION_WORDS.contains(&w.as_str())
+            || lexicon::AUXILIARIES.contains(&w.as_str())
+            || stems.iter().all(|st| kind_stems.contains(st))
     };
     // The words no part of the path accounts for, `said` being the words
     // naming what is answered.
     let unaccounted = |said: &BTreeSet<String>, used: &[std::ops::Range<usize>]| -> Vec<String> {
         words
             .iter()
-            .filter(|(r, _)| !used.iter().any(|u| u.start <= r.start && r.end <= u.end))
-            .filter(|(_, w)| !neutral(w) && !said.contains(w))
-            .map(|(_, w)| w.clone())
+            .filter(|(r, _, _)| !used.iter().any(|u| u.start <= r.start && r.end <= u.end))
+            .filter(|qw| !neutral(qw) && !said.contains(&qw.1))
+            .map(|(_, w, _)| w.clone())
             .collect()
     };
     let each_of = |item: &serde_json::Map<String, serde_json::Value>| -> Option<String> {
@@ -1797,11 +1828,10 @@ fn answer_path(
         said_words.extend(
             words
                 .iter()
-                .filter(|(_, w)| {
-                    let stems = analyze(w);
+                .filter(|(_, _, stems)| {
                     !stems.is_empty() && stems.iter().all(|st| described.contains(st))
                 })
-                .map(|(_, w)| w.clone()),
+                .map(|(_, w, _)| w.clone()),
         );
         // "what year was X *released*": a year or a date is when the thing
         // came out.
@@ -1827,35 +1857,31 @@ fn answer_path(
         return Some(AnswerPath {
             note: format!("the {each} of each of :{field} (the question asks for \"{said}\")"),
             field: Some(field),
-            items: Some(ItemsAnswer {
-                only: None,
-                distinct_by: item.contains_key("id").then(|| "id".to_string()),
-                each: Some(each),
-                count,
-                top: false,
-            }),
+            items: Some(list_answer(item, None, each, count)),
             hits,
             used,
         });
     }
     // A crew job or a cast verb, said in the question.
-    let job = words.iter().find_map(|(_, w)| {
+    let job = words.iter().find_map(|(_, w, _)| {
         lexicon::CREW_JOBS
             .iter()
             .find(|(said, _)| said.contains(&w.as_str()))
             .map(|(said, job)| (*said, *job))
     });
-    let (field, only, said): (String, Option<(String, String)>, Vec<&str>) = match job {
+    type Only = Option<(String, String)>;
+    let (field, item, only, said): (&String, _, Only, Vec<&str>) = match job {
         // A role is a cast member's.
         Some(_) if role.is_some() => return None,
         Some((said, job)) => {
-            let field = props
-                .iter()
-                .find(|(_, sch)| map_items(sch).is_some_and(|i| i.contains_key("job")))?
-                .0
-                .clone();
+            let (field, item) = props.iter().find_map(|(k, sch)| {
+                map_items(sch)
+                    .filter(|i| i.contains_key("job"))
+                    .map(|i| (k, i))
+            })?;
             (
                 field,
+                item,
                 Some(("job".to_string(), job.to_string())),
                 said.to_vec(),
             )
@@ -1863,11 +1889,12 @@ fn answer_path(
         None => {
             if !words
                 .iter()
-                .any(|(_, w)| lexicon::CAST_VERBS.contains(&w.as_str()))
+                .any(|(_, w, _)| lexicon::CAST_VERBS.contains(&w.as_str()))
             {
                 return None;
             }
-            let cast = props.get("cast").and_then(map_items)?;
+            let (field, cast) = props.get_key_value("cast")?;
+            let cast = map_items(cast)?;
             // "who plays Captain Ife in X": the cast member whose
             // `character` is that role.
             let only = match role {
@@ -1877,10 +1904,9 @@ fn answer_path(
                 }
                 None => None,
             };
-            ("cast".to_string(), only, lexicon::CAST_VERBS.to_vec())
+            (field, cast, only, lexicon::CAST_VERBS.to_vec())
         }
     };
-    let item = map_items(props.get(&field)?)?;
     // A cast or crew lists things of another kind than the one looked
     // up (a movie's people, a person's movies), of the kind asked for.
     let listed = kind_of_items(item, searches);
@@ -1906,22 +1932,16 @@ fn answer_path(
     used.extend(
         words
             .iter()
-            .filter(|(_, w)| said.contains(w) || left.contains(w))
-            .map(|(r, _)| r.clone()),
+            .filter(|(_, w, _)| said.contains(w) || left.contains(w))
+            .map(|(r, _, _)| r.clone()),
     );
     let note = match &only {
         Some((k, v)) => format!("the {each} of each of :{field} whose {k} is {v:?}"),
         None => format!("the {each} of each of :{field}"),
     };
     Some(AnswerPath {
-        field: Some(field),
-        items: Some(ItemsAnswer {
-            only,
-            distinct_by: item.contains_key("id").then(|| "id".to_string()),
-            each: Some(each),
-            count,
-            top: false,
-        }),
+        field: Some(field.clone()),
+        items: Some(list_answer(item, only, each, count)),
         hits: 1,
         used,
         note: if count {
@@ -1931,6 +1951,32 @@ fn answer_path(
         },
     })
 }
+
+/// The answer read out of a list of maps with keys `item`: those `only`
+/// keeps, each one's `each`, one per `id` when they have one, or how many.
+fn list_answer(
+    item: &serde_json::Map<String, serde_json::Value>,
+    only: Option<(String, String)>,
+    each: String,
+    count: bool,
+) -> ItemsAnswer {
+    ItemsAnswer {
+        only,
+        distinct_by: item.contains_key("id").then(|| "id".to_string()),
+        each: Some(each),
+        count,
+        top: false,
+    }
+}
+
+/// Openings of a question that asks for one thing ("*what is the*
+/// capital of …", "*who is the* director …").
+const ASKS_FOR_ONE: &[&str] = &[
+    "what is the ",
+    "what's the ",
+    "which is the ",
+    "who is the ",
+];
 
 /// Words that make "the X" the first of a ranking ("the *top* rated
 /// movie", "the *most* popular").
@@ -1958,26 +2004,12 @@ fn name_is_no_search_term(
         let Some(at) = s.description.find(name) else {
             continue;
         };
-        let before = s.description[..at]
-            .split_whitespace()
-            .next_back()
-            .map(str::to_lowercase);
+        let before = word_before(&s.description, at);
         let after = &s.description[at + name.len()..];
-        let owner = matches!(
-            before.as_deref(),
-            Some(
-                "of" | "does"
-                    | "did"
-                    | "do"
-                    | "has"
-                    | "have"
-                    | "had"
-                    | "is"
-                    | "are"
-                    | "was"
-                    | "were"
-            )
-        ) || after.starts_with("'s")
+        let owner = before
+            .as_deref()
+            .is_some_and(|w| w == "of" || lexicon::AUXILIARIES.contains(&w))
+            || after.starts_with("'s")
             || after.starts_with("\u{2019}s");
         if owner {
             return Some(format!(
@@ -2086,14 +2118,7 @@ fn one_of_a_ranking(text: &str) -> Option<String> {
 fn ranked_first(text: &str, m: &CapabilityManifest) -> Option<(String, Option<String>, String)> {
     use ccos_marketplace::search::analyze;
     let lower = text.to_lowercase();
-    let rest = [
-        "what is the ",
-        "what's the ",
-        "which is the ",
-        "who is the ",
-    ]
-    .iter()
-    .find_map(|p| lower.strip_prefix(p))?;
+    let rest = ASKS_FOR_ONE.iter().find_map(|p| lower.strip_prefix(p))?;
     let words = word_spans(rest);
     let (_, marker) = words.first()?;
     if !RANKING_WORDS.contains(&marker.as_str()) {
@@ -3278,14 +3303,7 @@ fn unanswered_question(
         return None;
     }
     let lower = text.to_lowercase();
-    let one_of = [
-        "what is the ",
-        "what's the ",
-        "which is the ",
-        "who is the ",
-    ]
-    .iter()
-    .any(|p| lower.starts_with(p));
+    let one_of = ASKS_FOR_ONE.iter().any(|p| lower.starts_with(p));
     if one_of && returns_list(m) {
         return Some(format!(
             "the goal asks for one; {} returns a list (choosing from it needs an agent)",

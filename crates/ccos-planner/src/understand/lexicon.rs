@@ -1309,6 +1309,12 @@ fn example_spans(text: &str) -> Vec<(usize, usize, usize)> {
     out
 }
 
+/// Auxiliary verbs ("which movies *did* …", "what team *is* X on"): they
+/// ask and name nothing.
+pub const AUXILIARIES: &[&str] = &[
+    "is", "are", "was", "were", "do", "does", "did", "has", "have", "had",
+];
+
 /// Verbs saying someone is in a work's cast ("who *starred* in X", "what
 /// movies has Y *played* in"): answered by a result's `cast` list.
 pub const CAST_VERBS: &[&str] = &[
