@@ -45,6 +45,7 @@ use crate::resolution::{
 };
 use crate::understand::bind::bind;
 use crate::understand::lexicon;
+use crate::understand::mentions::Mention;
 
 /// Minimum IDF-weighted share of a sub-intent's words that a capability
 /// must contain to be a candidate (catalog scores are relative to the
@@ -504,15 +505,21 @@ impl Planner {
                         let quoted: Vec<String> =
                             unknown.iter().map(|w| format!("{w:?}")).collect();
                         reason = format!("{reason}; no capability knows {}", quoted.join(", "));
-                    } else if trace.skipped.is_empty()
+                    }
+                    if trace.skipped.is_empty()
                         && let Some(closest) = trace
                             .rejected
                             .first()
                             .and_then(|c| self.marketplace.get(&c.capability_id))
                     {
-                        // Every word is known somewhere: name what the
-                        // closest capability does not know ("today").
-                        let lacks = lacking_words(s, &closest);
+                        // The words known somewhere that the closest
+                        // capability does not know ("zip" the docs folder:
+                        // "docs" and "folder" are known nowhere, "zip" is
+                        // what the closest lacks).
+                        let lacks: Vec<String> = lacking_words(s, &closest)
+                            .into_iter()
+                            .filter(|w| !unknown.contains(w))
+                            .collect();
                         if !lacks.is_empty() {
                             let quoted: Vec<String> =
                                 lacks.iter().map(|w| format!("{w:?}")).collect();
@@ -931,10 +938,10 @@ impl Planner {
         if let Some(why) = question_that_changes(&s.description, m) {
             return Fit::Refused(why);
         }
-        if conversation(&s.description) {
-            return Fit::Refused(
-                "the goal talks to the assistant (a conversation, not a task)".to_string(),
-            );
+        if let Some(phrase) = conversation(&s.description) {
+            return Fit::Refused(format!(
+                "the goal talks to the assistant (\"{phrase}\": a conversation, not a task)"
+            ));
         }
         let prefilled: BTreeSet<String> = s.params.keys().cloned().collect();
         let b = bind(&s.description, &s.mentions, m, &prefilled, spare_refs > 0);
@@ -951,7 +958,7 @@ impl Planner {
         // hits of a search for "Jane Austen".
         if s.counted
             && let Some(a) = b.args.iter().find(|a| {
-                a.source.starts_with("name ")
+                Mention::text_of_label(&a.source, "name").is_some()
                     && ccos_marketplace::search::analyze(&a.param).iter().any(|w| {
                         ["queri", "q", "search", "term", "keyword", "text"].contains(&w.as_str())
                     })
@@ -959,7 +966,7 @@ impl Planner {
         {
             return Fit::Refused(format!(
                 "the goal counts what {} has; the hits of a search for it ({} :{}) are not that",
-                a.source.trim_start_matches("name "),
+                Mention::text_of_label(&a.source, "name").unwrap_or_default(),
                 m.id,
                 a.param
             ));
@@ -1996,9 +2003,10 @@ fn name_is_no_search_term(
         return None;
     }
     for a in &b.args {
-        let Some(name) = a.source.strip_prefix("name ") else {
+        let Some(name) = Mention::text_of_label(&a.source, "name") else {
             continue;
         };
+        let name = name.as_ref();
         // Where the goal says it (a name of a list too: "the players of
         // Phoenix and Orange").
         let Some(at) = s.description.find(name) else {
@@ -2040,10 +2048,9 @@ fn number_labelled_by_a_result_field(
         .and_then(|p| p.as_object())
         .unwrap_or(&empty);
     for a in &b.args {
-        if !a.source.starts_with("number ") {
+        let Some(shown) = Mention::text_of_label(&a.source, "number") else {
             continue;
-        }
-        let shown = a.source.trim_start_matches("number ");
+        };
         let Some(men) = s
             .mentions
             .iter()
@@ -2653,6 +2660,13 @@ fn is_pictograph(c: char) -> bool {
         )
 }
 
+/// Words that make the noun after them the thing a request is about
+/// ("the header of", "each line in").
+const DETERMINERS: &[&str] = &[
+    "the", "a", "an", "each", "every", "all", "any", "some", "my", "your", "our", "their", "his",
+    "her", "its", "this", "that", "these", "those", "only",
+];
+
 /// The first word of `text` (a sub-intent's [`judged_words`]) that
 /// changes what is asked in a way capability `m` (with its `params`),
 /// bound as `b`, does not account for (its name, description, parameters,
@@ -2859,7 +2873,12 @@ fn unaccounted_word(
         let qualifies = next.is_some_and(|n| in_vocab(n) && (!is_filler(n) || named(n)));
         // The clause's last word after "the", a verb or "and": "list
         // acme/rocket *bugs*", "labelled bug and *enhancement*".
-        let object = matches!(next, Some("of" | "in" | "from" | "on"))
+        // "the *header* of people.csv" names what is read; "an object
+        // *dropped* from rest", "4 meters *away* from", "by *car* from"
+        // are context (not after a determiner or the request's verb).
+        let determined =
+            prev.is_none_or(|p| DETERMINERS.contains(&p) || lexicon::is_action_verb(p));
+        let object = (determined && matches!(next, Some("of" | "in" | "from" | "on")))
             || (next.is_none()
                 && prev.is_some_and(|p| {
                     matches!(p, "the" | "only" | "and" | "or" | "are" | "by")
@@ -3399,8 +3418,9 @@ fn unasked_question(text: &str, m: &CapabilityManifest) -> Option<String> {
 
 /// Whether `text` talks to the assistant rather than asks for work: it
 /// says "you" or "your" and no verb of a request ("how are you today?",
-/// "what's your name?"; not "can you fetch ...").
-fn conversation(text: &str) -> bool {
+/// "what's your name?"; not "can you fetch ..."). The words addressing
+/// the assistant when it does.
+fn conversation(text: &str) -> Option<String> {
     // "what do you know about Bob?" asks to look Bob up.
     let words: Vec<String> = lexicon::without_idioms(text)
         .split_whitespace()
@@ -3433,13 +3453,19 @@ fn conversation(text: &str) -> bool {
                         )
                 })
     });
-    words
+    let at = words
         .iter()
-        .any(|w| matches!(w.as_str(), "you" | "your" | "yourself" | "you're"))
-        && !polite_request
-        && !words
+        .position(|w| matches!(w.as_str(), "you" | "your" | "yourself" | "you're"))?;
+    if polite_request
+        || words
             .iter()
             .any(|w| crate::understand::lexicon::is_action_verb(w))
+    {
+        return None;
+    }
+    // The words that address the assistant ("how are you", "what do
+    // you"), for the report.
+    Some(words[at.saturating_sub(2)..=at].join(" "))
 }
 
 /// The list a counted sub-intent `s` ("list forks of acme/rocket", read
@@ -4545,10 +4571,16 @@ mod tests {
 
     #[test]
     fn asking_what_is_known_is_a_lookup_not_a_conversation() {
-        assert!(conversation("how are you today?"));
-        assert!(conversation("what do you think?"));
-        assert!(!conversation("what do you remember about Bob?"));
-        assert!(!conversation("What do you know about Leo Brandt?"));
+        assert_eq!(
+            conversation("how are you today?").as_deref(),
+            Some("how are you")
+        );
+        assert_eq!(
+            conversation("what do you think?").as_deref(),
+            Some("what do you")
+        );
+        assert!(conversation("what do you remember about Bob?").is_none());
+        assert!(conversation("What do you know about Leo Brandt?").is_none());
     }
 
     #[test]

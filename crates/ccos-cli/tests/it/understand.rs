@@ -415,7 +415,7 @@ fn files_and_urls_are_read_as_the_goal_asks() {
     refused(
         home.path(),
         "count the words at https://example.com/page",
-        "url https://example.com/page",
+        "url \"https://example.com/page\"",
     );
 }
 
@@ -1164,7 +1164,7 @@ fn a_question_about_one_field_is_answered_with_that_field() {
     refused(
         home.path(),
         "list the open issues with the label bug in acme/rocket",
-        "\"bug\"",
+        "\"label bug\"",
     );
     for goal in [
         // The example in `labels`' description ("Example: bug,ui") does

@@ -4883,7 +4883,7 @@ mod tests {
             assert!(
                 b.unused
                     .iter()
-                    .any(|u| u.contains("Stephen King (it says which books)")),
+                    .any(|u| u.contains("\"Stephen King\" (it says which books)")),
                 "{goal}: {b:?}"
             );
         }
@@ -6303,7 +6303,7 @@ mod tests {
             ),
         );
         let b = run("plan a route of 5 km", &route);
-        assert_eq!(b.unused, vec!["number 5 km".to_string()], "{b:?}");
+        assert_eq!(b.unused, vec!["number \"5 km\"".to_string()], "{b:?}");
         // Adding two numbers names no length: "5 km" and "3 miles" are
         // not its operands.
         let add = cap(
@@ -6454,7 +6454,9 @@ mod tests {
         let b = run("wait 20 minutes", &sleep);
         assert_eq!(
             b.unused,
-            vec!["duration 20 minutes (1200000 is above the maximum 600000 of :ms)".to_string()]
+            vec![
+                "duration \"20 minutes\" (1200000 is above the maximum 600000 of :ms)".to_string()
+            ]
         );
         assert_eq!(b.missing, vec!["ms".to_string()]);
     }
@@ -6482,7 +6484,10 @@ mod tests {
         );
         let b = run("count the words at https://example.com/page", &words);
         assert!(b.args.is_empty(), "{b:?}");
-        assert_eq!(b.unused, vec!["url https://example.com/page".to_string()]);
+        assert_eq!(
+            b.unused,
+            vec!["url \"https://example.com/page\"".to_string()]
+        );
         // A file name does not fill a directory parameter.
         let list = cap(
             "ccos.file.list",
@@ -6509,7 +6514,7 @@ mod tests {
         let b = run("add 2 and 3", &gh);
         assert_eq!(
             b.unused,
-            vec!["number 2".to_string(), "number 3".to_string()]
+            vec!["number \"2\"".to_string(), "number \"3\"".to_string()]
         );
         assert!(!b.complete());
         let b = run("list the issues of acme/rocket", &gh);
@@ -6614,7 +6619,7 @@ mod tests {
         );
         let b = run("add 2 and 3 and 4", &add);
         assert_eq!(b.fan_out, None);
-        assert_eq!(b.unused, vec!["number 4".to_string()]);
+        assert_eq!(b.unused, vec!["number \"4\"".to_string()]);
         // Nor when a number word took the other operand.
         let gcd = cap(
             "math.gcd",

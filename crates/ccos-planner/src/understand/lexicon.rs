@@ -353,6 +353,14 @@ pub const FILLER_WORDS: &[&str] = &[
     "since",
     "together",
     "according",
+    // Vague qualifiers: they point at something the goal says elsewhere
+    // ("a *certain* process given an initial temperature of 300K").
+    "certain",
+    "specific",
+    "particular",
+    "respective",
+    "respectively",
+    "already",
 ];
 
 /// The stems of [`REQUEST_WORDS`] (computed once).

@@ -140,9 +140,21 @@ pub struct Mention {
 }
 
 impl Mention {
-    /// A short label for traces: `number 12`, `path notes.txt`.
+    /// A short label for traces and reports: `number "12"`, `path
+    /// "notes.txt"` (the text quoted as the goal has it, so that a report
+    /// naming a dropped value quotes the user's words).
     pub fn label(&self) -> String {
-        format!("{} {}", self.kind.as_str(), self.text)
+        format!("{} {:?}", self.kind.as_str(), self.text)
+    }
+
+    /// The text of a [`label`](Self::label) of kind `kind` (`name`,
+    /// `number`): `Some("Apple")` for `name "Apple"`.
+    pub fn text_of_label<'a>(label: &'a str, kind: &str) -> Option<std::borrow::Cow<'a, str>> {
+        let quoted = label.strip_prefix(kind)?.strip_prefix(' ')?;
+        match serde_json::from_str::<String>(quoted) {
+            Ok(text) => Some(std::borrow::Cow::Owned(text)),
+            Err(_) => None,
+        }
     }
 }
 
