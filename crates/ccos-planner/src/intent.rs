@@ -279,6 +279,11 @@ pub struct FanOut {
     /// Its values as JSON, in the goal's order (the first is the params
     /// entry).
     pub values: Vec<serde_json::Value>,
+    /// Other parameters that change with it, call by call (the goal states
+    /// groups of values: "$30.45 in Chicago, $52.33 in Sacramento"): each
+    /// has one value per call, the first being its params entry.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub with: BTreeMap<String, Vec<serde_json::Value>>,
 }
 
 impl SubIntent {

@@ -518,12 +518,23 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
         };
         // The property the fan-out parameter lands on.
         let mut fan_slot: Option<String> = None;
+        // The properties of the parameters changing with it.
+        let mut fan_with_slots: BTreeMap<String, String> = BTreeMap::new();
         // 1. named parameters.
         for (key, pv) in &st.intent.params {
             let taken: BTreeSet<String> = filled.keys().cloned().collect();
             let target = map_key(key, &names, &taken).filter(|t| !filled.contains_key(t));
             if st.intent.fan_out.as_ref().is_some_and(|f| &f.param == key) {
                 fan_slot = target.clone();
+            }
+            if let Some(t) = target.as_ref()
+                && st
+                    .intent
+                    .fan_out
+                    .as_ref()
+                    .is_some_and(|f| f.with.contains_key(key))
+            {
+                fan_with_slots.insert(key.clone(), t.clone());
             }
             if let Some(t) = target.as_ref().filter(|t| *t != key) {
                 note.push(format!("param {key} -> :{t}"));
@@ -758,13 +769,28 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                     "one call per value of :{t} ({} values)",
                     fan.values.len()
                 ));
+                if !fan.with.is_empty() {
+                    note.push(format!(
+                        "with :{} changing call by call",
+                        fan.with.keys().cloned().collect::<Vec<_>>().join(", :")
+                    ));
+                }
                 let calls = fan
                     .values
                     .iter()
-                    .map(|v| {
+                    .enumerate()
+                    .map(|(i, v)| {
                         let (v, _) = coerce_literal(&rtfs::from_json(v), want_of(t));
                         let mut one = filled.clone();
                         one.insert(t.clone(), v);
+                        for (param, values) in &fan.with {
+                            if let (Some(slot), Some(x)) =
+                                (fan_with_slots.get(param), values.get(i))
+                            {
+                                let (x, _) = coerce_literal(&rtfs::from_json(x), want_of(slot));
+                                one.insert(slot.clone(), x);
+                            }
+                        }
                         call_with(one)
                     })
                     .collect();

@@ -944,9 +944,16 @@ impl Planner {
             ));
         }
         let prefilled: BTreeSet<String> = s.params.keys().cloned().collect();
-        let b = bind(&s.description, &s.mentions, m, &prefilled, spare_refs > 0);
+        let mut b = bind(&s.description, &s.mentions, m, &prefilled, spare_refs > 0);
         if !b.unused.is_empty() {
-            return Fit::Refused(format!("would drop {}", b.unused.join(", ")));
+            // Groups of values, one call each ("$30.45 in Chicago,
+            // Illinois, $52.33 in Sacramento, California").
+            match crate::understand::bind::grouped(&s.description, &s.mentions, m, &prefilled)
+                .filter(|_| spare_refs == 0)
+            {
+                Some(g) => b = g,
+                None => return Fit::Refused(format!("would drop {}", b.unused.join(", "))),
+            }
         }
         if let Some(why) = name_is_no_search_term(s, m, &b) {
             return Fit::Refused(why);
@@ -1038,6 +1045,7 @@ impl Planner {
             .map(|(param, values)| crate::intent::FanOut {
                 param: param.clone(),
                 values: values.clone(),
+                with: b.fan_with.iter().cloned().collect(),
             });
         let mut chosen = Chosen {
             intent,
@@ -2660,6 +2668,12 @@ fn is_pictograph(c: char) -> bool {
         )
 }
 
+/// Adverbs that place a value in space or time ("4 meters *away*", "2
+/// years *ago*"): never what a request seeks.
+const ADVERBS_OF_PLACE_AND_TIME: &[&str] = &[
+    "away", "apart", "ago", "ahead", "back", "later", "earlier", "aside", "along",
+];
+
 /// Words that make the noun after them the thing a request is about
 /// ("the header of", "each line in").
 const DETERMINERS: &[&str] = &[
@@ -2701,7 +2715,7 @@ fn unaccounted_word(
             vocab.extend(analyze(v));
         }
     }
-    for v in b.fan_out.iter().flat_map(|(_, vs)| vs) {
+    for v in b.fan_out.iter().chain(&b.fan_with).flat_map(|(_, vs)| vs) {
         if let Some(v) = v.as_str() {
             vocab.extend(analyze(v));
         }
@@ -2760,7 +2774,7 @@ fn unaccounted_word(
             strict.extend(analyze(v));
         }
     }
-    for v in b.fan_out.iter().flat_map(|(_, vs)| vs) {
+    for v in b.fan_out.iter().chain(&b.fan_with).flat_map(|(_, vs)| vs) {
         if let Some(v) = v.as_str() {
             strict.extend(analyze(v));
         }
@@ -2873,11 +2887,38 @@ fn unaccounted_word(
         let qualifies = next.is_some_and(|n| in_vocab(n) && (!is_filler(n) || named(n)));
         // The clause's last word after "the", a verb or "and": "list
         // acme/rocket *bugs*", "labelled bug and *enhancement*".
-        // "the *header* of people.csv" names what is read; "an object
-        // *dropped* from rest", "4 meters *away* from", "by *car* from"
-        // are context (not after a determiner or the request's verb).
-        let determined =
-            prev.is_none_or(|p| DETERMINERS.contains(&p) || lexicon::is_action_verb(p));
+        // "the *header* of people.csv", "a pet-friendly train *station*
+        // in Miami" name what is sought: the head of a noun phrase opened
+        // by a determiner or the request's verb. "an object *dropped*
+        // from rest", "4 meters *away* from", "travel by *car* from", "in
+        // *terms* of" are context.
+        let determined = !w.ends_with("ed")
+            && !ADVERBS_OF_PLACE_AND_TIME.contains(&w.as_str())
+            && !crate::understand::mentions::PREPOSITIONS.contains(&w.as_str())
+            && !matches!(
+                w.as_str(),
+                "within"
+                    | "without"
+                    | "across"
+                    | "around"
+                    | "beyond"
+                    | "toward"
+                    | "towards"
+                    | "upon"
+            )
+            && (i == 0 || {
+                let mut opened = false;
+                for p in words[i.saturating_sub(4)..i].iter().rev() {
+                    if DETERMINERS.contains(&p.as_str()) || lexicon::is_action_verb(p) {
+                        opened = true;
+                        break;
+                    }
+                    if is_number(p) || analyze(p).iter().all(|st| stop.contains(st)) {
+                        break;
+                    }
+                }
+                opened
+            });
         let object = (determined && matches!(next, Some("of" | "in" | "from" | "on")))
             || (next.is_none()
                 && prev.is_some_and(|p| {

@@ -677,6 +677,9 @@ pub struct Binding {
     /// values in the goal's order, the bound one included): one call per
     /// value ("the events of Lincoln and Washington").
     pub fan_out: Option<(String, Vec<Json>)>,
+    /// Other parameters changing with [`fan_out`](Self::fan_out)'s, call
+    /// by call (groups of values, see [`grouped`]): one value per call.
+    pub fan_with: Vec<(String, Vec<Json>)>,
     /// Sum of the bound pairs' scores.
     pub score: f64,
     /// How each value was placed, for the trace.
@@ -689,6 +692,127 @@ impl Binding {
     pub fn complete(&self) -> bool {
         self.unused.is_empty() && self.missing.is_empty()
     }
+}
+
+/// Words that only join groups of values ("…, $52.33 in Sacramento *and*
+/// *another* …"); see [`grouped`].
+const GROUP_JOINERS: &[&str] = &[
+    "and", "also", "another", "then", "plus", "as", "well", "the", "a", "an", "one", "same",
+    "again", "first", "second", "third", "fourth", "fifth", "sixth", "next", "last", "finally",
+    "lastly",
+];
+
+/// Groups of values, one call each: the clause states the same kinds of
+/// values several times over ("a purchase amount of $30.45 in Chicago,
+/// Illinois, $52.33 in Sacramento, California and $11.23 in Portland,
+/// Oregon"; "a flight from San Francisco to Tokyo on May 3rd 2022 and
+/// another flight from Tokyo to Sydney on May 18th 2022").
+///
+/// The clause is read once per group: its words before the first value,
+/// the group's own words, then the words after the last value. Each
+/// reading must bind completely, to the same parameters; those whose
+/// values change fan out together, one call per group in the goal's
+/// order. `None` (the values stay dropped) unless every group has the
+/// first one's kinds of values in order, the words between groups only
+/// join them (joiners, or words of the opening: "and *another flight
+/// from*"), and a group holds values of two kinds or a preposition
+/// between its values ("add 2 and 3 and 4 and 5" is one sum, not two).
+/// Never for a capability that writes: which write goes with which
+/// values is approved call by call, not guessed.
+pub fn grouped(
+    clause: &str,
+    mentions: &[Mention],
+    m: &CapabilityManifest,
+    prefilled: &BTreeSet<String>,
+) -> Option<Binding> {
+    if m.effects.contains(&ccos_marketplace::Effect::Write)
+        || clause
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| TOGETHER_WORDS.contains(&w.to_lowercase().as_str()))
+    {
+        return None;
+    }
+    let words_of = |t: &str| -> Vec<String> {
+        t.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let mut ms: Vec<&Mention> = mentions.iter().collect();
+    ms.sort_by_key(|x| x.span.start);
+    let n = ms.len();
+    if n < 2 {
+        return None;
+    }
+    let opening = clause.get(..ms[0].span.start)?;
+    let opening_seq = words_of(opening);
+    let opening_words: BTreeSet<String> = opening_seq.iter().cloned().collect();
+    // The words labelling the first value ("has a *radius of* 5 meters"):
+    // a group of one value must be labelled again ("the second circle
+    // has a *radius of* 10 meters").
+    let label: Vec<String> = opening_seq.iter().rev().take(2).rev().cloned().collect();
+    let tail = clause.get(ms[n - 1].span.end..)?;
+    'size: for g in 1..=n / 2 {
+        let k = n / g;
+        if !n.is_multiple_of(g) || k > MAX_FAN_OUT {
+            continue;
+        }
+        let groups: Vec<&[&Mention]> = ms.chunks(g).collect();
+        let first = groups[0];
+        if groups
+            .iter()
+            .any(|gr| gr.iter().zip(first).any(|(a, b)| a.kind != b.kind))
+        {
+            continue;
+        }
+        let kinds: BTreeSet<MentionKind> = first.iter().map(|x| x.kind).collect();
+        let inner_prep = first[1..].iter().any(|x| x.cue.prep.is_some());
+        if g > 1 && kinds.len() < 2 && !inner_prep {
+            continue;
+        }
+        for pair in groups.windows(2) {
+            let between = words_of(clause.get(pair[0][g - 1].span.end..pair[1][0].span.start)?);
+            if !between
+                .iter()
+                .all(|w| GROUP_JOINERS.contains(&w.as_str()) || opening_words.contains(w))
+                || (g == 1 && (label.len() < 2 || !between.ends_with(&label)))
+            {
+                continue 'size;
+            }
+        }
+        let mut readings: Vec<Binding> = vec![];
+        for gr in &groups {
+            let own = clause.get(gr[0].span.start..gr[g - 1].span.end)?;
+            let text = format!("{opening}{own}{tail}");
+            let ms = super::mentions::mentions(&text).ok()?;
+            let b = bind(&text, &ms, m, prefilled, false);
+            if !b.complete() || b.fan_out.is_some() || !b.read_first.is_empty() {
+                continue 'size;
+            }
+            readings.push(b);
+        }
+        let params_of_reading =
+            |b: &Binding| -> Vec<String> { b.args.iter().map(|a| a.param.clone()).collect() };
+        let params0 = params_of_reading(&readings[0]);
+        if readings.iter().any(|r| params_of_reading(r) != params0) {
+            continue;
+        }
+        let mut varying: Vec<(String, Vec<Json>)> = vec![];
+        for (i, a) in readings[0].args.iter().enumerate() {
+            let vs: Vec<Json> = readings.iter().map(|r| r.args[i].value.clone()).collect();
+            if vs.iter().any(|v| v != &vs[0]) {
+                varying.push((a.param.clone(), vs));
+            }
+        }
+        let mut out = readings[0].clone();
+        let mut varying = varying.into_iter();
+        out.fan_out = Some(varying.next()?);
+        out.fan_with = varying.collect();
+        out.notes
+            .push(format!("{k} groups of {g} values -> one call per group"));
+        return Some(out);
+    }
+    None
 }
 
 /// A mention, or an item of a list mention: (mention, item).
@@ -4761,6 +4885,7 @@ mod tests {
     use super::super::mentions::mentions;
     use super::*;
     use serde_json::json;
+    use std::collections::BTreeMap;
 
     fn cap(id: &str, input: Json) -> CapabilityManifest {
         CapabilityManifest::new(id, id, input)
@@ -6565,6 +6690,102 @@ mod tests {
         assert_eq!(
             args(&run("What's the weather in Boston in celsius?", &w)),
             json!({"location": "Boston", "unit": "celsius"})
+        );
+    }
+
+    #[test]
+    fn groups_of_values_fan_out_together_or_not_at_all() {
+        let tax = cap(
+            "calculate_sales_tax",
+            obj(
+                json!({"purchase_amount": {"type": "number", "description": "The amount of the purchase"},
+                       "city": {"type": "string", "description": "The city of the purchase"},
+                       "state": {"type": "string", "description": "The state of the purchase"}}),
+                &["purchase_amount", "city", "state"],
+            ),
+        );
+        let group = |clause: &str, m: &CapabilityManifest| {
+            grouped(clause, &mentions(clause).unwrap(), m, &BTreeSet::new())
+        };
+        let goal = "Calculate the sales tax on a purchase amount of $30.45 in Chicago, Illinois, \
+                    $52.33 in Sacramento, California and $11.23 in Portland, Oregon.";
+        assert!(!run(goal, &tax).complete());
+        let b = group(goal, &tax).expect("three groups");
+        assert!(b.complete(), "{b:?}");
+        let fanned: BTreeMap<String, Vec<Json>> =
+            b.fan_out.iter().chain(&b.fan_with).cloned().collect();
+        assert_eq!(
+            fanned,
+            BTreeMap::from([
+                (
+                    "city".to_string(),
+                    vec![json!("Chicago"), json!("Sacramento"), json!("Portland")]
+                ),
+                (
+                    "purchase_amount".to_string(),
+                    vec![json!(30.45), json!(52.33), json!(11.23)]
+                ),
+                (
+                    "state".to_string(),
+                    vec![json!("Illinois"), json!("California"), json!("Oregon")]
+                ),
+            ])
+        );
+        // A total is one answer over the groups, not one per group.
+        assert_eq!(
+            group(
+                "What is the total sales tax on $30.45 in Chicago, Illinois and $52.33 in Sacramento, California?",
+                &tax
+            ),
+            None
+        );
+        // Groups of other kinds than the first are no repetition of it.
+        assert_eq!(
+            group(
+                "Calculate the sales tax on $30.45 in Chicago, Illinois, and in Sacramento, California, $52.33",
+                &tax
+            ),
+            None
+        );
+        // Words between the groups that are neither joiners nor the
+        // opening's say something the readings would drop.
+        assert_eq!(
+            group(
+                "Calculate the sales tax on $30.45 in Chicago, Illinois, unless it is a refund of $52.33 in Sacramento, California",
+                &tax
+            ),
+            None
+        );
+        // A capability that writes never fans out over guessed groups.
+        let mut write = tax.clone();
+        write.effects = BTreeSet::from([ccos_marketplace::Effect::Write]);
+        assert_eq!(group(goal, &write), None);
+        // Values of one kind with no preposition inside a group: one sum,
+        // not several.
+        let add = cap(
+            "add",
+            obj(
+                json!({"a": {"type": "number"}, "b": {"type": "number"}}),
+                &["a", "b"],
+            ),
+        );
+        assert_eq!(group("add 2 and 3 and 4 and 5", &add), None);
+        // One value a group, labelled again each time.
+        let area = cap(
+            "area_circle",
+            obj(
+                json!({"radius": {"type": "number", "description": "The radius of the circle"}}),
+                &["radius"],
+            ),
+        );
+        let b = group(
+            "Find the area of a circle with a radius of 5, then of a circle with a radius of 10",
+            &area,
+        )
+        .expect("two groups of one");
+        assert_eq!(
+            b.fan_out,
+            Some(("radius".to_string(), vec![json!(5), json!(10)]))
         );
     }
 

@@ -361,6 +361,7 @@ pub const FILLER_WORDS: &[&str] = &[
     "respective",
     "respectively",
     "already",
+    "another",
 ];
 
 /// The stems of [`REQUEST_WORDS`] (computed once).
