@@ -4563,7 +4563,12 @@ mod tests {
             .unwrap()
             .rtfs
             .unwrap_or_default();
-        assert!(t.contains(":start_timestamp \"2024-01-01\""), "{t}");
+        // A day for a timestamp is the whole day.
+        assert!(
+            t.contains(":start_timestamp \"2024-01-01T00:00:00\""),
+            "{t}"
+        );
+        assert!(t.contains(":end_timestamp \"2024-02-01T23:59:59\""), "{t}");
     }
 
     #[test]

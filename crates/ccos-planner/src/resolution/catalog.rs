@@ -191,6 +191,9 @@ struct CapTerms {
     what: BTreeSet<String>,
     /// The description's first word (its verb, in most catalogs), stemmed.
     lead: Option<String>,
+    /// The object of that verb: the description's next words up to a
+    /// preposition or a stop ("Shows the *commit logs*"), stemmed.
+    object: BTreeSet<String>,
     /// Term frequencies over the whole document.
     tf: BTreeMap<String, u32>,
     /// The values its parameters' `enum`s allow ("closed" of an issue
@@ -546,7 +549,11 @@ impl ResolutionStrategy for CatalogResolution {
             // description merely mentions "removed".
             let named = !spelled.is_empty()
                 || evidence_terms.iter().any(|q| {
-                    syn(q).any(|s| t.name.contains(s) || t.lead.as_deref() == Some(s.as_str()))
+                    syn(q).any(|s| {
+                        t.name.contains(s)
+                            || t.lead.as_deref() == Some(s.as_str())
+                            || t.object.contains(s)
+                    })
                 })
                 || hint_terms.iter().any(|h| {
                     crate::understand::lexicon::synonym_stems(h)
@@ -879,6 +886,38 @@ fn cap_terms(m: &CapabilityManifest) -> CapTerms {
     let lead = analyze(m.description.split_whitespace().next().unwrap_or(""))
         .into_iter()
         .next();
+    // Only after a verb ("Shows", "List"): "Whether the doors are
+    // closed" has no object.
+    let first = m
+        .description
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_lowercase();
+    let opens_with_verb = [
+        first.as_str(),
+        first.strip_suffix("es").unwrap_or(""),
+        first.strip_suffix('s').unwrap_or(""),
+    ]
+    .iter()
+    .any(|w| !w.is_empty() && crate::understand::lexicon::is_action_verb(w));
+    let object: BTreeSet<String> = m
+        .description
+        .split_whitespace()
+        .skip(1)
+        .filter(|_| opens_with_verb)
+        .map(|w| w.to_lowercase())
+        .skip_while(|w| matches!(w.as_str(), "the" | "a" | "an"))
+        .take_while(|w| {
+            w.chars().all(char::is_alphabetic)
+                && !crate::understand::mentions::PREPOSITIONS.contains(&w.as_str())
+                && !matches!(w.as_str(), "and" | "or" | "that" | "which" | "if")
+        })
+        .take(3)
+        .flat_map(|w| analyze(&w))
+        // "the *current* weather forecast" names no current time.
+        .filter(|st| !crate::understand::lexicon::filler_word_stems().contains(st))
+        .collect();
     if let Some(props) = m.input_schema.get("properties").and_then(|p| p.as_object()) {
         for (k, s) in props {
             words.extend(analyze(k));
@@ -906,6 +945,7 @@ fn cap_terms(m: &CapabilityManifest) -> CapTerms {
         name: name_terms.into_iter().collect(),
         what,
         lead,
+        object,
         tf,
         choices,
         provider: crate::understand::lexicon::provider_words(m),

@@ -1902,6 +1902,16 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             } else {
                 0.3
             };
+            // A day for a timestamp is the whole day: from its start ("since
+            // January 12" includes that morning: `git log --since
+            // 2024-01-12` alone means from the current time of day), to
+            // its end for the end of a range.
+            let timestamp = has(n, &["timestamp", "datetime"]) || fmt == Some("date-time");
+            if timestamp && text_value.len() == 10 {
+                let end = has(n, &["end", "until", "before", "to"]);
+                let time = if end { "23:59:59" } else { "00:00:00" };
+                return Some((sc, s(&format!("{text_value}T{time}"))));
+            }
             (sc, s(&text_value))
         }
         (MentionKind::Time, Some("string") | None) => {

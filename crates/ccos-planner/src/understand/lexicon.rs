@@ -362,6 +362,9 @@ pub const FILLER_WORDS: &[&str] = &[
     "respectively",
     "already",
     "another",
+    // The passive of a light verb: "what commits *were made* since …"
+    // asks for the commits, not for making any.
+    "made",
 ];
 
 /// The stems of [`REQUEST_WORDS`] (computed once).

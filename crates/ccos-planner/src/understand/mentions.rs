@@ -1536,6 +1536,53 @@ fn month_of(w: &str) -> Option<u32> {
         .map(|p| p as u32 + 1)
 }
 
+/// Lower-case words that own something without being a handle ("list
+/// *today's* orders", "show *everyone's* tasks").
+const NOT_HANDLES: &[&str] = &[
+    "today",
+    "yesterday",
+    "tomorrow",
+    "tonight",
+    "week",
+    "month",
+    "year",
+    "day",
+    "everyone",
+    "everybody",
+    "someone",
+    "somebody",
+    "anyone",
+    "anybody",
+    "nobody",
+    "one",
+    "other",
+    "another",
+    "each",
+    "it",
+    "who",
+    "last",
+    "next",
+    "this",
+    "that",
+    "my",
+    "your",
+    "our",
+    "their",
+    "his",
+    "her",
+    "its",
+    "the",
+    "a",
+    "an",
+    "world",
+    "company",
+    "team",
+    "user",
+    "customer",
+    "project",
+    "repo",
+];
+
 /// Capitalised names: maximal runs of capitalised words (inner `of`,
 /// `the`, `de`, `van`, `von`, `la`, `le`, `da`, `du`, `del` allowed), not
 /// counting a leading sentence word that is a function word or a verb.
@@ -1558,11 +1605,33 @@ fn names(
             _ => false,
         }
     };
+    // "list *rpatel's* repositories": a lower-case word owning the
+    // request verb's object is a handle (not a word of time or a pronoun:
+    // "list today's orders", "show everyone's tasks").
+    let handle = |owner: &[Option<usize>], i: usize| -> bool {
+        let TokKind::Word(w) = &toks[i].kind else {
+            return false;
+        };
+        let Some(core) = w.strip_suffix("'s").or_else(|| w.strip_suffix("\u{2019}s")) else {
+            return false;
+        };
+        owner[i].is_none()
+            && i > 0
+            && words[i - 1]
+                .as_deref()
+                .is_some_and(super::lexicon::is_action_verb)
+            && core.len() >= 2
+            && core
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '_' | '-'))
+            && !NOT_HANDLES.contains(&core)
+    };
     // "the author *Will* Smith", "*May* Parker": a capitalised modal
     // inside the sentence, before another capitalised word, is a first
     // name ("Will" opening a question is no name).
     let cap = |owner: &[Option<usize>], i: usize| -> bool {
         plain_cap(owner, i)
+            || handle(owner, i)
             || (i > 0
                 && i + 1 < toks.len()
                 && matches!(&toks[i - 1].kind, TokKind::Word(_))
@@ -2208,6 +2277,23 @@ mod tests {
             kinds("What is the weather in Boston and Paris"),
             vec![(List, json!(["Boston", "Paris"]))]
         );
+        // A lower-case owner of the request's object is a handle; a word
+        // of time or a pronoun is not, nor an owner after "the".
+        assert_eq!(
+            kinds("list rpatel's repositories"),
+            vec![(Name, json!("rpatel"))]
+        );
+        for goal in [
+            "list today's orders",
+            "show everyone's tasks",
+            "list the user's repositories",
+        ] {
+            assert!(
+                kinds(goal).iter().all(|(k, _)| *k != Name),
+                "{goal}: {:?}",
+                kinds(goal)
+            );
+        }
     }
 
     #[test]
