@@ -694,6 +694,62 @@ impl Binding {
     }
 }
 
+/// Whether `p` is a list of edits whose items take exactly two texts,
+/// the one replaced and its replacement (`[{oldText, newText}]`): their
+/// property names.
+fn replacement_list(p: &Param) -> Option<(String, String)> {
+    if p.ty.as_deref() != Some("array") {
+        return None;
+    }
+    let props = p.schema.get("items")?.get("properties")?.as_object()?;
+    if props.len() != 2
+        || props
+            .values()
+            .any(|v| v.get("type").and_then(Json::as_str) != Some("string"))
+    {
+        return None;
+    }
+    let named = |words: &[&str]| {
+        props.keys().find(|k| {
+            ccos_marketplace::ids::words(k)
+                .iter()
+                .any(|w| words.contains(&w.as_str()))
+        })
+    };
+    let old = named(&["old", "search", "find", "original", "from"])?;
+    let new = named(&["new", "replacement", "replace", "to"])?;
+    (old != new).then(|| (old.clone(), new.clone()))
+}
+
+/// The two stated texts of "replace A with B" ("change A to B"): the
+/// mentions right after the verb and after its "with"/"by"/"to", both
+/// quoted or both plain words the goal names.
+fn replacement_pair(clause: &str, mentions: &[Mention]) -> Option<(usize, usize)> {
+    let lower = clause.to_lowercase();
+    let verb_at = ["replace ", "change ", "substitute "]
+        .iter()
+        .filter_map(|v| {
+            lower
+                .match_indices(v)
+                .map(|(i, _)| i)
+                .find(|&i| i == 0 || !lower[..i].ends_with(|c: char| c.is_alphanumeric()))
+        })
+        .min()?;
+    let quoted: Vec<usize> = (0..mentions.len())
+        .filter(|&i| mentions[i].kind == MentionKind::Quoted && mentions[i].span.start > verb_at)
+        .collect();
+    let [old, new] = quoted.as_slice() else {
+        return None;
+    };
+    let between = lower.get(mentions[*old].span.end..mentions[*new].span.start)?;
+    match between.trim() {
+        "with" | "by" | "to" => Some((*old, *new)),
+        // "substitute 'Tuesday' for 'Monday'"
+        "for" => Some((*new, *old)),
+        _ => None,
+    }
+}
+
 /// Words that only join groups of values ("…, $52.33 in Sacramento *and*
 /// *another* …"); see [`grouped`].
 const GROUP_JOINERS: &[&str] = &[
@@ -3513,6 +3569,36 @@ pub fn bind(
     // The mention (or list item) each parameter was bound from.
     let mut bound_from: std::collections::BTreeMap<usize, MentionRef> =
         std::collections::BTreeMap::new();
+    // "replace 'Monday' with 'Tuesday'": one edit, old text and new, for
+    // a list of edits whose items take exactly those two texts.
+    if let Some((pi, (old_key, new_key))) = free
+        .iter()
+        .find_map(|&pi| replacement_list(&params[pi]).map(|keys| (pi, keys)))
+        && let Some((oi, ni)) = replacement_pair(clause, mentions)
+    {
+        whole.insert(oi);
+        whole.insert(ni);
+        taken_param.insert(pi);
+        let value = serde_json::json!([{
+            old_key.clone(): mentions[oi].value.clone(),
+            new_key.clone(): mentions[ni].value.clone(),
+        }]);
+        b.notes.push(format!(
+            "{} -> {} as one edit of :{} ({old_key} -> {new_key})",
+            mentions[oi].label(),
+            mentions[ni].label(),
+            params[pi].name
+        ));
+        bound.push((
+            pi,
+            Bound {
+                param: params[pi].name.clone(),
+                value,
+                source: format!("{} and {}", mentions[oi].label(), mentions[ni].label()),
+                score: 1.5,
+            },
+        ));
+    }
     // `owner/name` fills an owner parameter and a repository parameter
     // together when the capability takes both.
     let string_param = |words: &[&str]| {
@@ -6701,6 +6787,39 @@ mod tests {
             args(&run("What's the weather in Boston in celsius?", &w)),
             json!({"location": "Boston", "unit": "celsius"})
         );
+    }
+
+    #[test]
+    fn a_replacement_is_one_edit_of_old_and_new_text() {
+        let edit = cap(
+            "edit_file",
+            obj(
+                json!({"path": {"type": "string"},
+                       "edits": {"type": "array", "items": {"type": "object",
+                           "properties": {"oldText": {"type": "string"}, "newText": {"type": "string"}},
+                           "required": ["oldText", "newText"]}}}),
+                &["path", "edits"],
+            ),
+        );
+        let b = run("in notes.txt, replace 'Monday' with 'Tuesday'", &edit);
+        assert!(b.complete(), "{b:?}");
+        assert_eq!(
+            args(&b),
+            json!({"path": "notes.txt", "edits": [{"oldText": "Monday", "newText": "Tuesday"}]})
+        );
+        // "substitute NEW for OLD" names them the other way round.
+        let b = run("in notes.txt, substitute 'Tuesday' for 'Monday'", &edit);
+        assert_eq!(
+            args(&b)["edits"],
+            json!([{"oldText": "Monday", "newText": "Tuesday"}])
+        );
+        // Three texts, or no word between the two: which edit is not said.
+        for goal in [
+            "in notes.txt, replace 'Monday' with 'Tuesday' and 'Friday'",
+            "in notes.txt, replace 'Monday' 'Tuesday'",
+        ] {
+            assert!(!run(goal, &edit).complete(), "{goal}");
+        }
     }
 
     #[test]
