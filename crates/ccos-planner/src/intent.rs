@@ -284,6 +284,10 @@ pub struct FanOut {
     /// has one value per call, the first being its params entry.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub with: BTreeMap<String, Vec<serde_json::Value>>,
+    /// The values were read as groups of a clause's values (see
+    /// `understand::bind::grouped`), not as a coordination.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub grouped: bool,
 }
 
 impl SubIntent {

@@ -706,6 +706,29 @@ fn groups_of_values_make_one_call_per_group() {
         "calculate the sales tax on $30.45 in Chicago, Illinois, unless it is a refund of $52.33 in Sacramento, California",
         "requires-agent",
     );
+    // Attack trial: a value changed or bounded before use is not the one
+    // to send; groups a clause split copied into two clauses are not
+    // guessed apart.
+    for (goal, names) in [
+        (
+            "calculate the sales tax on a purchase amount of $30.45 in Chicago, Illinois and $52.33 in Sacramento, California, both doubled",
+            "\"doubled\"",
+        ),
+        (
+            "calculate the sales tax on half of $30.45 in Chicago, Illinois",
+            "\"half\"",
+        ),
+        (
+            "calculate the sales tax on at least $30.45 in Chicago, Illinois and $52.33 in Sacramento, California",
+            "\"at least\"",
+        ),
+        (
+            "calculate the sales tax on a purchase amount of $30.45 in Chicago, Illinois, $52.33 in Sacramento, California, $11.23 in Portland, Oregon and in Seattle, Washington",
+            "groups of values in a goal of several clauses",
+        ),
+    ] {
+        refused(h, goal, names);
+    }
 }
 
 /// Ordinary requests a new user typed that were refused although the

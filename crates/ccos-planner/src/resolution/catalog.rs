@@ -505,8 +505,21 @@ impl ResolutionStrategy for CatalogResolution {
             // So do the words spelling out its name (not in the score:
             // the ranking is measured without them).
             let spelled_weight = unmatched_weight(&|q| spelled.contains(q));
+            // So do the words asking for the newest entries, for a log
+            // listing newest first that takes how many ("the *most recent*
+            // commit").
+            let recency_weight = if crate::understand::bind::newest_first_count(m).is_some() {
+                unmatched_weight(&|q| {
+                    crate::understand::bind::RECENCY_WORDS
+                        .iter()
+                        .any(|w| analyze(w).iter().any(|st| st == q))
+                })
+            } else {
+                0.0
+            };
             let bar_coverage = if bar_total > 0.0 {
-                (matched_weight + chosen_weight + spelled_weight + provider_weight) / bar_total
+                (matched_weight + chosen_weight + spelled_weight + provider_weight + recency_weight)
+                    / bar_total
             } else {
                 0.0
             };

@@ -680,6 +680,8 @@ pub struct Binding {
     /// Other parameters changing with [`fan_out`](Self::fan_out)'s, call
     /// by call (groups of values, see [`grouped`]): one value per call.
     pub fan_with: Vec<(String, Vec<Json>)>,
+    /// The fan-out was read as groups of values ([`grouped`]).
+    pub grouped: bool,
     /// Sum of the bound pairs' scores.
     pub score: f64,
     /// How each value was placed, for the trace.
@@ -747,6 +749,77 @@ fn replacement_pair(clause: &str, mentions: &[Mention]) -> Option<(usize, usize)
         // "substitute 'Tuesday' for 'Monday'"
         "for" => Some((*new, *old)),
         _ => None,
+    }
+}
+
+/// The words asking for the newest entries of a log ("the *most recent*
+/// commit", "the *latest* 3 entries"). "last" only before a number ("the
+/// last 3 commits"): "last week" is a time.
+pub const RECENCY_WORDS: &[&str] = &["recent", "latest", "newest"];
+
+/// The count parameter of a capability that lists newest first — a log,
+/// a history, recent entries (its name or description says so) — and
+/// takes how many (`max_count`, `limit`, `n`).
+pub fn newest_first_count(m: &CapabilityManifest) -> Option<String> {
+    let about: BTreeSet<String> = analyze(&format!("{} {} {}", m.id, m.name, m.description))
+        .into_iter()
+        .collect();
+    if !["log", "histori", "recent", "latest", "newest"]
+        .iter()
+        .any(|w| about.contains(*w))
+    {
+        return None;
+    }
+    params_of(m)
+        .0
+        .into_iter()
+        .find(|p| {
+            p.ty.as_deref() == Some("integer")
+                && has(
+                    &p.name_words,
+                    &["max", "count", "limit", "n", "num", "number"],
+                )
+        })
+        .map(|p| p.name)
+}
+
+/// How many of the newest entries the clause asks for: "the most recent
+/// commit" 1, "the latest 3 commits" or "the last 3 commits" 3 (with the
+/// number's mention). `None` for a plural without a number ("the latest
+/// commits": how many is not said) or no such words.
+fn recency_count(clause: &str, mentions: &[Mention]) -> Option<(u64, Option<usize>)> {
+    let words: Vec<(usize, String)> = clause
+        .split_inclusive(|c: char| !c.is_alphanumeric())
+        .scan(0usize, |at, w| {
+            let start = *at;
+            *at += w.len();
+            Some((
+                start,
+                w.trim_matches(|c: char| !c.is_alphanumeric())
+                    .to_lowercase(),
+            ))
+        })
+        .filter(|(_, w)| !w.is_empty())
+        .collect();
+    let at = words
+        .iter()
+        .position(|(_, w)| RECENCY_WORDS.contains(&w.as_str()) || w == "last")?;
+    let (_, next_word) = words.get(at + 1)?;
+    let number = mentions.iter().position(|x| {
+        x.kind == MentionKind::Number
+            && words
+                .get(at + 1)
+                .is_some_and(|(start, _)| x.span.start == *start)
+    });
+    match number {
+        Some(mi) => {
+            let n = mentions[mi].value.as_u64().filter(|n| *n >= 1)?;
+            Some((n, Some(mi)))
+        }
+        None if words[at].1 == "last" => None,
+        // "the most recent commit": one; "commits", "entries": how many?
+        None if next_word.ends_with('s') && !next_word.ends_with("ss") => None,
+        None => Some((1, None)),
     }
 }
 
@@ -864,6 +937,7 @@ pub fn grouped(
         let mut varying = varying.into_iter();
         out.fan_out = Some(varying.next()?);
         out.fan_with = varying.collect();
+        out.grouped = true;
         out.notes
             .push(format!("{k} groups of {g} values -> one call per group"));
         return Some(out);
@@ -1962,10 +2036,17 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             // January 12" includes that morning: `git log --since
             // 2024-01-12` alone means from the current time of day), to
             // its end for the end of a range.
+            // "before March 5" ends before that day; "after March 5"
+            // starts after it.
             let timestamp = has(n, &["timestamp", "datetime"]) || fmt == Some("date-time");
             if timestamp && text_value.len() == 10 {
                 let end = has(n, &["end", "until", "before", "to"]);
-                let time = if end { "23:59:59" } else { "00:00:00" };
+                let time = match (end, m.cue.prep.as_deref()) {
+                    (true, Some("before")) => "00:00:00",
+                    (true, _) => "23:59:59",
+                    (false, Some("after")) => "23:59:59",
+                    (false, _) => "00:00:00",
+                };
                 return Some((sc, s(&format!("{text_value}T{time}"))));
             }
             (sc, s(&text_value))
@@ -3569,6 +3650,30 @@ pub fn bind(
     // The mention (or list item) each parameter was bound from.
     let mut bound_from: std::collections::BTreeMap<usize, MentionRef> =
         std::collections::BTreeMap::new();
+    // "the most recent commit": one entry of a log listing newest first.
+    if let Some(name) = newest_first_count(m)
+        && let Some(pi) = free
+            .iter()
+            .copied()
+            .find(|pi| params[*pi].name == name && !taken_param.contains(pi))
+        && let Some((n, mi)) = recency_count(clause, mentions)
+    {
+        if let Some(mi) = mi {
+            whole.insert(mi);
+        }
+        taken_param.insert(pi);
+        b.notes
+            .push(format!("the newest {n} -> :{name} (it lists newest first)"));
+        bound.push((
+            pi,
+            Bound {
+                param: name,
+                value: Json::from(n),
+                source: format!("recency {n}"),
+                score: 1.5,
+            },
+        ));
+    }
     // "replace 'Monday' with 'Tuesday'": one edit, old text and new, for
     // a list of edits whose items take exactly those two texts.
     if let Some((pi, (old_key, new_key))) = free
@@ -6787,6 +6892,49 @@ mod tests {
             args(&run("What's the weather in Boston in celsius?", &w)),
             json!({"location": "Boston", "unit": "celsius"})
         );
+    }
+
+    #[test]
+    fn the_newest_entries_of_a_log_are_a_count() {
+        let log = CapabilityManifest::new(
+            "git_log",
+            "Shows the commit logs",
+            obj(
+                json!({"repo_path": {"type": "string"}, "max_count": {"type": "integer"}}),
+                &["repo_path"],
+            ),
+        );
+        let count = |goal: &str| {
+            let b = run(goal, &log);
+            b.args
+                .iter()
+                .find(|a| a.param == "max_count")
+                .map(|a| a.value.clone())
+        };
+        assert_eq!(
+            count("what was the most recent commit in /tmp/repo?"),
+            Some(json!(1))
+        );
+        assert_eq!(
+            count("show the latest 3 commits in /tmp/repo"),
+            Some(json!(3))
+        );
+        assert_eq!(
+            count("show the last 3 commits in /tmp/repo"),
+            Some(json!(3))
+        );
+        // How many is not said; "last week" is a time.
+        assert_eq!(count("show the latest commits in /tmp/repo"), None);
+        assert_eq!(count("show last week's commits in /tmp/repo"), None);
+        // A search is no log: its first hit is no newest entry.
+        let search = cap(
+            "search_movies",
+            obj(
+                json!({"query": {"type": "string"}, "limit": {"type": "integer"}}),
+                &["query"],
+            ),
+        );
+        assert_eq!(newest_first_count(&search), None);
     }
 
     #[test]

@@ -1581,6 +1581,60 @@ const NOT_HANDLES: &[&str] = &[
     "customer",
     "project",
     "repo",
+    // Family and roles (attack trial: "list mom's repositories", "list
+    // owner's repositories" answered for users called mom and owner).
+    "mom",
+    "mum",
+    "dad",
+    "mother",
+    "father",
+    "wife",
+    "husband",
+    "son",
+    "daughter",
+    "brother",
+    "sister",
+    "parent",
+    "child",
+    "kid",
+    "friend",
+    "boss",
+    "manager",
+    "owner",
+    "author",
+    "member",
+    "maintainer",
+    "contributor",
+    "admin",
+    "administrator",
+    "organization",
+    "org",
+    "group",
+    // Days and months.
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "morning",
+    "evening",
+    "weekend",
+    "season",
+    "quarter",
 ];
 
 /// Capitalised names: maximal runs of capitalised words (inner `of`,
@@ -1615,7 +1669,22 @@ fn names(
         let Some(core) = w.strip_suffix("'s").or_else(|| w.strip_suffix("\u{2019}s")) else {
             return false;
         };
+        // "rpatel's followers' repositories": the object is someone
+        // else's, not the handle's.
+        let owns_the_object = match toks.get(i + 1) {
+            Some(next) => match &next.kind {
+                TokKind::Word(w) => {
+                    !w.ends_with("'s")
+                        && !text
+                            .get(next.end..)
+                            .is_some_and(|rest| rest.starts_with(['\'', '\u{2019}']))
+                }
+                _ => false,
+            },
+            None => false,
+        };
         owner[i].is_none()
+            && owns_the_object
             && i > 0
             && words[i - 1]
                 .as_deref()
