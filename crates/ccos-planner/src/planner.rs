@@ -1012,6 +1012,9 @@ impl Planner {
         if let Some(why) = value_changed_before_use(&judged, m, &params) {
             return Fit::Refused(why);
         }
+        if let Some(why) = reversed_range(&b) {
+            return Fit::Refused(why);
+        }
         if let Some(why) = unset_named_parameter(s, m, &b, &judged, &params) {
             return Fit::Refused(why);
         }
@@ -2746,6 +2749,26 @@ fn value_changed_before_use(
         "the goal says \"{} {}\": a bound, not a value {} takes",
         bounded[0], bounded[1], m.id
     ))
+}
+
+/// Why the dates bound to the two ends of a range do not make one: the
+/// start is after the end ("between March 10th and March 5th" sent as
+/// written answered `[]`).
+fn reversed_range(b: &crate::understand::bind::Binding) -> Option<String> {
+    let end_of = |names: &[&str]| {
+        b.args.iter().find_map(|a| {
+            let words = ccos_marketplace::ids::words(&a.param);
+            let v = a.value.as_str()?;
+            let dated = v.len() >= 10 && v.as_bytes().get(4) == Some(&b'-');
+            (dated && words.iter().any(|w| names.contains(&w.as_str())))
+                .then(|| (a.param.clone(), v.to_string()))
+        })
+    };
+    let (sp, start) = end_of(&["start", "since", "from", "after"])?;
+    let (ep, end) = end_of(&["end", "until", "to", "before"])?;
+    (sp != ep && start > end).then(|| {
+        format!("the range ends before it starts (:{sp} {start}, :{ep} {end}): which is meant is not said")
+    })
 }
 
 /// Adverbs that place a value in space or time ("4 meters *away*", "2
@@ -4658,6 +4681,15 @@ mod tests {
             "{t}"
         );
         assert!(t.contains(":end_timestamp \"2024-02-01T23:59:59\""), "{t}");
+        // Attack trial: one day is no end of a range, and a range ending
+        // before it starts is not sent as written.
+        for goal in [
+            "show the log of /tmp/repo on 2024-03-05",
+            "show the log of /tmp/repo between 2024-03-10 and 2024-03-05",
+        ] {
+            let r = p.plan(goal).unwrap();
+            assert!(r.rtfs.is_none(), "{goal}: {:?}", r.rtfs);
+        }
     }
 
     #[test]

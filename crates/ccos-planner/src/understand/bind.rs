@@ -2039,6 +2039,18 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             // "before March 5" ends before that day; "after March 5"
             // starts after it.
             let timestamp = has(n, &["timestamp", "datetime"]) || fmt == Some("date-time");
+            // "on March 5th" is one day: one end of a range alone is not
+            // it (attack trial: the day's end alone listed everything
+            // before it).
+            let range_end = has(
+                n,
+                &[
+                    "start", "since", "from", "after", "end", "until", "before", "to",
+                ],
+            );
+            if range_end && m.cue.prep.as_deref() == Some("on") {
+                return None;
+            }
             if timestamp && text_value.len() == 10 {
                 let end = has(n, &["end", "until", "before", "to"]);
                 let time = match (end, m.cue.prep.as_deref()) {
