@@ -560,6 +560,10 @@ impl Planner {
                             );
                         }
                     }
+                    // "hi", "good morning", "thanks!": a greeting, said so.
+                    if is_greeting(&s.description) {
+                        reason = format!("{reason}; the goal is a greeting, not a task");
+                    }
                     missing.push(MissingCapability {
                         sub_intent: s.id.clone(),
                         description: s.description.clone(),
@@ -2771,6 +2775,64 @@ fn reversed_range(b: &crate::understand::bind::Binding) -> Option<String> {
     })
 }
 
+/// Whether `text` only greets or thanks ("hi", "good morning", "thanks
+/// a lot!").
+fn is_greeting(text: &str) -> bool {
+    const GREETING_WORDS: &[&str] = &[
+        "hi",
+        "hello",
+        "hey",
+        "hiya",
+        "howdy",
+        "greetings",
+        "good",
+        "morning",
+        "afternoon",
+        "evening",
+        "night",
+        "thanks",
+        "thank",
+        "you",
+        "cheers",
+        "bye",
+        "goodbye",
+        "there",
+        "a",
+        "lot",
+        "so",
+        "much",
+        "yo",
+        "ok",
+        "okay",
+    ];
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    !words.is_empty()
+        && words.iter().all(|w| GREETING_WORDS.contains(&w.as_str()))
+        && words.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "hi" | "hello"
+                    | "hey"
+                    | "hiya"
+                    | "howdy"
+                    | "greetings"
+                    | "morning"
+                    | "afternoon"
+                    | "evening"
+                    | "thanks"
+                    | "thank"
+                    | "cheers"
+                    | "bye"
+                    | "goodbye"
+                    | "yo"
+            )
+        })
+}
+
 /// Adverbs that place a value in space or time ("4 meters *away*", "2
 /// years *ago*"): never what a request seeks.
 const ADVERBS_OF_PLACE_AND_TIME: &[&str] = &[
@@ -4734,6 +4796,21 @@ mod tests {
             lexicon::without_examples("No example here"),
             "No example here"
         );
+    }
+
+    #[test]
+    fn greetings_are_said_to_be_greetings() {
+        for g in ["hi", "Hello there!", "good morning", "thanks a lot", "bye"] {
+            assert!(is_greeting(g), "{g}");
+        }
+        for g in [
+            "hi.txt",
+            "good",
+            "say hello to Bob",
+            "count the words in hello",
+        ] {
+            assert!(!is_greeting(g), "{g}");
+        }
     }
 
     #[test]
