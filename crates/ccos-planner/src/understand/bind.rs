@@ -823,6 +823,22 @@ fn recency_count(clause: &str, mentions: &[Mention]) -> Option<(u64, Option<usiz
     }
 }
 
+/// The months' names, for a month parameter ("in *December*").
+const MONTH_NAMES: &[&str] = &[
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
 /// Words that only join groups of values ("…, $52.33 in Sacramento *and*
 /// *another* …"); see [`grouped`].
 const GROUP_JOINERS: &[&str] = &[
@@ -2119,6 +2135,13 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
         }
         (MentionKind::Separator, Some("string") | None) => {
             has(n, SEP_WORDS).then(|| (1.0, m.value.clone()))?
+        }
+        // "the concerts in *December*": a month's name is what a month
+        // parameter takes, and nothing else.
+        (MentionKind::Name, Some("string") | None)
+            if MONTH_NAMES.contains(&text_value.to_lowercase().as_str()) =>
+        {
+            has(n, &["month"]).then(|| (1.0, s(&text_value)))?
         }
         (MentionKind::Name, Some("string") | None) => {
             // One of the description's own examples ("e.g., Italian,
@@ -6904,6 +6927,31 @@ mod tests {
             args(&run("What's the weather in Boston in celsius?", &w)),
             json!({"location": "Boston", "unit": "celsius"})
         );
+    }
+
+    #[test]
+    fn a_month_name_fills_only_a_month() {
+        let concerts = cap(
+            "concert_details",
+            obj(
+                json!({"artist": {"type": "string", "description": "Name of the artist"},
+                       "month": {"type": "string", "description": "Month of the concert"}}),
+                &["artist", "month"],
+            ),
+        );
+        let b = run(
+            "What's the timing of The Weeknd's concert happening in December?",
+            &concerts,
+        );
+        assert_eq!(args(&b)["month"], json!("December"), "{b:?}");
+        assert_eq!(args(&b)["artist"], json!("The Weeknd"), "{b:?}");
+        // Without a month parameter the month is dropped, never a name.
+        let artist = cap(
+            "artist_info",
+            obj(json!({"artist": {"type": "string"}}), &["artist"]),
+        );
+        let b = run("find the artist December", &artist);
+        assert!(!b.complete(), "{b:?}");
     }
 
     #[test]
