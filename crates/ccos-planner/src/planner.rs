@@ -518,8 +518,10 @@ impl Planner {
                         unknown = self.unknown_names(s);
                     }
                     if !unknown.is_empty() {
-                        let quoted: Vec<String> =
-                            unknown.iter().map(|w| format!("{w:?}")).collect();
+                        let quoted: Vec<String> = with_their_nouns(&s.description, &unknown)
+                            .iter()
+                            .map(|w| format!("{w:?}"))
+                            .collect();
                         reason = format!("{reason}; no capability knows {}", quoted.join(", "));
                     }
                     if trace.skipped.is_empty()
@@ -2775,6 +2777,52 @@ fn reversed_range(b: &crate::understand::bind::Binding) -> Option<String> {
     })
 }
 
+/// The unknown `words` of `text` for a report, each with the noun it
+/// qualifies when one follows ("the *square* root of 2": "square root",
+/// not "square", whose other word some file capability knows); a word
+/// already said in such a pair is not said again.
+fn with_their_nouns(text: &str, words: &[String]) -> Vec<String> {
+    use ccos_marketplace::search::analyze;
+    let tokens: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let mut out: Vec<String> = vec![];
+    let mut said: BTreeSet<String> = BTreeSet::new();
+    for w in words {
+        if said.contains(w) {
+            continue;
+        }
+        // Not the clause's first word (its verb: "install numpy"), and
+        // only a noun right after it, one space apart as written.
+        let lower = text.to_lowercase();
+        let next = tokens
+            .iter()
+            .position(|t| t == w)
+            .filter(|i| *i > 0)
+            .and_then(|i| tokens.get(i + 1))
+            .filter(|n| lower.contains(&format!("{w} {n}")))
+            .filter(|n| {
+                n.len() >= 3
+                    && n.chars().all(char::is_alphabetic)
+                    && !analyze(n).iter().all(|st| stop_stems().contains(st))
+                    && !lexicon::is_action_verb(n)
+                    && !n.ends_with("ing")
+                    && !n.ends_with("ed")
+            });
+        match next {
+            Some(n) => {
+                said.insert(n.clone());
+                out.push(format!("{w} {n}"));
+            }
+            None => out.push(w.clone()),
+        }
+        said.insert(w.clone());
+    }
+    out
+}
+
 /// Whether `text` only greets or thanks ("hi", "good morning", "thanks
 /// a lot!").
 fn is_greeting(text: &str) -> bool {
@@ -4795,6 +4843,26 @@ mod tests {
         assert_eq!(
             lexicon::without_examples("No example here"),
             "No example here"
+        );
+    }
+
+    #[test]
+    fn an_unknown_word_is_reported_with_its_noun() {
+        let w = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            with_their_nouns("what is the square root of 2?", &w(&["square"])),
+            w(&["square root"])
+        );
+        assert_eq!(
+            with_their_nouns("zip the docs folder", &w(&["zip", "docs", "folder"])),
+            w(&["zip", "docs folder"])
+        );
+        assert_eq!(
+            with_their_nouns(
+                "send a message to general saying hello",
+                &w(&["general", "hello"])
+            ),
+            w(&["general", "hello"])
         );
     }
 
