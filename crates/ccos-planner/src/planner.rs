@@ -970,9 +970,12 @@ impl Planner {
         if !b.unused.is_empty() {
             // Groups of values, one call each ("$30.45 in Chicago,
             // Illinois, $52.33 in Sacramento, California").
-            match crate::understand::bind::grouped(&s.description, &s.mentions, m, &prefilled)
-                .filter(|_| spare_refs == 0)
-            {
+            let groups = (spare_refs == 0)
+                .then(|| {
+                    crate::understand::bind::grouped(&s.description, &s.mentions, m, &prefilled)
+                })
+                .flatten();
+            match groups {
                 Some(g) => b = g,
                 None => return Fit::Refused(format!("would drop {}", b.unused.join(", "))),
             }
@@ -1006,16 +1009,19 @@ impl Planner {
         if let Some(why) = unserved_qualifier_of(s, m, &b, &judged, &params) {
             return Fit::Refused(why);
         }
-        if let Some(why) = unknown_kind_named(s, m, &b, &params) {
+        // What the capability's own text and result fields say, read once
+        // for the checks below.
+        let vocab = vocabulary_with_fields(m, &params);
+        if let Some(why) = unknown_kind_named(s, m, &b, &vocab) {
             return Fit::Refused(why);
         }
-        if let Some(why) = unaccounted_word(m, &b, &judged, &params) {
+        if let Some(why) = unaccounted_word(m, &b, &judged, &params, &vocab) {
             return Fit::Refused(why);
         }
         if let Some(why) = word_after_a_number(s, m, &b, &params) {
             return Fit::Refused(why);
         }
-        if let Some(why) = value_changed_before_use(&judged, m, &params) {
+        if let Some(why) = value_changed_before_use(&judged, m, &params, &vocab) {
             return Fit::Refused(why);
         }
         if let Some(why) = reversed_range(&b) {
@@ -1686,22 +1692,7 @@ fn word_before(text: &str, at: usize) -> Option<String> {
         .map(str::to_lowercase)
 }
 
-/// The words of `text` with their byte spans, lower-cased.
-fn word_spans(text: &str) -> Vec<(std::ops::Range<usize>, String)> {
-    let mut out = vec![];
-    let mut start = None;
-    for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
-        match (c.is_alphanumeric(), start) {
-            (true, None) => start = Some(i),
-            (false, Some(st)) => {
-                out.push((st..i, text[st..i].to_lowercase()));
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    out
-}
+use lexicon::word_spans;
 
 /// The kind of thing the maps with keys `item` are: the one kind whose
 /// search results share the most keys with them, at least two (a movie's
@@ -2706,6 +2697,7 @@ fn value_changed_before_use(
     text: &str,
     m: &CapabilityManifest,
     params: &[crate::understand::bind::Param],
+    vocab: &BTreeSet<String>,
 ) -> Option<String> {
     use ccos_marketplace::search::analyze;
     const CHANGES: &[&str] = &[
@@ -2727,13 +2719,8 @@ fn value_changed_before_use(
         ("no", "less"),
         ("up", "to"),
     ];
-    let vocab = vocabulary_with_fields(m, params);
     let known = |w: &str| analyze(w).iter().all(|st| vocab.contains(st));
-    let words: Vec<String> = text
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect();
+    let words: Vec<String> = word_spans(text).into_iter().map(|(_, w)| w).collect();
     if let Some(w) = words
         .iter()
         .find(|w| CHANGES.contains(&w.as_str()) && !known(w))
@@ -2770,8 +2757,8 @@ fn reversed_range(b: &crate::understand::bind::Binding) -> Option<String> {
                 .then(|| (a.param.clone(), v.to_string()))
         })
     };
-    let (sp, start) = end_of(&["start", "since", "from", "after"])?;
-    let (ep, end) = end_of(&["end", "until", "to", "before"])?;
+    let (sp, start) = end_of(crate::understand::bind::RANGE_START_WORDS)?;
+    let (ep, end) = end_of(crate::understand::bind::RANGE_END_WORDS)?;
     (sp != ep && start > end).then(|| {
         format!("the range ends before it starts (:{sp} {start}, :{ep} {end}): which is meant is not said")
     })
@@ -2788,6 +2775,7 @@ fn with_their_nouns(text: &str, words: &[String]) -> Vec<String> {
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
         .collect();
+    let lower = text.to_lowercase();
     let mut out: Vec<String> = vec![];
     let mut said: BTreeSet<String> = BTreeSet::new();
     for w in words {
@@ -2796,7 +2784,6 @@ fn with_their_nouns(text: &str, words: &[String]) -> Vec<String> {
         }
         // Not the clause's first word (its verb: "install numpy"), and
         // only a noun right after it, one space apart as written.
-        let lower = text.to_lowercase();
         let next = tokens
             .iter()
             .position(|t| t == w)
@@ -2826,59 +2813,34 @@ fn with_their_nouns(text: &str, words: &[String]) -> Vec<String> {
 /// Whether `text` only greets or thanks ("hi", "good morning", "thanks
 /// a lot!").
 fn is_greeting(text: &str) -> bool {
-    const GREETING_WORDS: &[&str] = &[
+    /// Words that greet or thank; one of them must be said.
+    const GREETS: &[&str] = &[
         "hi",
         "hello",
         "hey",
         "hiya",
         "howdy",
         "greetings",
-        "good",
         "morning",
         "afternoon",
         "evening",
-        "night",
         "thanks",
         "thank",
-        "you",
         "cheers",
         "bye",
         "goodbye",
-        "there",
-        "a",
-        "lot",
-        "so",
-        "much",
         "yo",
-        "ok",
-        "okay",
     ];
-    let words: Vec<String> = text
-        .split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect();
-    !words.is_empty()
-        && words.iter().all(|w| GREETING_WORDS.contains(&w.as_str()))
-        && words.iter().any(|w| {
-            matches!(
-                w.as_str(),
-                "hi" | "hello"
-                    | "hey"
-                    | "hiya"
-                    | "howdy"
-                    | "greetings"
-                    | "morning"
-                    | "afternoon"
-                    | "evening"
-                    | "thanks"
-                    | "thank"
-                    | "cheers"
-                    | "bye"
-                    | "goodbye"
-                    | "yo"
-            )
-        })
+    /// Words that may go with them ("good morning", "thank you", "thanks
+    /// a lot").
+    const WITH_GREETS: &[&str] = &[
+        "good", "night", "you", "there", "a", "lot", "so", "much", "ok", "okay",
+    ];
+    let words = word_spans(text);
+    words.iter().any(|(_, w)| GREETS.contains(&w.as_str()))
+        && words
+            .iter()
+            .all(|(_, w)| GREETS.contains(&w.as_str()) || WITH_GREETS.contains(&w.as_str()))
 }
 
 /// Adverbs that place a value in space or time ("4 meters *away*", "2
@@ -2916,11 +2878,12 @@ fn unaccounted_word(
     b: &crate::understand::bind::Binding,
     text: &str,
     params: &[crate::understand::bind::Param],
+    vocab: &BTreeSet<String>,
 ) -> Option<String> {
     use ccos_marketplace::search::analyze;
     let filler = filler_stems();
     let names: BTreeSet<String> = lexicon::name_words(m);
-    let mut vocab = vocabulary_with_fields(m, params);
+    let mut vocab = vocab.clone();
     // The values bound (an enum word, "excellent" for a condition) and
     // what the steps read first do (read a file, split it into lines).
     for a in &b.args {
@@ -2930,11 +2893,7 @@ fn unaccounted_word(
         // "the most recent commit" bound a count: the recency words are
         // served.
         if a.source.starts_with("recency ") {
-            vocab.extend(
-                crate::understand::bind::RECENCY_WORDS
-                    .iter()
-                    .flat_map(|w| analyze(w)),
-            );
+            vocab.extend(crate::understand::bind::recency_stems().iter().cloned());
         }
     }
     for v in b.fan_out.iter().chain(&b.fan_with).flat_map(|(_, vs)| vs) {
@@ -3170,7 +3129,7 @@ fn unknown_kind_named(
     s: &SubIntent,
     m: &CapabilityManifest,
     b: &crate::understand::bind::Binding,
-    params: &[crate::understand::bind::Param],
+    vocab: &BTreeSet<String>,
 ) -> Option<String> {
     use ccos_marketplace::search::analyze;
     const SEEKING: &[&str] = &[
@@ -3221,7 +3180,7 @@ fn unknown_kind_named(
     if kinds.is_empty() {
         return None;
     }
-    let mut vocab = vocabulary_with_fields(m, params);
+    let mut vocab = vocab.clone();
     vocab.extend(read_step_words(b));
     // A folder is a directory, a path holds either.
     let known = |w: &str| {

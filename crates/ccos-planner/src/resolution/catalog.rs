@@ -191,6 +191,9 @@ struct CapTerms {
     what: BTreeSet<String>,
     /// The description's first word (its verb, in most catalogs), stemmed.
     lead: Option<String>,
+    /// Whether it lists newest first and takes how many
+    /// ([`crate::understand::bind::newest_first_count`]).
+    newest_first: bool,
     /// The object of that verb: the description's next words up to a
     /// preposition or a stop ("Shows the *commit logs*"), stemmed.
     object: BTreeSet<String>,
@@ -508,12 +511,8 @@ impl ResolutionStrategy for CatalogResolution {
             // So do the words asking for the newest entries, for a log
             // listing newest first that takes how many ("the *most recent*
             // commit").
-            let recency_weight = if crate::understand::bind::newest_first_count(m).is_some() {
-                unmatched_weight(&|q| {
-                    crate::understand::bind::RECENCY_WORDS
-                        .iter()
-                        .any(|w| analyze(w).iter().any(|st| st == q))
-                })
+            let recency_weight = if t.newest_first {
+                unmatched_weight(&|q| crate::understand::bind::recency_stems().contains(q))
             } else {
                 0.0
             };
@@ -958,6 +957,11 @@ fn cap_terms(m: &CapabilityManifest) -> CapTerms {
         name: name_terms.into_iter().collect(),
         what,
         lead,
+        newest_first: crate::understand::bind::newest_first_count(
+            m,
+            &crate::understand::bind::params_of(m).0,
+        )
+        .is_some(),
         object,
         tf,
         choices,

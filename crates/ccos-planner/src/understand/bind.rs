@@ -752,15 +752,28 @@ fn replacement_pair(clause: &str, mentions: &[Mention]) -> Option<(usize, usize)
     }
 }
 
+/// Words of a parameter's name for the start of a range (`start_date`,
+/// `since`, `from`) and for its end (`end_timestamp`, `until`).
+pub const RANGE_START_WORDS: &[&str] = &["start", "since", "from", "after", "begin"];
+/// See [`RANGE_START_WORDS`].
+pub const RANGE_END_WORDS: &[&str] = &["end", "until", "to", "before"];
+
 /// The words asking for the newest entries of a log ("the *most recent*
 /// commit", "the *latest* 3 entries"). "last" only before a number ("the
 /// last 3 commits"): "last week" is a time.
 pub const RECENCY_WORDS: &[&str] = &["recent", "latest", "newest"];
 
-/// The count parameter of a capability that lists newest first — a log,
-/// a history, recent entries (its name or description says so) — and
-/// takes how many (`max_count`, `limit`, `n`).
-pub fn newest_first_count(m: &CapabilityManifest) -> Option<String> {
+/// The stems of [`RECENCY_WORDS`] (computed once).
+pub fn recency_stems() -> &'static BTreeSet<String> {
+    static S: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
+    S.get_or_init(|| RECENCY_WORDS.iter().flat_map(|w| analyze(w)).collect())
+}
+
+/// The count parameter (of `params`, [`params_of`] `m`) of a capability
+/// that lists newest first — a log, a history, recent entries (its name
+/// or description says so) — and takes how many (`max_count`, `limit`,
+/// `n`).
+pub fn newest_first_count<'a>(m: &CapabilityManifest, params: &'a [Param]) -> Option<&'a Param> {
     let about: BTreeSet<String> = analyze(&format!("{} {} {}", m.id, m.name, m.description))
         .into_iter()
         .collect();
@@ -770,17 +783,13 @@ pub fn newest_first_count(m: &CapabilityManifest) -> Option<String> {
     {
         return None;
     }
-    params_of(m)
-        .0
-        .into_iter()
-        .find(|p| {
-            p.ty.as_deref() == Some("integer")
-                && has(
-                    &p.name_words,
-                    &["max", "count", "limit", "n", "num", "number"],
-                )
-        })
-        .map(|p| p.name)
+    params.iter().find(|p| {
+        p.ty.as_deref() == Some("integer")
+            && has(
+                &p.name_words,
+                &["max", "count", "limit", "n", "num", "number"],
+            )
+    })
 }
 
 /// How many of the newest entries the clause asks for: "the most recent
@@ -788,19 +797,7 @@ pub fn newest_first_count(m: &CapabilityManifest) -> Option<String> {
 /// number's mention). `None` for a plural without a number ("the latest
 /// commits": how many is not said) or no such words.
 fn recency_count(clause: &str, mentions: &[Mention]) -> Option<(u64, Option<usize>)> {
-    let words: Vec<(usize, String)> = clause
-        .split_inclusive(|c: char| !c.is_alphanumeric())
-        .scan(0usize, |at, w| {
-            let start = *at;
-            *at += w.len();
-            Some((
-                start,
-                w.trim_matches(|c: char| !c.is_alphanumeric())
-                    .to_lowercase(),
-            ))
-        })
-        .filter(|(_, w)| !w.is_empty())
-        .collect();
+    let words = super::lexicon::word_spans(clause);
     let at = words
         .iter()
         .position(|(_, w)| RECENCY_WORDS.contains(&w.as_str()) || w == "last")?;
@@ -809,7 +806,7 @@ fn recency_count(clause: &str, mentions: &[Mention]) -> Option<(u64, Option<usiz
         x.kind == MentionKind::Number
             && words
                 .get(at + 1)
-                .is_some_and(|(start, _)| x.span.start == *start)
+                .is_some_and(|(span, _)| x.span.start == span.start)
     });
     match number {
         Some(mi) => {
@@ -822,22 +819,6 @@ fn recency_count(clause: &str, mentions: &[Mention]) -> Option<(u64, Option<usiz
         None => Some((1, None)),
     }
 }
-
-/// The months' names, for a month parameter ("in *December*").
-const MONTH_NAMES: &[&str] = &[
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
 
 /// Words that only join groups of values ("…, $52.33 in Sacramento *and*
 /// *another* …"); see [`grouped`].
@@ -878,9 +859,9 @@ pub fn grouped(
         return None;
     }
     let words_of = |t: &str| -> Vec<String> {
-        t.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(str::to_lowercase)
+        super::lexicon::word_spans(t)
+            .into_iter()
+            .map(|(_, w)| w)
             .collect()
     };
     let mut ms: Vec<&Mention> = mentions.iter().collect();
@@ -2058,17 +2039,11 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             // "on March 5th" is one day: one end of a range alone is not
             // it (attack trial: the day's end alone listed everything
             // before it).
-            let range_end = has(
-                n,
-                &[
-                    "start", "since", "from", "after", "end", "until", "before", "to",
-                ],
-            );
-            if range_end && m.cue.prep.as_deref() == Some("on") {
+            let end = has(n, RANGE_END_WORDS);
+            if (end || has(n, RANGE_START_WORDS)) && m.cue.prep.as_deref() == Some("on") {
                 return None;
             }
             if timestamp && text_value.len() == 10 {
-                let end = has(n, &["end", "until", "before", "to"]);
                 let time = match (end, m.cue.prep.as_deref()) {
                     (true, Some("before")) => "00:00:00",
                     (true, _) => "23:59:59",
@@ -2139,7 +2114,7 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
         // "the concerts in *December*": a month's name is what a month
         // parameter takes, and nothing else.
         (MentionKind::Name, Some("string") | None)
-            if MONTH_NAMES.contains(&text_value.to_lowercase().as_str()) =>
+            if super::mentions::MONTHS.contains(&text_value.to_lowercase().as_str()) =>
         {
             has(n, &["month"]).then(|| (1.0, s(&text_value)))?
         }
@@ -3644,8 +3619,8 @@ pub fn bind(
             .and_then(|i| i.checked_sub(1))
             .map(|i| order[i].as_str());
         let wanted: &[&str] = match prev {
-            Some("since" | "after" | "from") => &["start", "since", "from", "after", "begin"],
-            Some("until" | "till" | "before" | "to") => &["end", "until", "to", "before"],
+            Some("since" | "after" | "from") => RANGE_START_WORDS,
+            Some("until" | "till" | "before" | "to") => RANGE_END_WORDS,
             _ => &[],
         };
         let keep: Vec<usize> = pis
@@ -3686,7 +3661,7 @@ pub fn bind(
     let mut bound_from: std::collections::BTreeMap<usize, MentionRef> =
         std::collections::BTreeMap::new();
     // "the most recent commit": one entry of a log listing newest first.
-    if let Some(name) = newest_first_count(m)
+    if let Some(name) = newest_first_count(m, &params).map(|p| p.name.clone())
         && let Some(pi) = free
             .iter()
             .copied()
@@ -6994,7 +6969,7 @@ mod tests {
                 &["query"],
             ),
         );
-        assert_eq!(newest_first_count(&search), None);
+        assert!(newest_first_count(&search, &params_of(&search).0).is_none());
     }
 
     #[test]

@@ -1359,6 +1359,23 @@ pub const CREW_JOBS: &[(&[&str], &str)] = &[
     (&["edit", "edits", "edited", "editor"], "Editor"),
 ];
 
+/// The words of `text` with their byte spans, lower-cased.
+pub fn word_spans(text: &str) -> Vec<(std::ops::Range<usize>, String)> {
+    let mut out = vec![];
+    let mut start = None;
+    for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
+        match (c.is_alphanumeric(), start) {
+            (true, None) => start = Some(i),
+            (false, Some(st)) => {
+                out.push((st..i, text[st..i].to_lowercase()));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -144,7 +144,10 @@ impl Mention {
     /// "notes.txt"` (the text quoted as the goal has it, so that a report
     /// naming a dropped value quotes the user's words).
     pub fn label(&self) -> String {
-        format!("{} {:?}", self.kind.as_str(), self.text)
+        // JSON quoting, which [`Mention::text_of_label`] reads back (Rust's
+        // debug quoting spells invisible characters as `\u{..}`, which
+        // JSON does not).
+        format!("{} {}", self.kind.as_str(), Json::from(self.text.as_str()))
     }
 
     /// The text of a [`label`](Self::label) of kind `kind` (`name`,
@@ -170,7 +173,7 @@ pub struct LiteralError {
 }
 
 /// Function words skipped when collecting cue words.
-const FUNCTION_WORDS: &[&str] = &[
+pub(crate) const FUNCTION_WORDS: &[&str] = &[
     "a", "an", "the", "my", "your", "our", "their", "his", "her", "its", "this", "that", "these",
     "those", "some", "me", "us", "it", "is", "are", "was", "be", "please", "and", "or",
 ];
@@ -182,7 +185,7 @@ pub(crate) const PREPOSITIONS: &[&str] = &[
     "until", "after", "before", "using", "near", "titled", "entitled", "below", "above",
 ];
 
-const MONTHS: [&str; 12] = [
+pub(crate) const MONTHS: [&str; 12] = [
     "january",
     "february",
     "march",
@@ -1537,7 +1540,8 @@ fn month_of(w: &str) -> Option<u32> {
 }
 
 /// Lower-case words that own something without being a handle ("list
-/// *today's* orders", "show *everyone's* tasks").
+/// *today's* orders", "show *everyone's* tasks"), besides the function
+/// words and the months.
 const NOT_HANDLES: &[&str] = &[
     "today",
     "yesterday",
@@ -1558,22 +1562,9 @@ const NOT_HANDLES: &[&str] = &[
     "other",
     "another",
     "each",
-    "it",
     "who",
     "last",
     "next",
-    "this",
-    "that",
-    "my",
-    "your",
-    "our",
-    "their",
-    "his",
-    "her",
-    "its",
-    "the",
-    "a",
-    "an",
     "world",
     "company",
     "team",
@@ -1581,8 +1572,9 @@ const NOT_HANDLES: &[&str] = &[
     "customer",
     "project",
     "repo",
-    // Family and roles (attack trial: "list mom's repositories", "list
-    // owner's repositories" answered for users called mom and owner).
+    "list mom's repositories",
+    "list
+    // owner's repositories",
     "mom",
     "mum",
     "dad",
@@ -1610,7 +1602,6 @@ const NOT_HANDLES: &[&str] = &[
     "organization",
     "org",
     "group",
-    // Days and months.
     "monday",
     "tuesday",
     "wednesday",
@@ -1618,18 +1609,6 @@ const NOT_HANDLES: &[&str] = &[
     "friday",
     "saturday",
     "sunday",
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
     "morning",
     "evening",
     "weekend",
@@ -1694,6 +1673,8 @@ fn names(
                 .chars()
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '_' | '-'))
             && !NOT_HANDLES.contains(&core)
+            && !FUNCTION_WORDS.contains(&core)
+            && !MONTHS.contains(&core)
     };
     // "the author *Will* Smith", "*May* Parker": a capitalised modal
     // inside the sentence, before another capitalised word, is a first
