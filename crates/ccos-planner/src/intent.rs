@@ -352,6 +352,7 @@ impl SubIntent {
             .filter_map(|m| match m.kind {
                 MentionKind::Url => Some("url http"),
                 MentionKind::Path => Some("file path"),
+                MentionKind::FilePattern => Some("files pattern"),
                 MentionKind::Repo => Some("repository"),
                 MentionKind::Email => Some("email"),
                 MentionKind::Date => Some("date"),

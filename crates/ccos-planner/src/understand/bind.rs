@@ -2108,6 +2108,10 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
                 .collect();
             (1.0, s(&texts.join(", ")))
         }
+        // "all markdown files" → `*.md` for a parameter taking a glob.
+        (MentionKind::FilePattern, Some("string") | None) => (has(n, &["pattern", "glob"])
+            || has(&p.desc_words, &["glob"]))
+        .then(|| (1.0, m.value.clone()))?,
         (MentionKind::Separator, Some("string") | None) => {
             has(n, SEP_WORDS).then(|| (1.0, m.value.clone()))?
         }
@@ -4241,11 +4245,18 @@ pub fn bind(
     // user means it, when the goal names no path at all and says nothing
     // the capability does not ("one level up", "my other project"), for a
     // local capability that changes nothing.
+    // A kind of file names what to look for, not where ("find all
+    // markdown files" searches here).
     let names_no_path = !has_input
         && m.local
         && !m.effects.contains(&ccos_marketplace::Effect::Write)
-        && mentions.is_empty()
-        && says_only_what_it_does(clause, m);
+        && mentions.iter().all(|x| x.kind == MentionKind::FilePattern)
+        && says_only_what_it_does(
+            &mentions
+                .iter()
+                .fold(clause.to_string(), |c, x| c.replace(&x.text, " ")),
+            m,
+        );
     for &pi in &free {
         let p = &params[pi];
         if taken_param.contains(&pi) || !p.required {
@@ -4916,7 +4927,13 @@ fn says_only_what_it_does(clause: &str, m: &CapabilityManifest) -> bool {
         .map(str::to_lowercase)
         .filter(|w| !w.is_empty() && !crate::resolution::catalog::STOP_WORDS.contains(&w.as_str()))
         .flat_map(|w| analyze(&w))
-        .all(|w| known.contains(&w) || asking.contains(&w))
+        .all(|w| {
+            known.contains(&w)
+                || asking.contains(&w)
+                || super::lexicon::synonym_stems(&w)
+                    .iter()
+                    .any(|x| known.contains(x))
+        })
 }
 
 /// Whether `p` is the folder `m` works on: a path parameter of a
@@ -4930,6 +4947,10 @@ fn is_folder_param(m: &CapabilityManifest, p: &Param) -> bool {
     let names: BTreeSet<String> = super::lexicon::name_words(m);
     has(&p.name_words, &["directory", "dir", "folder"])
         || (has(&p.name_words, &["path"]) && has(&names, FOLDER_WORDS))
+        // Where a search for files looks ("search_files"'s path).
+        || (has(&p.name_words, &["path", "root"])
+            && has(&names, &["search", "find"])
+            && has(&names, &["file", "files"]))
 }
 
 /// "copy A as B", "move A over B", "copy A, B": what is moved or copied

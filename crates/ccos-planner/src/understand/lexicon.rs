@@ -220,6 +220,10 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["count", "tally"],
     &["add", "sum"],
     &["repo", "repository"],
+    &["folder", "directory"],
+    // "what's *different* between …" asks for a diff.
+    &["diff", "difference", "differences", "different"],
+    &["subfolder", "subfolders", "subdirectory", "subdirectories"],
     &["char", "chars", "character", "characters"],
     &["max", "maximum", "largest", "biggest", "highest"],
     &["min", "minimum", "smallest", "lowest"],
@@ -353,6 +357,9 @@ pub const FILLER_WORDS: &[&str] = &[
     "since",
     "together",
     "according",
+    // "all markdown files, *including* in subfolders": it says what else
+    // counts, which the words after it name.
+    "including",
     // Vague qualifiers: they point at something the goal says elsewhere
     // ("a *certain* process given an initial temperature of 300K").
     "certain",

@@ -66,6 +66,10 @@ pub enum MentionKind {
     List,
     /// A separator character named in words (`on commas`).
     Separator,
+    /// A glob matching file names: written (`*.json`, `src/**/*.rs`) or
+    /// named by a kind of file ("markdown files" → `*.md`; `**/*.md` when
+    /// the clause also says "subfolders", "recursively"...).
+    FilePattern,
     /// A capitalised name (weak).
     Name,
 }
@@ -87,6 +91,7 @@ impl MentionKind {
             MentionKind::Time => "time",
             MentionKind::List => "list",
             MentionKind::Separator => "separator",
+            MentionKind::FilePattern => "file pattern",
             MentionKind::Name => "name",
         }
     }
@@ -453,6 +458,8 @@ enum TokKind {
     Quoted(String),
     /// A JSON literal.
     Json(Json),
+    /// A written glob (`*.json`, `docs/**/*.md`).
+    Glob(String),
     /// Punctuation: `,` `;` `!` `?` `(` `)` and the like.
     Punct(char),
 }
@@ -536,6 +543,19 @@ fn scan(text: &str) -> Vec<Tok> {
                 kind: TokKind::Json(j),
             });
             i = end;
+            continue;
+        }
+        // A written glob at a token boundary: `*.json`, `docs/**/*.md`
+        // (a letter and a `.` or `/` besides the stars: `3*4` is a product).
+        if at_boundary(i)
+            && let Some(len) = glob_len(&text[i..])
+        {
+            toks.push(Tok {
+                start: i,
+                end: i + len,
+                kind: TokKind::Glob(text[i..i + len].to_string()),
+            });
+            i += len;
             continue;
         }
         if ",;!?()[]{}\"“”‘’`=+*<>|".contains(c) {
@@ -883,6 +903,56 @@ fn parse_time(w: &str, next: Option<&str>) -> Option<(String, bool)> {
     Some((format!("{h:02}:{m:02}"), took_next))
 }
 
+/// The length of the written glob `rest` starts with (`*.json`,
+/// `docs/**/*.md`), if it starts with one: up to whitespace or sentence
+/// punctuation, with a star, a letter and a `.` or `/`, and nothing but
+/// path characters (`3*4` and `(2+3)*4` are arithmetic).
+fn glob_len(rest: &str) -> Option<usize> {
+    let end = rest
+        .find(|c: char| c.is_whitespace() || ",;!?()\"'`<>|".contains(c))
+        .unwrap_or(rest.len());
+    let g = rest[..end].trim_end_matches(['.', ':']);
+    let shaped = g.contains('*')
+        && g.contains(|c: char| c.is_ascii_alphabetic())
+        && g.contains(['.', '/'])
+        && g.chars()
+            .all(|c| c.is_alphanumeric() || "*./-_{}[]?".contains(c));
+    shaped.then_some(g.len())
+}
+
+/// Kinds of file named in words and their extensions ("markdown files"
+/// are `*.md`): only names no other sense competes with.
+const FILE_KINDS: &[(&str, &str)] = &[
+    ("csv", "csv"),
+    ("html", "html"),
+    ("javascript", "js"),
+    ("json", "json"),
+    ("log", "log"),
+    ("markdown", "md"),
+    ("md", "md"),
+    ("pdf", "pdf"),
+    ("png", "png"),
+    ("python", "py"),
+    ("rust", "rs"),
+    ("text", "txt"),
+    ("toml", "toml"),
+    ("txt", "txt"),
+    ("typescript", "ts"),
+    ("yaml", "yaml"),
+    ("yml", "yml"),
+];
+
+/// Words asking a search to go down into folders ("including in
+/// subfolders"): a kind of file then matches at any depth (`**/*.md`).
+pub(crate) const RECURSION_WORDS: &[&str] = &[
+    "recursive",
+    "recursively",
+    "subdirectories",
+    "subdirectory",
+    "subfolder",
+    "subfolders",
+];
+
 /// Mentions in `text`, in order (see the module documentation).
 pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
     let toks = scan(text);
@@ -905,6 +975,7 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
         match &t.kind {
             TokKind::Quoted(s) => m = Some((MentionKind::Quoted, Json::from(s.clone()), false)),
             TokKind::Json(j) => m = Some((MentionKind::Json, j.clone(), false)),
+            TokKind::Glob(g) => m = Some((MentionKind::FilePattern, Json::from(g.clone()), false)),
             // "split 'a;b;c' on ;": a lone symbol after "on"/"by"/"with"
             // is the separator.
             TokKind::Punct(c)
@@ -923,7 +994,22 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                 let next = words.get(i + 1).and_then(|x| x.as_deref());
                 let next2 = words.get(i + 2).and_then(|x| x.as_deref());
                 let next3 = words.get(i + 3).and_then(|x| x.as_deref());
-                if lw.starts_with("http://") || lw.starts_with("https://") {
+                if let Some(ext) = FILE_KINDS.iter().find(|(k, _)| *k == lw).map(|(_, e)| *e)
+                    && next == Some("files")
+                {
+                    // "all markdown files": the files of a kind, by name.
+                    let deep = words
+                        .iter()
+                        .flatten()
+                        .any(|w| RECURSION_WORDS.contains(&w.as_str()));
+                    let glob = if deep {
+                        format!("**/*.{ext}")
+                    } else {
+                        format!("*.{ext}")
+                    };
+                    m = Some((MentionKind::FilePattern, Json::from(glob), false));
+                    take = 2;
+                } else if lw.starts_with("http://") || lw.starts_with("https://") {
                     let u = w.trim_end_matches(['.', ',', ';', ':', '!', '?', ')', '\'']);
                     m = Some((MentionKind::Url, Json::from(u), false));
                 } else if let Some(n) = w
@@ -2251,6 +2337,32 @@ mod tests {
             vec![(Json, json!({"name": "Ada", "age": 36}))]
         );
         assert_eq!(kinds("3/4 of it"), vec![]);
+    }
+
+    #[test]
+    fn file_patterns_written_or_named_by_kind() {
+        use MentionKind::*;
+        assert_eq!(
+            kinds("search for files named *.json"),
+            vec![(FilePattern, json!("*.json"))]
+        );
+        assert_eq!(
+            kinds("list docs/**/*.md please"),
+            vec![(FilePattern, json!("docs/**/*.md"))]
+        );
+        assert_eq!(
+            kinds("find the markdown files"),
+            vec![(FilePattern, json!("*.md"))]
+        );
+        // Any depth when the clause asks to go down into folders.
+        assert_eq!(
+            kinds("find all markdown files, including in subfolders"),
+            vec![(FilePattern, json!("**/*.md"))]
+        );
+        // One file of a kind is no pattern; products are arithmetic.
+        assert_eq!(kinds("read the json file"), vec![]);
+        assert!(!kinds("what is 3*4").iter().any(|(k, _)| *k == FilePattern));
+        assert!(!kinds("(2+3)*4").iter().any(|(k, _)| *k == FilePattern));
     }
 
     #[test]
