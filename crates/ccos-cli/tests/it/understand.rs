@@ -523,6 +523,16 @@ fn places_are_time_zones() {
     }
     let (code, value, err) = run(home.path(), "what time is it in Atlantis?", &[]);
     assert_ne!(code, Some(0), "Atlantis gave {value}: {err}");
+    // A variation asks the previous question again with its value.
+    let goal = "what time is it in Tokyo? what about Paris?";
+    let (code, value, err) = run(home.path(), goal, &[]);
+    assert_eq!(code, Some(0), "{goal}: {err}");
+    assert_eq!(value[0]["timezone"], json!("Asia/Tokyo"), "{goal}: {value}");
+    assert_eq!(
+        value[1]["timezone"],
+        json!("Europe/Paris"),
+        "{goal}: {value}"
+    );
 }
 
 /// Goals a new user typed that once answered something else with exit 0:
@@ -544,7 +554,7 @@ fn every_word_of_the_request_is_accounted_for() {
         ("count the capitalized words in b.txt", "\"capitalized\""),
         ("count only the words in b.txt", "\"only\""),
         ("count the empty lines in b.txt", "\"empty\""),
-        ("list the json files", "\"json\""),
+        ("list the json files", "\"json files\""),
         ("read the header of people.csv", "\"header\""),
         ("read the names in people.csv", "\"names\""),
         ("don't uppercase 'abc'", "\"don't\""),
@@ -1948,4 +1958,82 @@ fn get_op(operation_id: &str, summary: &str, parameters: Value) -> Value {
         "parameters": parameters,
         "responses": {"200": {"description": "ok"}}
     }})
+}
+
+/// `ccos plan GOAL` in `<home>/work`: (exit code, plan text, stderr).
+fn plan_in_work(home: &Path, goal: &str) -> (Option<i32>, String, String) {
+    let out = crate::support::cmd(home, &["plan", goal])
+        .current_dir(home.join("work"))
+        .output();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+/// Files of a kind are searched for where the goal says (an attack trial
+/// on the file patterns): at any depth, in the folders named (never left
+/// out as exclusions), never in a folder named for a file, never with a
+/// pattern that leaves the folder searched; a file is never made a folder.
+#[test]
+fn files_of_a_kind_are_searched_where_the_goal_says() {
+    let Some(s) = TestServers::find() else { return };
+    let home = home(false);
+    let work = home.path().join("work");
+    write(&work, "docs/intro.md", "# intro\n");
+    write(&work, "docs/archive/old.md", "# old\n");
+    write(&work, "src/main.py", "print(1)\n");
+    write(&work, "scripts/tool.py", "print(2)\n");
+    write(&work, "data/config.json", "{}\n");
+    let bin = s.node_bin("mcp-server-filesystem").display().to_string();
+    let work_s = work.display().to_string();
+    let out = ccos(home.path(), &["mcp", "add", "fs", "--", &bin, &work_s]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = ccos(home.path(), &["mcp", "discover", "fs"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+
+    for (goal, found, not_found) in [
+        (
+            "find all markdown files, including in subfolders",
+            &["README.md", "intro.md", "old.md"][..],
+            &["lines.txt", "data.json"][..],
+        ),
+        // A kind of file is found at any depth without saying so.
+        (
+            "find all python files",
+            &["main.py", "tool.py"],
+            &["README.md"],
+        ),
+        // A written glob with "recursively" too.
+        (
+            "search for *.md recursively",
+            &["README.md", "old.md"],
+            &["main.py"],
+        ),
+        // The folders named are where to look.
+        (
+            "find python files in src/ and scripts/",
+            &["main.py", "tool.py"],
+            &["README.md"],
+        ),
+    ] {
+        let (code, value, err) = run(home.path(), goal, &[]);
+        assert_eq!(code, Some(0), "{goal}: {err}");
+        let v = value.to_string();
+        for f in found {
+            assert!(v.contains(f), "{goal}: {f} not in {v}");
+        }
+        for f in not_found {
+            assert!(!v.contains(f), "{goal}: {f} in {v}");
+        }
+    }
+    let (_, plan, err) = plan_in_work(home.path(), "find python files in src/ and scripts/");
+    assert!(!plan.contains("exclude"), "{plan} {err}");
+    // A file's name is not the folder to search; a pattern leaving the
+    // folder searched is not bound.
+    refused(home.path(), "find json files named data", "data");
+    refused(home.path(), "find /etc/*.conf", "/etc/*.conf");
+    // A folder the mentions do not read is never the current one.
+    let (_, plan, err) = plan_in_work(home.path(), "find markdown files in ~");
+    assert!(!plan.contains(":path \".\""), "{plan} {err}");
+    // "create a file" makes no directory.
+    let (_, plan, err) = plan_in_work(home.path(), "create a file named test.md");
+    assert!(!plan.contains("create_directory"), "{plan} {err}");
 }

@@ -237,6 +237,15 @@ impl ClauseDecomposition {
             let verbless = verb_type(&c.text).is_none()
                 && !crate::understand::lexicon::is_action_verb(&first)
                 && !ELLIPSIS_PREPS.contains(&first.as_str());
+            // "… then repeat with a time of 10 seconds": the previous
+            // clause again, with its values.
+            if let Some(varied) = out
+                .last()
+                .and_then(|(_, last)| complete_variation(last, &c.text))
+            {
+                out.push((c.lead, varied));
+                continue;
+            }
             match out.last_mut() {
                 Some((_, last))
                     if (n_words < 2 && !crate::understand::lexicon::is_action_verb(&first))
@@ -294,6 +303,133 @@ fn complete_ellipsis(prev: &str, clause: &str) -> Option<String> {
         clause.trim_end_matches(['?', '.', '!']),
         punct
     ))
+}
+
+/// Words by which a clause asks for the previous one again with other
+/// values ("then *repeat* with 10 seconds", "do *the same* for a sample
+/// size of 150 *instead*", "*what about* Paris?").
+const VARIATION_MARKERS: [&str; 6] = ["same", "again", "repeat", "instead", "about", "redo"];
+
+/// Words a variation may say besides its values and the words labelling
+/// them: asking, joining and pointing back ("can you do the same but this
+/// time for …").
+const VARIATION_FILLER: [&str; 14] = [
+    "do", "but", "this", "time", "now", "please", "also", "what", "how", "case", "one", "the",
+    "with", "for",
+];
+
+/// A clause asking for the previous clause again with other values,
+/// completed as that clause with those values in place: "Calculate the
+/// force for a field of 5 Tesla and a time of 4 seconds" + "then repeat
+/// with a time of 10 seconds" → "Calculate the force for a field of 5
+/// Tesla and a time of 10 seconds".
+///
+/// Each value of the variation replaces the previous clause's value of
+/// the same kind labelled by the same words ("sample *size* of 150"
+/// replaces "sample size of 50", not "sample mean of 25"); an unlabelled
+/// value replaces the only value of its kind. Refused (`None`) unless the
+/// clause says a variation marker, states at least one value, every value
+/// finds exactly one value to replace, and every other word is asking,
+/// filler or a word of the previous clause: a variation adds values,
+/// never a new request.
+fn complete_variation(prev: &str, clause: &str) -> Option<String> {
+    use crate::understand::mentions::MentionKind;
+    let lower = clause.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let marked = words.iter().any(|w| VARIATION_MARKERS.contains(w))
+        && (!words.contains(&"about")
+            || words
+                .windows(2)
+                .any(|p| p == ["what", "about"] || p == ["how", "about"]));
+    if !marked {
+        return None;
+    }
+    let vary = crate::understand::mentions(clause).ok()?;
+    let base = crate::understand::mentions(prev).ok()?;
+    if vary.is_empty()
+        || vary
+            .iter()
+            .any(|m| matches!(m.kind, MentionKind::List | MentionKind::Json))
+    {
+        return None;
+    }
+    // Every other word is asking, filler, or a word of the previous clause.
+    let prev_stems: std::collections::BTreeSet<String> = ccos_marketplace::search::analyze(prev)
+        .into_iter()
+        .collect();
+    let mut rest = clause.to_string();
+    for m in &vary {
+        rest = rest.replacen(&m.text, " ", 1);
+    }
+    let filler = lexicon::filler_word_stems();
+    let stop = crate::resolution::catalog::STOP_WORDS;
+    let extra = rest
+        .split(|c: char| !c.is_alphanumeric())
+        .map(str::to_lowercase)
+        .filter(|w| {
+            !w.is_empty()
+                && !stop.contains(&w.as_str())
+                && !VARIATION_MARKERS.contains(&w.as_str())
+                && !VARIATION_FILLER.contains(&w.as_str())
+                && !CONNECTORS.contains(&w.as_str())
+        })
+        .flat_map(|w| ccos_marketplace::search::analyze(&w))
+        .any(|w| !filler.contains(&w) && !prev_stems.contains(&w));
+    if extra {
+        return None;
+    }
+    let stems = |ws: &[String]| -> std::collections::BTreeSet<String> {
+        ws.iter()
+            .flat_map(|w| ccos_marketplace::search::analyze(w))
+            .filter(|w| !filler.contains(w))
+            .collect()
+    };
+    // The value of the previous clause each value replaces.
+    let mut replaced: Vec<(usize, &crate::understand::Mention)> = vec![];
+    for v in &vary {
+        let label = stems(&v.cue.before);
+        let same_kind: Vec<(usize, &crate::understand::Mention)> = base
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.kind == v.kind)
+            .collect();
+        let target = if label.is_empty() {
+            match same_kind.as_slice() {
+                [one] => one.0,
+                _ => return None,
+            }
+        } else {
+            let score = |b: &crate::understand::Mention| {
+                let l = stems(&b.cue.before);
+                l.intersection(&label).count()
+            };
+            let best = same_kind.iter().map(|(_, b)| score(b)).max().unwrap_or(0);
+            let at_best: Vec<usize> = same_kind
+                .iter()
+                .filter(|(_, b)| score(b) == best)
+                .map(|(i, _)| *i)
+                .collect();
+            match at_best.as_slice() {
+                [one] if best > 0 => *one,
+                _ => return None,
+            }
+        };
+        if replaced.iter().any(|(i, _)| *i == target) {
+            return None;
+        }
+        replaced.push((target, v));
+    }
+    // Replace from the end so earlier spans stay valid.
+    replaced.sort_by_key(|(i, _)| std::cmp::Reverse(base[*i].span.start));
+    let mut out = prev.to_string();
+    for (i, v) in replaced {
+        let b = &base[i];
+        out.replace_range(b.span.start..b.span.end, &v.text);
+    }
+    Some(out)
 }
 
 /// A decomposition tried on each clause (see
@@ -451,6 +587,42 @@ mod tests {
             ["remember that Dr. Smith is my dentist", "list it"]
         );
         assert!(texts("  , and .").is_empty());
+    }
+
+    #[test]
+    fn a_variation_repeats_the_previous_clause_with_its_values() {
+        use super::complete_variation as vary;
+        let base = "Calculate the force for a field of 5 Tesla and a change in time of 4 seconds";
+        assert_eq!(
+            vary(base, "then repeat with a change in time of 10 seconds").as_deref(),
+            Some("Calculate the force for a field of 5 Tesla and a change in time of 10 seconds")
+        );
+        // The value replaced is the one labelled by the same words.
+        let base = "a confidence interval with standard deviation of 10, sample size of 50 and sample mean of 25";
+        assert_eq!(
+            vary(
+                base,
+                "can you do the same but for a sample size of 150 instead"
+            )
+            .as_deref(),
+            Some(
+                "a confidence interval with standard deviation of 10, sample size of 150 and sample mean of 25"
+            )
+        );
+        // Unlabelled: the only value of its kind.
+        assert_eq!(
+            vary("what time is it in Tokyo", "what about Paris").as_deref(),
+            Some("what time is it in Paris")
+        );
+        // No marker, no value, a new request, or no single value to
+        // replace: no variation.
+        assert_eq!(vary(base, "and a sample size of 150"), None);
+        assert_eq!(vary(base, "do the same"), None);
+        assert_eq!(
+            vary(base, "do the same but delete a sample size of 150"),
+            None
+        );
+        assert_eq!(vary("add 2 and 3", "do the same for 7"), None);
     }
 
     #[test]

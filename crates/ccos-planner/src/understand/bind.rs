@@ -1369,6 +1369,9 @@ const PERCENT_WORDS: &[&str] = &[
     "yield",
     "interest",
     "growth",
+    // "a *95% confidence* interval", "a 5% *significance* level".
+    "confidence",
+    "significance",
 ];
 /// `p`'s description, lower-case (for phrases its stemmed words lose:
 /// "number of", "5% is 0.05").
@@ -1700,6 +1703,42 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     let n = &p.name_words;
     // "Dr. John Smith" is a person: never a cuisine or a city.
     if m.kind == MentionKind::Name && titled_person(&m.text) && !about_people(p) {
+        return None;
+    }
+    // What to leave out ("excludePatterns") is only what the goal says to
+    // leave out: "python files *in* src/ and scripts/" names where to look.
+    const EXCLUSION: &[&str] = &[
+        "exclude",
+        "excluding",
+        "except",
+        "ignore",
+        "ignoring",
+        "skip",
+        "skipping",
+        "without",
+        "omit",
+        "omitting",
+        "blacklist",
+        "deny",
+    ];
+    if has(n, EXCLUSION)
+        && !m
+            .cue
+            .before
+            .iter()
+            .chain(&m.cue.prep)
+            .any(|w| EXCLUSION.contains(&w.as_str()) || w == "not")
+    {
+        return None;
+    }
+    // "json files named data", "the file named notes.txt": what is
+    // looked for, never the folder to look in (that is "files *in* data"),
+    // unless a folder is what is named ("the folder named data").
+    if matches!(m.kind, MentionKind::Name | MentionKind::Path)
+        && matches!(m.cue.prep.as_deref(), Some("named" | "called"))
+        && !m.cue.before.iter().any(|w| DIR_WORDS.contains(&w.as_str()))
+        && (has(n, DIR_WORDS) || (has(n, &["path"]) && has(&p.capability_words, &["search"])))
+    {
         return None;
     }
     let s = |v: &str| Json::from(v.to_string());
@@ -2108,10 +2147,16 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
                 .collect();
             (1.0, s(&texts.join(", ")))
         }
-        // "all markdown files" → `*.md` for a parameter taking a glob.
-        (MentionKind::FilePattern, Some("string") | None) => (has(n, &["pattern", "glob"])
-            || has(&p.desc_words, &["glob"]))
-        .then(|| (1.0, m.value.clone()))?,
+        // "all markdown files" → `**/*.md` for a parameter taking a glob.
+        // A glob that leaves the folder searched ("/etc/*.conf",
+        // "../*.md", "~/*.md") says where to look, which a pattern
+        // relative to the searched folder cannot: never bound.
+        (MentionKind::FilePattern, Some("string") | None) => {
+            let g = text_value.strip_prefix("./").unwrap_or(&text_value);
+            let leaves = g.starts_with(['/', '~']) || g.split('/').any(|seg| seg == "..");
+            ((has(n, &["pattern", "glob"]) || has(&p.desc_words, &["glob"])) && !leaves)
+                .then(|| (1.0, s(g)))?
+        }
         (MentionKind::Separator, Some("string") | None) => {
             has(n, SEP_WORDS).then(|| (1.0, m.value.clone()))?
         }
@@ -4251,6 +4296,12 @@ pub fn bind(
         && m.local
         && !m.effects.contains(&ccos_marketplace::Effect::Write)
         && mentions.iter().all(|x| x.kind == MentionKind::FilePattern)
+        // "in ~", "in ../": a folder the mentions do not read.
+        && !mentions
+            .iter()
+            .fold(clause.to_string(), |c, x| c.replace(&x.text, " "))
+            .split_whitespace()
+            .any(|w| w.contains(['/', '~', '\\']) || w.starts_with('.'))
         && says_only_what_it_does(
             &mentions
                 .iter()

@@ -66,9 +66,10 @@ pub enum MentionKind {
     List,
     /// A separator character named in words (`on commas`).
     Separator,
-    /// A glob matching file names: written (`*.json`, `src/**/*.rs`) or
-    /// named by a kind of file ("markdown files" → `*.md`; `**/*.md` when
-    /// the clause also says "subfolders", "recursively"...).
+    /// A glob matching file names: written (`*.json`, `src/**/*.rs`;
+    /// `**/*.json` when the clause also says "subfolders", "recursively"...)
+    /// or named by a kind of file ("markdown files" → `**/*.md`, at any
+    /// depth under the folder searched).
     FilePattern,
     /// A capitalised name (weak).
     Name,
@@ -942,8 +943,8 @@ const FILE_KINDS: &[(&str, &str)] = &[
     ("yml", "yml"),
 ];
 
-/// Words asking a search to go down into folders ("including in
-/// subfolders"): a kind of file then matches at any depth (`**/*.md`).
+/// Words asking a search to go down into folders ("*.md recursively"): a
+/// written glob then matches at any depth (`**/*.md`).
 pub(crate) const RECURSION_WORDS: &[&str] = &[
     "recursive",
     "recursively",
@@ -975,7 +976,16 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
         match &t.kind {
             TokKind::Quoted(s) => m = Some((MentionKind::Quoted, Json::from(s.clone()), false)),
             TokKind::Json(j) => m = Some((MentionKind::Json, j.clone(), false)),
-            TokKind::Glob(g) => m = Some((MentionKind::FilePattern, Json::from(g.clone()), false)),
+            // "*.md recursively": at any depth.
+            TokKind::Glob(g) => {
+                let deep = !g.contains('/')
+                    && words
+                        .iter()
+                        .flatten()
+                        .any(|w| RECURSION_WORDS.contains(&w.as_str()));
+                let g = if deep { format!("**/{g}") } else { g.clone() };
+                m = Some((MentionKind::FilePattern, Json::from(g), false));
+            }
             // "split 'a;b;c' on ;": a lone symbol after "on"/"by"/"with"
             // is the separator.
             TokKind::Punct(c)
@@ -997,16 +1007,10 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                 if let Some(ext) = FILE_KINDS.iter().find(|(k, _)| *k == lw).map(|(_, e)| *e)
                     && next == Some("files")
                 {
-                    // "all markdown files": the files of a kind, by name.
-                    let deep = words
-                        .iter()
-                        .flatten()
-                        .any(|w| RECURSION_WORDS.contains(&w.as_str()));
-                    let glob = if deep {
-                        format!("**/*.{ext}")
-                    } else {
-                        format!("*.{ext}")
-                    };
+                    // "all markdown files": the files of a kind, by name,
+                    // wherever they are under the folder searched (as
+                    // `find -name '*.md'` finds them).
+                    let glob = format!("**/*.{ext}");
                     m = Some((MentionKind::FilePattern, Json::from(glob), false));
                     take = 2;
                 } else if lw.starts_with("http://") || lw.starts_with("https://") {
@@ -2350,13 +2354,18 @@ mod tests {
             kinds("list docs/**/*.md please"),
             vec![(FilePattern, json!("docs/**/*.md"))]
         );
+        // A kind of file is found at any depth; a written glob only when
+        // the clause asks to go down into folders.
         assert_eq!(
             kinds("find the markdown files"),
-            vec![(FilePattern, json!("*.md"))]
+            vec![(FilePattern, json!("**/*.md"))]
         );
-        // Any depth when the clause asks to go down into folders.
         assert_eq!(
             kinds("find all markdown files, including in subfolders"),
+            vec![(FilePattern, json!("**/*.md"))]
+        );
+        assert_eq!(
+            kinds("search for *.md recursively"),
             vec![(FilePattern, json!("**/*.md"))]
         );
         // One file of a kind is no pattern; products are arithmetic.
