@@ -237,6 +237,23 @@ impl ClauseDecomposition {
             let verbless = verb_type(&c.text).is_none()
                 && !crate::understand::lexicon::is_action_verb(&first)
                 && !ELLIPSIS_PREPS.contains(&first.as_str());
+            // "sleep 2 seconds, then again": the previous clause once more,
+            // when it reads or computes; never folded into it (its "again"
+            // would be lost).
+            if is_bare_repeat(&c.text) {
+                let again = match out.last() {
+                    Some((_, last)) if repeatable(last) => last.clone(),
+                    _ => c.text.clone(),
+                };
+                // Once more is after the first time.
+                let lead = if sequential(&c.lead) {
+                    c.lead
+                } else {
+                    "then".to_string()
+                };
+                out.push((lead, again));
+                continue;
+            }
             // "… then repeat with a time of 10 seconds": the previous
             // clause again, with its values.
             if let Some(varied) = out
@@ -264,8 +281,115 @@ impl ClauseDecomposition {
                 _ => out.push((c.lead, c.text)),
             }
         }
-        out
+        with_statements_as_context(out)
     }
+}
+
+/// Words opening a question or a request, not a statement.
+const ASKING_OPENERS: [&str; 26] = [
+    "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "was",
+    "were", "do", "does", "did", "can", "could", "would", "will", "should", "shall", "may",
+    "might", "please", "let",
+];
+
+/// Words by which a sentence asks for something ("I *want* …", "I'm
+/// *curious* about …"): no statement of facts.
+const ASKING_WORDS: [&str; 12] = [
+    "want",
+    "like",
+    "need",
+    "wonder",
+    "wondering",
+    "curious",
+    "interested",
+    "help",
+    "please",
+    "tell",
+    "know",
+    "find",
+];
+
+/// Whether a clause states facts and asks for nothing: "I have a bond
+/// with a coupon of $50", "The first car starts from rest" (no verb of
+/// action, no question, no word of asking).
+fn is_statement(clause: &str) -> bool {
+    let first = first_word(clause);
+    if first.is_empty()
+        || verb_type(clause).is_some()
+        || lexicon::is_action_verb(&first)
+        || ASKING_OPENERS.contains(&first.as_str())
+        // A condition is no fact: "if it is raining in Paris, …" folded
+        // in as context would be ignored, not checked.
+        || matches!(
+            first.as_str(),
+            "if" | "unless" | "when" | "whenever" | "while" | "until" | "once" | "suppose"
+                | "assuming" | "provided"
+        )
+        || clause.trim_end().ends_with('?')
+    {
+        return false;
+    }
+    // A statement opens with its subject: a pronoun, a determiner, or a
+    // name ("John is a teacher"); "in Seattle" continues a request (an
+    // ellipsis), "times 3" an arithmetic.
+    const SUBJECTS: [&str; 22] = [
+        "i", "we", "you", "he", "she", "they", "it", "my", "our", "your", "his", "her", "their",
+        "its", "the", "a", "an", "this", "these", "those", "there", "each",
+    ];
+    let mentions = crate::understand::mentions(clause).unwrap_or_default();
+    let named_subject = mentions
+        .first()
+        .is_some_and(|m| m.kind == crate::understand::MentionKind::Name && m.span.start == 0);
+    if !SUBJECTS.contains(&first.as_str()) && !named_subject {
+        return false;
+    }
+    // Facts state values ("a coupon of $50", "The first car"): a clause
+    // without any ("again", "and so on") is no context to fold in.
+    !is_bare_repeat(clause)
+        && !clause
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| ASKING_WORDS.contains(&w.to_lowercase().as_str()))
+        && !mentions.is_empty()
+}
+
+/// Statements of facts asking for nothing go with a request as its
+/// context: "I have a bond with a coupon of $50 and a rate of 5%. What is
+/// its discounted cash flow?" is one request whose values the statement
+/// gives (a clause of its own would be no task, sinking the plan). A
+/// statement referring back ("It should not exceed 300 calories") goes
+/// with the request before it; others with the request after them, or
+/// before them at the end. A goal of statements only is left as it is.
+fn with_statements_as_context(parts: Vec<(String, String)>) -> Vec<(String, String)> {
+    if parts.len() < 2 || parts.iter().all(|(_, t)| is_statement(t)) {
+        return parts;
+    }
+    let mut out: Vec<(String, String)> = Vec::with_capacity(parts.len());
+    let mut pending: Vec<String> = vec![];
+    for (lead, text) in parts {
+        if is_statement(&text) {
+            match out.last_mut() {
+                Some((_, last)) if refers_back(&text) && pending.is_empty() => {
+                    last.push_str(". ");
+                    last.push_str(&text);
+                }
+                _ => pending.push(text),
+            }
+            continue;
+        }
+        let mut t = text;
+        for context in pending.drain(..) {
+            t.push_str(". ");
+            t.push_str(&context);
+        }
+        out.push((lead, t));
+    }
+    if let Some((_, last)) = out.last_mut() {
+        for context in pending {
+            last.push_str(". ");
+            last.push_str(&context);
+        }
+    }
+    out
 }
 
 /// Whether a connector orders its clause after the previous one (`then`,
@@ -307,16 +431,83 @@ fn complete_ellipsis(prev: &str, clause: &str) -> Option<String> {
 
 /// Words by which a clause asks for the previous one again with other
 /// values ("then *repeat* with 10 seconds", "do *the same* for a sample
-/// size of 150 *instead*", "*what about* Paris?").
-const VARIATION_MARKERS: [&str; 6] = ["same", "again", "repeat", "instead", "about", "redo"];
+/// size of 150", "*what about* Paris?").
+const VARIATION_MARKERS: [&str; 5] = ["same", "again", "repeat", "about", "redo"];
 
 /// Words a variation may say besides its values and the words labelling
 /// them: asking, joining and pointing back ("can you do the same but this
-/// time for …").
-const VARIATION_FILLER: [&str; 14] = [
-    "do", "but", "this", "time", "now", "please", "also", "what", "how", "case", "one", "the",
-    "with", "for",
+/// time for …"). Nothing else but the previous clause's own words:
+/// "is out2.txt the same?" asks a question, "2 *more*", "*over* 150
+/// minutes", "*before* that", "*not* for Paris" change what is asked.
+const VARIATION_WORDS: [&str; 31] = [
+    "instead", "do", "but", "this", "time", "now", "please", "also", "what", "how", "case", "one",
+    "the", "a", "an", "with", "for", "of", "in", "at", "on", "to", "from", "and", "then", "can",
+    "could", "would", "you", "me", "us",
 ];
+
+/// Verbs of a clause that changes something ("write", "delete",
+/// "remember"): such a clause is never repeated with other values by
+/// reading a variation ("remember that Alice likes tea; what about Bob?"
+/// does not say to remember anything of Bob).
+const CHANGE_VERBS: [&str; 27] = [
+    "write", "save", "create", "book", "delete", "update", "set", "cancel", "change", "modify",
+    "remove", "buy", "order", "pay", "transfer", "append", "remember", "memorize", "send", "move",
+    "copy", "rename", "post", "commit", "forget", "add", "make",
+];
+
+/// Whether a clause only asks to do the previous one once more ("again",
+/// "do it again", "repeat that", "once more").
+fn is_bare_repeat(clause: &str) -> bool {
+    let words: Vec<String> = clause
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    words
+        .iter()
+        .any(|w| matches!(w.as_str(), "again" | "repeat" | "redo" | "more"))
+        && words.iter().all(|w| {
+            matches!(
+                w.as_str(),
+                "again"
+                    | "repeat"
+                    | "redo"
+                    | "once"
+                    | "more"
+                    | "do"
+                    | "it"
+                    | "that"
+                    | "please"
+                    | "the"
+                    | "same"
+                    | "one"
+                    | "time"
+                    | "then"
+                    | "and"
+            )
+        })
+}
+
+/// Whether a clause may be done again by a variation or a repeat: it
+/// neither changes something ([`CHANGE_VERBS`]) nor refers back.
+fn repeatable(prev: &str) -> bool {
+    let change_stems: std::collections::BTreeSet<String> = CHANGE_VERBS
+        .iter()
+        .flat_map(|w| ccos_marketplace::search::analyze(w))
+        .collect();
+    let changes = |w: &str| {
+        ccos_marketplace::search::analyze(w)
+            .iter()
+            .any(|st| change_stems.contains(st))
+    };
+    // The previous clause's verb: its first word that opens a request or
+    // changes something ("can you *give* me …", "*remember* that …").
+    let verb = prev
+        .split(|c: char| !c.is_alphanumeric())
+        .map(str::to_lowercase)
+        .find(|w| lexicon::is_request_verb(w) || lexicon::is_action_verb(w) || changes(w));
+    !refers_back(prev) && !verb.is_some_and(|v| changes(&v))
+}
 
 /// A clause asking for the previous clause again with other values,
 /// completed as that clause with those values in place: "Calculate the
@@ -328,10 +519,12 @@ const VARIATION_FILLER: [&str; 14] = [
 /// the same kind labelled by the same words ("sample *size* of 150"
 /// replaces "sample size of 50", not "sample mean of 25"); an unlabelled
 /// value replaces the only value of its kind. Refused (`None`) unless the
-/// clause says a variation marker, states at least one value, every value
-/// finds exactly one value to replace, and every other word is asking,
-/// filler or a word of the previous clause: a variation adds values,
-/// never a new request.
+/// clause says a variation marker ("instead" alone withdraws the previous
+/// request rather than adding one: refused), states at least one value,
+/// every value finds exactly one value to replace, and every other word
+/// is one of [`VARIATION_WORDS`] or a word of the previous clause; and
+/// never for a previous clause that changes something or refers back
+/// (its "it" would then mean another result).
 fn complete_variation(prev: &str, clause: &str) -> Option<String> {
     use crate::understand::mentions::MentionKind;
     let lower = clause.to_lowercase();
@@ -339,14 +532,20 @@ fn complete_variation(prev: &str, clause: &str) -> Option<String> {
         .split(|c: char| !c.is_alphanumeric() && c != '\'')
         .filter(|w| !w.is_empty())
         .collect();
-    let marked = words.iter().any(|w| VARIATION_MARKERS.contains(w))
-        && (!words.contains(&"about")
-            || words
-                .windows(2)
-                .any(|p| p == ["what", "about"] || p == ["how", "about"]));
-    if !marked {
+    let marked = words
+        .iter()
+        .any(|w| VARIATION_MARKERS.contains(w) && *w != "about")
+        || words
+            .windows(2)
+            .any(|p| p == ["what", "about"] || p == ["how", "about"]);
+    if !marked || !repeatable(prev) {
         return None;
     }
+    let prev_words: Vec<String> = prev
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .flat_map(ccos_marketplace::search::analyze)
+        .collect();
     let vary = crate::understand::mentions(clause).ok()?;
     let base = crate::understand::mentions(prev).ok()?;
     if vary.is_empty()
@@ -356,33 +555,36 @@ fn complete_variation(prev: &str, clause: &str) -> Option<String> {
     {
         return None;
     }
-    // Every other word is asking, filler, or a word of the previous clause.
-    let prev_stems: std::collections::BTreeSet<String> = ccos_marketplace::search::analyze(prev)
-        .into_iter()
-        .collect();
+    // Every other word is a marker, one of the variation's own words, or
+    // a word of the previous clause.
+    let prev_stems: std::collections::BTreeSet<String> = prev_words.into_iter().collect();
     let mut rest = clause.to_string();
     for m in &vary {
         rest = rest.replacen(&m.text, " ", 1);
     }
-    let filler = lexicon::filler_word_stems();
-    let stop = crate::resolution::catalog::STOP_WORDS;
     let extra = rest
-        .split(|c: char| !c.is_alphanumeric())
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
         .map(str::to_lowercase)
         .filter(|w| {
             !w.is_empty()
-                && !stop.contains(&w.as_str())
                 && !VARIATION_MARKERS.contains(&w.as_str())
-                && !VARIATION_FILLER.contains(&w.as_str())
+                && !VARIATION_WORDS.contains(&w.as_str())
                 && !CONNECTORS.contains(&w.as_str())
         })
-        .flat_map(|w| ccos_marketplace::search::analyze(&w))
-        .any(|w| !filler.contains(&w) && !prev_stems.contains(&w));
+        .any(|w| {
+            let stems = ccos_marketplace::search::analyze(&w);
+            stems.is_empty() || stems.iter().any(|st| !prev_stems.contains(st))
+        });
     if extra {
         return None;
     }
+    let filler = lexicon::filler_word_stems();
+    // A label's words: not the markers or asking ("do the *same* for X").
     let stems = |ws: &[String]| -> std::collections::BTreeSet<String> {
         ws.iter()
+            .filter(|w| {
+                !VARIATION_MARKERS.contains(&w.as_str()) && !VARIATION_WORDS.contains(&w.as_str())
+            })
             .flat_map(|w| ccos_marketplace::search::analyze(w))
             .filter(|w| !filler.contains(w))
             .collect()
@@ -590,6 +792,34 @@ mod tests {
     }
 
     #[test]
+    fn statements_of_facts_are_the_context_of_a_request() {
+        let parts = |g: &str| -> Vec<String> {
+            ClauseDecomposition::clause_parts(g)
+                .into_iter()
+                .map(|(_, t)| t)
+                .collect()
+        };
+        // Before the request: folded in after it.
+        assert_eq!(
+            parts("I have a bond with a coupon of $50. What is its discounted cash flow?"),
+            vec!["What is its discounted cash flow. I have a bond with a coupon of $50"]
+        );
+        // Referring back, after a request: with that request.
+        assert_eq!(
+            parts("Find a recipe with 3 eggs. It should not exceed 300 calories."),
+            vec!["Find a recipe with 3 eggs. It should not exceed 300 calories"]
+        );
+        // A condition, a request, a question or a clause stating no value
+        // is no statement.
+        assert_eq!(
+            parts("if it is 14:00 in Paris, what time is it in Tokyo?").len(),
+            2
+        );
+        assert_eq!(parts("sleep 1 second. Again.").len(), 2);
+        assert_eq!(parts("Ruth is a nurse. Bob is a cook.").len(), 2);
+    }
+
+    #[test]
     fn a_variation_repeats_the_previous_clause_with_its_values() {
         use super::complete_variation as vary;
         let base = "Calculate the force for a field of 5 Tesla and a change in time of 4 seconds";
@@ -623,6 +853,40 @@ mod tests {
             None
         );
         assert_eq!(vary("add 2 and 3", "do the same for 7"), None);
+        assert!(super::is_bare_repeat("again"));
+        assert!(super::is_bare_repeat("do it once more"));
+        assert!(!super::is_bare_repeat("again for Paris"));
+        assert!(super::repeatable("sleep 2 seconds"));
+        assert!(!super::repeatable("append 'hello' to log.txt"));
+        // The label's words exclude the markers: "do the same for X".
+        assert_eq!(
+            vary("sleep for 2 seconds", "do the same for 3 seconds").as_deref(),
+            Some("sleep for 3 seconds")
+        );
+        // A question, a comparison, an order or a negation is no variation
+        // (attack trial).
+        for (base, v) in [
+            ("read out1.txt", "is out2.txt the same?"),
+            (
+                "take the first 3 items of 5, 1, 4",
+                "then what about 2 more?",
+            ),
+            (
+                "find movies with a runtime under 120 minutes",
+                "what about over 150 minutes?",
+            ),
+            ("what time is it in Tokyo", "do the same but not for Paris"),
+            ("read 'hello' from a.txt", "what about 'bye' before that?"),
+            // "instead" alone withdraws the request rather than adding one.
+            ("what time is it in Tokyo", "Paris instead"),
+            // Never a clause that changes something, nor one referring back.
+            ("write 'hello' to out1.txt", "what about out2.txt?"),
+            ("remember that Alice likes tea", "what about Bob?"),
+            ("please delete the entity Alice", "what about Bob?"),
+            ("read a.txt, then write it to b.txt", "what about c.txt?"),
+        ] {
+            assert_eq!(vary(base, v), None, "{base} / {v}");
+        }
     }
 
     #[test]

@@ -275,6 +275,18 @@ const TECH_WORDS: &[&str] = &[
 
 /// Words that start a sentence in capitals without being names.
 const NOT_NAMES: &[&str] = &[
+    // Words ordering a text's requests ("*Secondly*, find …"): never names.
+    "firstly",
+    "secondly",
+    "thirdly",
+    "finally",
+    "lastly",
+    "additionally",
+    "furthermore",
+    "moreover",
+    "afterwards",
+    "meanwhile",
+    "however",
     "i",
     "what",
     "who",
@@ -2341,6 +2353,15 @@ mod tests {
             vec![(Json, json!({"name": "Ada", "age": 36}))]
         );
         assert_eq!(kinds("3/4 of it"), vec![]);
+    }
+
+    #[test]
+    fn words_ordering_requests_are_no_names() {
+        use MentionKind::*;
+        assert_eq!(
+            kinds("Find the weather in Paris. Secondly, the time in Tokyo. Finally, Lastly"),
+            vec![(Name, json!("Paris")), (Name, json!("Tokyo"))]
+        );
     }
 
     #[test]
