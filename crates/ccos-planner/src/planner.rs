@@ -812,6 +812,24 @@ impl Planner {
 
     /// Whether capability `m` serves sub-intent `s`, and how.
     fn evaluate(&self, s: &SubIntent, m: &CapabilityManifest, can_ask: bool) -> Fit {
+        // "Show the popular teams. What about players?": a variation the
+        // splitter could not complete from the previous clause asks for it
+        // again, differently; which value changes is not said.
+        if s.from_text
+            && let Some(marker) = crate::decompose::unresolved_variation(&s.description)
+        {
+            return Fit::Refused(format!(
+                "\"{marker}\" asks for an earlier request again with something changed, and which of its values changes is not said"
+            ));
+        }
+        // "The list is [3,1,2]. Sort [9,8,7].": a statement asks for
+        // nothing; what to do with its values is not said.
+        if s.from_text && crate::decompose::is_statement(&s.description) {
+            return Fit::Refused(format!(
+                "\"{}\" states facts and asks for nothing (what to do with them is not said)",
+                s.description
+            ));
+        }
         // "Should I revoke the tokens?", "tell me how to delete X": a
         // question about an action never performs it.
         if crate::understand::bind::changes_things(m) {

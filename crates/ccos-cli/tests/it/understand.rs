@@ -859,6 +859,16 @@ fn countries_name_their_zone_and_listed_places_are_not_dropped() {
         let out = ccos(home.path(), &["plan", goal]);
         assert_eq!(out.status.code(), Some(4), "{goal}: {}", text(&out.stdout));
     }
+    // One fact at a time: a second sentence was stored as part of the
+    // first fact (attack trial); a variation never repeats a write.
+    for goal in [
+        "Remember that Alice likes tea. Bob is 40.",
+        "Alice works at Acme. Bob works at Initech. Remember it.",
+        "remember that Alice likes tea; what about Bob?",
+    ] {
+        let out = ccos(home.path(), &["plan", goal]);
+        assert_eq!(out.status.code(), Some(4), "{goal}: {}", text(&out.stdout));
+    }
     // Files sought by name are not the memory's entities (new-user
     // trial: the memory search answered "search for files named guide").
     let out = ccos(home.path(), &["plan", "search for files named guide"]);
@@ -2036,4 +2046,49 @@ fn files_of_a_kind_are_searched_where_the_goal_says() {
     // "create a file" makes no directory.
     let (_, plan, err) = plan_in_work(home.path(), "create a file named test.md");
     assert!(!plan.contains("create_directory"), "{plan} {err}");
+}
+
+/// Variations, repeats and statements (two attack trials): a variation
+/// repeats a reading clause with its values; one that cannot say which
+/// value changes, a repeat of a write, and a statement of facts that asks
+/// for nothing are refused, never folded into another request.
+#[test]
+fn variations_repeat_a_request_and_statements_are_refused() {
+    let home = home(false);
+    right(
+        home.path(),
+        "count the words in 'a b c', then do the same for 'd e'",
+        &[],
+        json!([3, 2]),
+    );
+    for (goal, names) in [
+        (
+            "The list is [5,1,4,2]. Sort [9,8,7].",
+            "states facts and asks for nothing",
+        ),
+        ("Sort [3,1,2], then the same for [9,8,7].", "the same for"),
+        (
+            "What is the max of [3,9,4]? What about [1,7]? And the min?",
+            "what about",
+        ),
+        ("append 'hello' to log.txt, then again", "\"again\""),
+        (
+            "write 'hello' to out1.txt; what about out2.txt?",
+            "what about",
+        ),
+        (
+            "write 'hello' to out1.txt; is out2.txt the same?",
+            "out2.txt",
+        ),
+        (
+            "take the first 3 items of [5,1,4,2,7,8], then what about 2 more?",
+            "2",
+        ),
+    ] {
+        refused(home.path(), goal, names);
+    }
+    let work = home.path().join("work");
+    for f in ["log.txt", "out1.txt", "out2.txt"] {
+        assert!(!work.join(f).exists(), "{f} was written");
+    }
 }

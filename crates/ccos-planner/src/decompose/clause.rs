@@ -281,115 +281,8 @@ impl ClauseDecomposition {
                 _ => out.push((c.lead, c.text)),
             }
         }
-        with_statements_as_context(out)
+        out
     }
-}
-
-/// Words opening a question or a request, not a statement.
-const ASKING_OPENERS: [&str; 26] = [
-    "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "was",
-    "were", "do", "does", "did", "can", "could", "would", "will", "should", "shall", "may",
-    "might", "please", "let",
-];
-
-/// Words by which a sentence asks for something ("I *want* …", "I'm
-/// *curious* about …"): no statement of facts.
-const ASKING_WORDS: [&str; 12] = [
-    "want",
-    "like",
-    "need",
-    "wonder",
-    "wondering",
-    "curious",
-    "interested",
-    "help",
-    "please",
-    "tell",
-    "know",
-    "find",
-];
-
-/// Whether a clause states facts and asks for nothing: "I have a bond
-/// with a coupon of $50", "The first car starts from rest" (no verb of
-/// action, no question, no word of asking).
-fn is_statement(clause: &str) -> bool {
-    let first = first_word(clause);
-    if first.is_empty()
-        || verb_type(clause).is_some()
-        || lexicon::is_action_verb(&first)
-        || ASKING_OPENERS.contains(&first.as_str())
-        // A condition is no fact: "if it is raining in Paris, …" folded
-        // in as context would be ignored, not checked.
-        || matches!(
-            first.as_str(),
-            "if" | "unless" | "when" | "whenever" | "while" | "until" | "once" | "suppose"
-                | "assuming" | "provided"
-        )
-        || clause.trim_end().ends_with('?')
-    {
-        return false;
-    }
-    // A statement opens with its subject: a pronoun, a determiner, or a
-    // name ("John is a teacher"); "in Seattle" continues a request (an
-    // ellipsis), "times 3" an arithmetic.
-    const SUBJECTS: [&str; 22] = [
-        "i", "we", "you", "he", "she", "they", "it", "my", "our", "your", "his", "her", "their",
-        "its", "the", "a", "an", "this", "these", "those", "there", "each",
-    ];
-    let mentions = crate::understand::mentions(clause).unwrap_or_default();
-    let named_subject = mentions
-        .first()
-        .is_some_and(|m| m.kind == crate::understand::MentionKind::Name && m.span.start == 0);
-    if !SUBJECTS.contains(&first.as_str()) && !named_subject {
-        return false;
-    }
-    // Facts state values ("a coupon of $50", "The first car"): a clause
-    // without any ("again", "and so on") is no context to fold in.
-    !is_bare_repeat(clause)
-        && !clause
-            .split(|c: char| !c.is_alphanumeric())
-            .any(|w| ASKING_WORDS.contains(&w.to_lowercase().as_str()))
-        && !mentions.is_empty()
-}
-
-/// Statements of facts asking for nothing go with a request as its
-/// context: "I have a bond with a coupon of $50 and a rate of 5%. What is
-/// its discounted cash flow?" is one request whose values the statement
-/// gives (a clause of its own would be no task, sinking the plan). A
-/// statement referring back ("It should not exceed 300 calories") goes
-/// with the request before it; others with the request after them, or
-/// before them at the end. A goal of statements only is left as it is.
-fn with_statements_as_context(parts: Vec<(String, String)>) -> Vec<(String, String)> {
-    if parts.len() < 2 || parts.iter().all(|(_, t)| is_statement(t)) {
-        return parts;
-    }
-    let mut out: Vec<(String, String)> = Vec::with_capacity(parts.len());
-    let mut pending: Vec<String> = vec![];
-    for (lead, text) in parts {
-        if is_statement(&text) {
-            match out.last_mut() {
-                Some((_, last)) if refers_back(&text) && pending.is_empty() => {
-                    last.push_str(". ");
-                    last.push_str(&text);
-                }
-                _ => pending.push(text),
-            }
-            continue;
-        }
-        let mut t = text;
-        for context in pending.drain(..) {
-            t.push_str(". ");
-            t.push_str(&context);
-        }
-        out.push((lead, t));
-    }
-    if let Some((_, last)) = out.last_mut() {
-        for context in pending {
-            last.push_str(". ");
-            last.push_str(&context);
-        }
-    }
-    out
 }
 
 /// Whether a connector orders its clause after the previous one (`then`,
@@ -454,6 +347,101 @@ const CHANGE_VERBS: [&str; 27] = [
     "remove", "buy", "order", "pay", "transfer", "append", "remember", "memorize", "send", "move",
     "copy", "rename", "post", "commit", "forget", "add", "make",
 ];
+
+/// Words opening a question or a request, not a statement.
+const ASKING_OPENERS: [&str; 26] = [
+    "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "was",
+    "were", "do", "does", "did", "can", "could", "would", "will", "should", "shall", "may",
+    "might", "please", "let",
+];
+
+/// Words by which a sentence asks for something ("I *want* …", "I'm
+/// *curious* about …"): no statement of facts.
+const ASKING_WORDS: [&str; 12] = [
+    "want",
+    "like",
+    "need",
+    "wonder",
+    "wondering",
+    "curious",
+    "interested",
+    "help",
+    "please",
+    "tell",
+    "know",
+    "find",
+];
+
+/// Whether a clause states facts and asks for nothing: "I have a bond
+/// with a coupon of $50", "The list is [3, 1, 2]" (it opens with its
+/// subject and states a value; no verb of action, no question, no word of
+/// asking, no condition). Such a clause is no request: the planner
+/// refuses it rather than read it as one ("the list is [3,1,2]" once
+/// listed a folder named "[3,1,2]"); folding it into a request as context
+/// was tried and let its values fill slots the request never named.
+pub(crate) fn is_statement(clause: &str) -> bool {
+    let first = first_word(clause);
+    if first.is_empty()
+        || verb_type(clause).is_some()
+        || lexicon::is_action_verb(&first)
+        || ASKING_OPENERS.contains(&first.as_str())
+        // A condition is no fact: "if it is raining in Paris, …" folded
+        // in as context would be ignored, not checked.
+        || matches!(
+            first.as_str(),
+            "if" | "unless" | "when" | "whenever" | "while" | "until" | "once" | "suppose"
+                | "assuming" | "provided"
+        )
+        || clause.trim_end().ends_with('?')
+    {
+        return false;
+    }
+    // A statement opens with its subject, a pronoun or a determiner ("The
+    // list is …", "I have …"); "in Seattle" continues a request (an
+    // ellipsis), "times 3" an arithmetic, and a capitalised first word is
+    // as often a verb ("Shuffle a deck", "Solve …") as a name.
+    const SUBJECTS: [&str; 22] = [
+        "i", "we", "you", "he", "she", "they", "it", "my", "our", "your", "his", "her", "their",
+        "its", "the", "a", "an", "this", "these", "those", "there", "each",
+    ];
+    if !SUBJECTS.contains(&first.as_str()) {
+        return false;
+    }
+    let mentions = crate::understand::mentions(clause).unwrap_or_default();
+    // Facts state values ("a coupon of $50", "The first car"): a clause
+    // without any ("again", "and so on") is no context to fold in.
+    !is_bare_repeat(clause)
+        && !clause
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| ASKING_WORDS.contains(&w.to_lowercase().as_str()))
+        && !mentions.is_empty()
+}
+
+/// The phrase by which a clause asks for an earlier request again with
+/// something changed ("what about players?", "then the same for
+/// series"), when it is still there: [`complete_variation`] replaced the
+/// clause by the earlier one with its values, or could not.
+pub(crate) fn unresolved_variation(clause: &str) -> Option<&'static str> {
+    let lower = format!(" {} ", clause.to_lowercase());
+    const PHRASES: [&str; 7] = [
+        " the same for ",
+        " the same but ",
+        " do the same",
+        " the same thing",
+        " same for ",
+        " again for ",
+        " again with ",
+    ];
+    if let Some(p) = PHRASES.iter().find(|p| lower.contains(*p)) {
+        return Some(p.trim());
+    }
+    let first_two: Vec<&str> = lower.split_whitespace().take(2).collect();
+    match first_two.as_slice() {
+        ["what", "about"] => Some("what about"),
+        ["how", "about"] => Some("how about"),
+        _ => None,
+    }
+}
 
 /// Whether a clause only asks to do the previous one once more ("again",
 /// "do it again", "repeat that", "once more").
@@ -789,34 +777,6 @@ mod tests {
             ["remember that Dr. Smith is my dentist", "list it"]
         );
         assert!(texts("  , and .").is_empty());
-    }
-
-    #[test]
-    fn statements_of_facts_are_the_context_of_a_request() {
-        let parts = |g: &str| -> Vec<String> {
-            ClauseDecomposition::clause_parts(g)
-                .into_iter()
-                .map(|(_, t)| t)
-                .collect()
-        };
-        // Before the request: folded in after it.
-        assert_eq!(
-            parts("I have a bond with a coupon of $50. What is its discounted cash flow?"),
-            vec!["What is its discounted cash flow. I have a bond with a coupon of $50"]
-        );
-        // Referring back, after a request: with that request.
-        assert_eq!(
-            parts("Find a recipe with 3 eggs. It should not exceed 300 calories."),
-            vec!["Find a recipe with 3 eggs. It should not exceed 300 calories"]
-        );
-        // A condition, a request, a question or a clause stating no value
-        // is no statement.
-        assert_eq!(
-            parts("if it is 14:00 in Paris, what time is it in Tokyo?").len(),
-            2
-        );
-        assert_eq!(parts("sleep 1 second. Again.").len(), 2);
-        assert_eq!(parts("Ruth is a nurse. Bob is a cook.").len(), 2);
     }
 
     #[test]

@@ -22,6 +22,7 @@ pub use clause::{
     BACK_REFERENCES, CONNECTORS, Clause, ClauseDecomposition, PerClause, refers_back, split_clauses,
 };
 
+pub(crate) use clause::{is_statement, unresolved_variation};
 pub(crate) use pattern::typed_literal;
 
 pub use pattern::{DEFAULT_RULES, PatternDecomposition, Rule, RuleStep};

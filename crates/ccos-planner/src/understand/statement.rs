@@ -374,6 +374,19 @@ fn read_statement(statement: &str) -> Result<Fact, String> {
         ));
     }
     let words: Vec<&str> = statement.split_whitespace().collect();
+    // "Remember that Alice likes tea. Bob is 40.": one fact at a time (the
+    // second sentence was stored as part of Alice's).
+    if let Some(pair) = words.windows(2).find(|w| {
+        w[0].ends_with(['.', '!', '?'])
+            && !super::mentions::is_name_abbreviation(w[0].trim_end_matches('.'))
+            && w[0].trim_end_matches(['.', '!', '?']).chars().count() > 1
+            && w[1].starts_with(|c: char| c.is_uppercase())
+    }) {
+        return Err(format!(
+            "the goal states more than one sentence (\"{} {}\"): which one to remember is not said; remember one fact at a time",
+            pair[0], pair[1]
+        ));
+    }
     let first = words.first().map(|w| w.to_lowercase()).unwrap_or_default();
     if statement.ends_with('?') || QUESTION_WORDS.contains(&first.as_str()) {
         return Err(format!(
