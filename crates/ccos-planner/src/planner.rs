@@ -2304,6 +2304,15 @@ fn guessed_around_the_question(
 
 /// The reason a sub-intent has no capability, from its trace.
 fn no_fit_reason(t: &IntentTrace) -> String {
+    // A reason that is the sub-intent's, not a capability's (a statement,
+    // an unresolved variation: they open with the words quoted), is said
+    // once.
+    if let Some(first) = t.skipped.first()
+        && first.reason.starts_with('"')
+        && t.skipped.iter().all(|k| k.reason == first.reason)
+    {
+        return format!("no capability serves it: {}", first.reason);
+    }
     if !t.skipped.is_empty() {
         let parts: Vec<String> = t
             .skipped

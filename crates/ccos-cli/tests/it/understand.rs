@@ -2066,6 +2066,11 @@ fn variations_repeat_a_request_and_statements_are_refused() {
             "The list is [5,1,4,2]. Sort [9,8,7].",
             "states facts and asks for nothing",
         ),
+        // A requirement is no request either (it ran as a call of its own).
+        (
+            "The time must be in UTC. What time is it now?",
+            "\"The time must be in UTC\" states facts",
+        ),
         ("Sort [3,1,2], then the same for [9,8,7].", "the same for"),
         (
             "What is the max of [3,9,4]? What about [1,7]? And the min?",

@@ -414,7 +414,26 @@ pub(crate) fn is_statement(clause: &str) -> bool {
         && !clause
             .split(|c: char| !c.is_alphanumeric())
             .any(|w| ASKING_WORDS.contains(&w.to_lowercase().as_str()))
-        && !mentions.is_empty()
+        && (!mentions.is_empty() || states_a_requirement(clause))
+}
+
+/// Whether a clause states what something must be ("The time *must* be in
+/// UTC", "The answer *should* be in Celsius"): a requirement, no request
+/// (it was run as a call of its own: the current time).
+fn states_a_requirement(clause: &str) -> bool {
+    let words: Vec<String> = clause
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "must" | "should" | "shall" | "mustn't" | "shouldn't" | "cannot" | "can't"
+        )
+    }) || words
+        .windows(2)
+        .any(|p| matches!(p[0].as_str(), "has" | "have" | "needs" | "need") && p[1] == "to")
 }
 
 /// The phrase by which a clause asks for an earlier request again with
@@ -777,6 +796,23 @@ mod tests {
             ["remember that Dr. Smith is my dentist", "list it"]
         );
         assert!(texts("  , and .").is_empty());
+    }
+
+    #[test]
+    fn statements_and_requirements_ask_for_nothing() {
+        use super::is_statement;
+        assert!(is_statement("The list is [3,1,2]"));
+        assert!(is_statement("I have a bond with a coupon of $50"));
+        assert!(is_statement("The time must be in UTC"));
+        assert!(is_statement("The answer should be in Celsius"));
+        // Requests, questions, conditions, imperatives, continuations.
+        assert!(!is_statement("I need to sort [3,1,2]"));
+        assert!(!is_statement("what is the max of [3,9,4]?"));
+        assert!(!is_statement("if it is 14:00 in Paris"));
+        assert!(!is_statement("Shuffle a deck of 52 cards"));
+        assert!(!is_statement("in Seattle, Washington"));
+        assert!(!is_statement("times 3"));
+        assert!(!is_statement("The weather is nice"));
     }
 
     #[test]
