@@ -338,15 +338,29 @@ const VARIATION_WORDS: [&str; 31] = [
     "could", "would", "you", "me", "us",
 ];
 
-/// Verbs of a clause that changes something ("write", "delete",
-/// "remember"): such a clause is never repeated with other values by
-/// reading a variation ("remember that Alice likes tea; what about Bob?"
-/// does not say to remember anything of Bob).
-const CHANGE_VERBS: [&str; 27] = [
-    "write", "save", "create", "book", "delete", "update", "set", "cancel", "change", "modify",
-    "remove", "buy", "order", "pay", "transfer", "append", "remember", "memorize", "send", "move",
-    "copy", "rename", "post", "commit", "forget", "add", "make",
+/// Verbs of a clause that changes something besides the lexicon's verbs
+/// of writing ([`lexicon::VERBS`]' `write`): such a clause is never
+/// repeated with other values by reading a variation ("remember that
+/// Alice likes tea; what about Bob?" does not say to remember anything of
+/// Bob).
+const MORE_CHANGE_VERBS: [&str; 11] = [
+    "append", "remember", "memorize", "send", "move", "copy", "rename", "post", "commit", "forget",
+    "add",
 ];
+
+/// The stems of the verbs that change something (computed once).
+fn change_stems() -> &'static std::collections::BTreeSet<String> {
+    static S: std::sync::OnceLock<std::collections::BTreeSet<String>> = std::sync::OnceLock::new();
+    S.get_or_init(|| {
+        lexicon::VERBS
+            .iter()
+            .filter(|(kind, _)| *kind == "write")
+            .flat_map(|(_, verbs)| verbs.iter())
+            .chain(MORE_CHANGE_VERBS.iter())
+            .flat_map(|w| ccos_marketplace::search::analyze(w))
+            .collect()
+    })
+}
 
 /// Words opening a question or a request, not a statement.
 const ASKING_OPENERS: [&str; 26] = [
@@ -496,16 +510,12 @@ fn is_bare_repeat(clause: &str) -> bool {
 }
 
 /// Whether a clause may be done again by a variation or a repeat: it
-/// neither changes something ([`CHANGE_VERBS`]) nor refers back.
+/// neither changes something ([`change_stems`]) nor refers back.
 fn repeatable(prev: &str) -> bool {
-    let change_stems: std::collections::BTreeSet<String> = CHANGE_VERBS
-        .iter()
-        .flat_map(|w| ccos_marketplace::search::analyze(w))
-        .collect();
     let changes = |w: &str| {
         ccos_marketplace::search::analyze(w)
             .iter()
-            .any(|st| change_stems.contains(st))
+            .any(|st| change_stems().contains(st))
     };
     // The previous clause's verb: its first word that opens a request or
     // changes something ("can you *give* me …", "*remember* that …").
