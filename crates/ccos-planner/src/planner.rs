@@ -839,34 +839,8 @@ impl Planner {
                     m.id
                 ));
             }
-            // "create a file named test.md" makes no directory: a
-            // capability that changes folders, for a goal that says a file
-            // and no folder.
-            let words: Vec<String> = lexicon::word_spans(&s.description)
-                .into_iter()
-                .map(|(_, w)| w)
-                .collect();
-            let says = |ws: &[&str]| words.iter().any(|w| ws.contains(&w.as_str()));
-            let names = lexicon::name_words(m);
-            const FOLDER: &[&str] = &[
-                "directory",
-                "directories",
-                "dir",
-                "dirs",
-                "folder",
-                "folders",
-                "subfolder",
-                "subdirectory",
-            ];
-            let folder_stems: Vec<String> = FOLDER
-                .iter()
-                .flat_map(|w| ccos_marketplace::search::analyze(w))
-                .collect();
-            if says(&["file", "files"])
-                && !says(FOLDER)
-                && folder_stems.iter().any(|f| names.contains(f))
-                && !names.contains("file")
-            {
+            // "create a file named test.md" makes no directory.
+            if crate::understand::bind::file_asked_of_a_folder_capability(&s.description, m) {
                 return Fit::Refused(format!(
                     "the goal says a file, and {} changes folders",
                     m.id

@@ -425,9 +425,9 @@ pub(crate) fn is_statement(clause: &str) -> bool {
     // Facts state values ("a coupon of $50", "The first car"): a clause
     // without any ("again", "and so on") is no context to fold in.
     !is_bare_repeat(clause)
-        && !clause
-            .split(|c: char| !c.is_alphanumeric())
-            .any(|w| ASKING_WORDS.contains(&w.to_lowercase().as_str()))
+        && !lexicon::word_spans(clause)
+            .iter()
+            .any(|(_, w)| ASKING_WORDS.contains(&w.as_str()))
         && (!mentions.is_empty() || states_a_requirement(clause))
 }
 
@@ -479,10 +479,9 @@ pub(crate) fn unresolved_variation(clause: &str) -> Option<&'static str> {
 /// Whether a clause only asks to do the previous one once more ("again",
 /// "do it again", "repeat that", "once more").
 fn is_bare_repeat(clause: &str) -> bool {
-    let words: Vec<String> = clause
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
+    let words: Vec<String> = lexicon::word_spans(clause)
+        .into_iter()
+        .map(|(_, w)| w)
         .collect();
     words
         .iter()
@@ -519,9 +518,9 @@ fn repeatable(prev: &str) -> bool {
     };
     // The previous clause's verb: its first word that opens a request or
     // changes something ("can you *give* me …", "*remember* that …").
-    let verb = prev
-        .split(|c: char| !c.is_alphanumeric())
-        .map(str::to_lowercase)
+    let verb = lexicon::word_spans(prev)
+        .into_iter()
+        .map(|(_, w)| w)
         .find(|w| lexicon::is_request_verb(w) || lexicon::is_action_verb(w) || changes(w));
     !refers_back(prev) && !verb.is_some_and(|v| changes(&v))
 }
@@ -558,11 +557,6 @@ fn complete_variation(prev: &str, clause: &str) -> Option<String> {
     if !marked || !repeatable(prev) {
         return None;
     }
-    let prev_words: Vec<String> = prev
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .flat_map(ccos_marketplace::search::analyze)
-        .collect();
     let vary = crate::understand::mentions(clause).ok()?;
     let base = crate::understand::mentions(prev).ok()?;
     if vary.is_empty()
@@ -574,7 +568,10 @@ fn complete_variation(prev: &str, clause: &str) -> Option<String> {
     }
     // Every other word is a marker, one of the variation's own words, or
     // a word of the previous clause.
-    let prev_stems: std::collections::BTreeSet<String> = prev_words.into_iter().collect();
+    let prev_stems: std::collections::BTreeSet<String> = lexicon::word_spans(prev)
+        .into_iter()
+        .flat_map(|(at, _)| ccos_marketplace::search::analyze(&prev[at]))
+        .collect();
     let mut rest = clause.to_string();
     for m in &vary {
         rest = rest.replacen(&m.text, " ", 1);

@@ -4296,18 +4296,17 @@ pub fn bind(
         && m.local
         && !m.effects.contains(&ccos_marketplace::Effect::Write)
         && mentions.iter().all(|x| x.kind == MentionKind::FilePattern)
-        // "in ~", "in ../": a folder the mentions do not read.
-        && !mentions
-            .iter()
-            .fold(clause.to_string(), |c, x| c.replace(&x.text, " "))
-            .split_whitespace()
-            .any(|w| w.contains(['/', '~', '\\']) || w.starts_with('.'))
-        && says_only_what_it_does(
-            &mentions
+        && {
+            // The clause without its file patterns: "in ~", "in ../" name a
+            // folder the mentions do not read.
+            let rest = mentions
                 .iter()
-                .fold(clause.to_string(), |c, x| c.replace(&x.text, " ")),
-            m,
-        );
+                .fold(clause.to_string(), |c, x| c.replace(&x.text, " "));
+            !rest
+                .split_whitespace()
+                .any(|w| w.contains(['/', '~', '\\']) || w.starts_with('.'))
+                && says_only_what_it_does(&rest, m)
+        };
     for &pi in &free {
         let p = &params[pi];
         if taken_param.contains(&pi) || !p.required {
@@ -4985,6 +4984,42 @@ fn says_only_what_it_does(clause: &str, m: &CapabilityManifest) -> bool {
                     .iter()
                     .any(|x| known.contains(x))
         })
+}
+
+/// Words naming folders, as written ("the *folders*"): a goal saying one
+/// of them asks about folders.
+const FOLDER_WORDS_WRITTEN: &[&str] = &[
+    "directory",
+    "directories",
+    "dir",
+    "dirs",
+    "folder",
+    "folders",
+    "subfolder",
+    "subdirectory",
+];
+
+/// Whether `clause` asks for a file of `m`, which changes folders ("create
+/// a file named test.md" is no `create_directory`): the clause says a file
+/// and no folder, and `m` is named for folders, not files.
+pub(crate) fn file_asked_of_a_folder_capability(clause: &str, m: &CapabilityManifest) -> bool {
+    static STEMS: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
+    let folder_stems = STEMS.get_or_init(|| {
+        FOLDER_WORDS_WRITTEN
+            .iter()
+            .flat_map(|w| analyze(w))
+            .collect()
+    });
+    let words: Vec<String> = super::lexicon::word_spans(clause)
+        .into_iter()
+        .map(|(_, w)| w)
+        .collect();
+    let says = |ws: &[&str]| words.iter().any(|w| ws.contains(&w.as_str()));
+    let names = super::lexicon::name_words(m);
+    says(&["file", "files"])
+        && !says(FOLDER_WORDS_WRITTEN)
+        && !names.is_disjoint(folder_stems)
+        && !names.contains("file")
 }
 
 /// Whether `p` is the folder `m` works on: a path parameter of a

@@ -957,7 +957,7 @@ const FILE_KINDS: &[(&str, &str)] = &[
 
 /// Words asking a search to go down into folders ("*.md recursively"): a
 /// written glob then matches at any depth (`**/*.md`).
-pub(crate) const RECURSION_WORDS: &[&str] = &[
+const RECURSION_WORDS: &[&str] = &[
     "recursive",
     "recursively",
     "subdirectories",
