@@ -500,14 +500,39 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
         };
         // The value passing sub-intent `src`'s result to property `t`
         // (projection of structured results, coercion), with its notes.
+        let stores = st
+            .manifest
+            .effective_effects()
+            .contains(&ccos_marketplace::Effect::Write);
         let result_for = |src: &str, t: &str| {
-            ref_value(
-                src,
-                out_type.get(src).copied().flatten(),
-                out_schema.get(src).copied(),
-                t,
-                want_of(t),
-            )
+            let have = out_type.get(src).copied().flatten();
+            // A count or a list stored as text ("write the number to
+            // wc.txt"): its JSON text. Only into a capability that stores
+            // what it is given; a computation on text ("count the words")
+            // never gets a list's JSON text for it.
+            // (A structured result with a field to project — the body
+            // of an HTTP response — is projected instead.)
+            if stores
+                && want_of(t) == Some("string")
+                && out_schema
+                    .get(src)
+                    .and_then(|sc| project_field(sc, t, want_of(t)))
+                    .is_none()
+                && matches!(
+                    have,
+                    Some("integer" | "number" | "boolean" | "array" | "object")
+                )
+            {
+                let v = Value::list(vec![sym("to-json"), sym(src)]);
+                return (
+                    v,
+                    vec![format!(
+                        "adapter: (to-json {src}) ({} stored as text)",
+                        have.unwrap_or_default()
+                    )],
+                );
+            }
+            ref_value(src, have, out_schema.get(src).copied(), t, want_of(t))
         };
         // Properties not filled yet, in schema order.
         let free_slots = |filled: &BTreeMap<String, Value>| -> Vec<&(String, Json, bool)> {

@@ -2995,11 +2995,24 @@ fn unaccounted_word(
         }
     }
     let stop = stop_stems();
+    // "starting from 15th October" when a date is bound: when the request
+    // starts, not which items (simple_python_385).
+    let when_bound = b
+        .args
+        .iter()
+        .any(|a| a.source.starts_with("date ") || a.source.starts_with("time "));
+    let temporal = |i: usize| {
+        when_bound
+            && matches!(words[i].as_str(), "starting" | "beginning" | "ending")
+            && words
+                .get(i + 1)
+                .is_some_and(|n| matches!(n.as_str(), "from" | "on" | "at" | "in"))
+    };
     if let Some(at) = words
         .iter()
         .enumerate()
         .skip(1)
-        .find(|(_, w)| RESTRICTIVE.contains(&w.as_str()))
+        .find(|(i, w)| RESTRICTIVE.contains(&w.as_str()) && !temporal(*i))
         .map(|(i, _)| i)
     {
         // A verb of restriction restricts whatever follows it.

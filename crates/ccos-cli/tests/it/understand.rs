@@ -2097,3 +2097,59 @@ fn variations_repeat_a_request_and_statements_are_refused() {
         assert!(!work.join(f).exists(), "{f} was written");
     }
 }
+
+/// A new user's trial (helper, 227 goals over the built-ins): operands
+/// given second-first were subtracted in the order typed ("15 subtracted
+/// from 40" gave -25); a write of a computed or described value asked the
+/// user for its content and wrote the answer; "pretty-printed" was
+/// dropped and the file copied as it was.
+#[test]
+fn new_user_phrasings_are_answered_right_or_refused() {
+    let home = home(false);
+    for (goal, want) in [
+        ("what is 15 subtracted from 40", json!(25)),
+        ("what do you get if you subtract 5 from 12?", json!(7)),
+        ("take 8 away from 20", json!(12)),
+        ("Can you tell me what 6 times 7 is?", json!(42)),
+        ("multiply 2, 3 and 4", json!(24)),
+    ] {
+        right(home.path(), goal, &[], want);
+    }
+    // What the fallback cannot order is refused, never guessed.
+    refused(
+        home.path(),
+        "what is 15 subtracted from 40 exactly",
+        "\"from\" 40: which is :a and which :b is not said",
+    );
+    let work = home.path().join("work");
+    // A count written to a file: the number, as text.
+    let (code, _, err) = run(
+        home.path(),
+        "count the words in lines.txt and write the number to count.txt",
+        &["--yes"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(work.join("count.txt")).unwrap(),
+        "3"
+    );
+    // A described value is a request of its own, then written.
+    let (code, _, err) = run(home.path(), "write the current time to now.txt", &["--yes"]);
+    assert_eq!(code, Some(0), "{err}");
+    let now = std::fs::read_to_string(work.join("now.txt")).unwrap();
+    assert!(now.starts_with("20") && now.ends_with('Z'), "{now}");
+    // A copy is a read and a write of the same text.
+    let (code, _, err) = run(home.path(), "copy lines.txt to copy.txt", &["--yes"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(work.join("copy.txt")).unwrap(),
+        "alpha beta\ngamma\n"
+    );
+    // A layout the write does not make is refused, nothing written.
+    refused(
+        home.path(),
+        "read data.json and save it pretty-printed to pretty.json",
+        "pretty-printed",
+    );
+    assert!(!work.join("pretty.json").exists());
+}

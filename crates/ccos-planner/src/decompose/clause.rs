@@ -27,7 +27,7 @@ pub const CONNECTORS: [&str; 6] = ["and", "then", "also", "after", "afterwards",
 
 /// Words and phrases by which a clause refers to the previous clause's
 /// result (see the module documentation).
-pub const BACK_REFERENCES: [&str; 12] = [
+pub const BACK_REFERENCES: [&str; 17] = [
     "it",
     "its",
     "them",
@@ -40,7 +40,19 @@ pub const BACK_REFERENCES: [&str; 12] = [
     "the results",
     "the output",
     "the response",
+    // What a count or a computation gave ("count the words in notes.txt
+    // and write *the number* to count.txt"; helper trial: the write asked
+    // the user for its content). Not before a value: "the number 5".
+    "the answer",
+    "the number",
+    "the count",
+    "the total",
+    "the value",
 ];
+
+/// Back references that name the kind of the previous result: a value
+/// right after them is the thing named ("the number 5"), no reference.
+const NAMED_RESULTS: [&str; 5] = ["answer", "number", "count", "total", "value"];
 
 /// One clause of a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -154,6 +166,10 @@ pub fn refers_back(clause: &str) -> bool {
                 && !(*r == "it"
                     && i > 0
                     && matches!(words[i - 1].as_str(), "is" | "was" | "isn't" | "wasn't"))
+                && !(parts.last().is_some_and(|l| NAMED_RESULTS.contains(l))
+                    && words.get(i + parts.len()).is_some_and(|n| {
+                        n.chars().any(|c| c.is_ascii_digit()) || n == "of"
+                    }))
         })
     })
 }
@@ -281,8 +297,94 @@ impl ClauseDecomposition {
                 _ => out.push((c.lead, c.text)),
             }
         }
-        out
+        // "write the current time to now.txt": what to write is a request
+        // of its own, then written ("write it to now.txt").
+        let mut split = Vec::with_capacity(out.len());
+        for (lead, text) in out {
+            match described_content(&text) {
+                Some((source, write)) => {
+                    split.push((lead, source));
+                    split.push(("and".to_string(), write));
+                }
+                None => split.push((lead, text)),
+            }
+        }
+        split
     }
+}
+
+/// Verbs that put content into a file ("*write* the date to d.txt").
+const WRITING_VERBS: [&str; 7] = ["write", "save", "store", "append", "put", "dump", "output"];
+
+/// A clause writing a thing it describes to a file ("write *the current
+/// time* to now.txt", "save the list of files in docs/ to index.txt",
+/// "copy notes.txt to backup.txt") as two requests: the thing ("show the
+/// current time", "show the contents of notes.txt"), then the write of
+/// it ("write it to now.txt"). Otherwise the write asked the user for its
+/// content (helper trial) or was refused. Only for a description opening
+/// with a determiner or a copied path, with no literal in it (a quoted
+/// text, a number, a list is the content itself) and no reference back
+/// ("the result" is the earlier request's).
+fn described_content(clause: &str) -> Option<(String, String)> {
+    use crate::understand::mentions::MentionKind;
+    let words = lexicon::word_spans(clause);
+    let mut at = 0;
+    if words.first().is_some_and(|(_, w)| w == "please") {
+        at = 1;
+    }
+    let (verb_span, verb) = words.get(at)?;
+    let copying = verb == "copy";
+    if !copying && !WRITING_VERBS.contains(&verb.as_str()) {
+        return None;
+    }
+    let mentions = crate::understand::mentions(clause).ok()?;
+    // The destination: the last path, after "to"/"into".
+    let dest = mentions.iter().rev().find(|m| {
+        m.kind == MentionKind::Path && matches!(m.cue.prep.as_deref(), Some("to" | "into"))
+    })?;
+    // The described thing: between the verb and the preposition.
+    let before = clause.get(..dest.span.start)?.trim_end();
+    let prep = before.rsplit(' ').next()?;
+    let thing = before
+        .get(verb_span.end..before.len() - prep.len())?
+        .trim()
+        .trim_end_matches(',')
+        .trim();
+    let inside: Vec<_> = mentions
+        .iter()
+        .filter(|m| m.span.start >= verb_span.end && m.span.end <= dest.span.start)
+        .collect();
+    let first_word = thing.split_whitespace().next()?.to_lowercase();
+    let source = if copying {
+        // "copy notes.txt to backup.txt": one file, its text.
+        match inside.as_slice() {
+            [m] if m.kind == MentionKind::Path && m.text == thing => {
+                format!("show the contents of {thing}")
+            }
+            _ => return None,
+        }
+    } else {
+        let described = matches!(
+            first_word.as_str(),
+            "the" | "a" | "an" | "my" | "our" | "today's" | "all" | "every"
+        );
+        let literal = inside.iter().any(|m| {
+            !matches!(
+                m.kind,
+                MentionKind::Path | MentionKind::Url | MentionKind::Name | MentionKind::FilePattern
+            )
+        });
+        if !described || literal || refers_back(thing) {
+            return None;
+        }
+        format!("show {thing}")
+    };
+    let write_verb = if copying { "write" } else { verb.as_str() };
+    let write = format!(
+        "{write_verb} it {prep} {}",
+        clause.get(dest.span.start..)?.trim()
+    );
+    Some((source, write))
 }
 
 /// Whether a connector orders its clause after the previous one (`then`,

@@ -913,18 +913,25 @@ fn cap_terms(m: &CapabilityManifest) -> CapTerms {
     ]
     .iter()
     .any(|w| !w.is_empty() && crate::understand::lexicon::is_action_verb(w));
+    // A description that is a noun phrase names what it gives: "The
+    // current date and time" (`ccos.time.now`) is named by "date" as
+    // much as "Shows the commit logs" by "logs" ("what's the current
+    // date?" found nothing: helper trial).
+    let names_its_value = first == "the";
     let object: BTreeSet<String> = m
         .description
         .split_whitespace()
-        .skip(1)
-        .filter(|_| opens_with_verb)
+        .skip(usize::from(!names_its_value))
+        .filter(|_| opens_with_verb || names_its_value)
         .map(|w| w.to_lowercase())
         .skip_while(|w| matches!(w.as_str(), "the" | "a" | "an"))
         .take_while(|w| {
             w.chars().all(char::is_alphabetic)
                 && !crate::understand::mentions::PREPOSITIONS.contains(&w.as_str())
-                && !matches!(w.as_str(), "and" | "or" | "that" | "which" | "if")
+                && !matches!(w.as_str(), "or" | "that" | "which" | "if")
+                && (names_its_value || w != "and")
         })
+        .filter(|w| w != "and")
         .take(3)
         .flat_map(|w| analyze(&w))
         // "the *current* weather forecast" names no current time.

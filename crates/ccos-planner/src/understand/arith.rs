@@ -230,6 +230,12 @@ const LEAD: &[&str] = &[
     "find",
     "give",
     "value",
+    // "what do you get if you subtract 5 from 12?" ("get" only before
+    // "if": "get the sum of 4 and 5" names a capability, `get-sum`)
+    "do",
+    "if",
+    "kindly",
+    "would",
 ];
 
 struct P {
@@ -557,15 +563,25 @@ impl P {
                 let b = self.expr()?;
                 Some(Expr::bin(op, Expr::Prev, b))
             }
+            // "multiply 6 by 7", "multiply 2, 3 and 4".
             Some("multiply") => {
                 self.i += 1;
+                fold(Op::Mul, self.operands(&["by", "and", "with"])?)
+            }
+            // "take 8 away from 20", "take away 8 from 20", "deduct 8
+            // from 20": 20 - 8.
+            Some(k @ ("take" | "deduct")) => {
+                self.i += 1;
+                let early = k == "take" && self.eat_word("away");
                 let a = self.expr()?;
-                if !(self.eat_word("by") || self.eat_word("and") || self.eat_word("with")) {
+                if k == "take" && !early && !self.eat_word("away") {
                     return None;
                 }
-                let mut v = vec![a];
-                v.extend(self.operands(&["and"])?);
-                fold(Op::Mul, v)
+                if !self.eat_word("from") {
+                    return None;
+                }
+                let b = self.expr()?;
+                Some(Expr::bin(Op::Sub, b, a))
             }
             Some("product") if self.peek_word_at(1) == Some("of") => {
                 self.i += 2;
@@ -623,13 +639,19 @@ impl P {
             // is not arithmetic: `10%` is never taken for 10.
             _ => {
                 let e = self.expr()?;
-                // `8 more than 12` is 20; `3 less than 10` is 7.
-                let op = match (self.peek_word(), self.peek_word_at(1)) {
-                    (Some("more"), Some("than")) => Op::Add,
-                    (Some("less" | "fewer"), Some("than")) => Op::Sub,
-                    _ => return Some(e),
-                };
-                self.i += 2;
+                // `8 more than 12` is 20; `3 less than 10` is 7; `15
+                // subtracted from 40` is 25, `15 taken away from 40` too;
+                // `5 added to 12` is 17.
+                let (op, took) =
+                    match (self.peek_word(), self.peek_word_at(1), self.peek_word_at(2)) {
+                        (Some("more"), Some("than"), _) => (Op::Add, 2),
+                        (Some("less" | "fewer"), Some("than"), _) => (Op::Sub, 2),
+                        (Some("subtracted" | "deducted"), Some("from"), _) => (Op::Sub, 2),
+                        (Some("taken"), Some("away"), Some("from")) => (Op::Sub, 3),
+                        (Some("added"), Some("to"), _) => (Op::Add, 2),
+                        _ => return Some(e),
+                    };
+                self.i += took;
                 let base = self.expr()?;
                 Some(Expr::bin(op, base, e))
             }
@@ -665,7 +687,7 @@ pub fn parse(clause: &str, allow_prev: bool) -> Option<Expr> {
     };
     // Lead words ("what is", "calculate") unless they are the verb forms.
     while let Some(w) = p.peek_word() {
-        if LEAD.contains(&w) {
+        if LEAD.contains(&w) || (w == "get" && p.peek_word_at(1) == Some("if")) {
             p.i += 1;
         } else {
             break;
@@ -681,6 +703,12 @@ pub fn parse(clause: &str, allow_prev: bool) -> Option<Expr> {
     };
     p.eat_word("equal");
     p.eat_word("equals");
+    // "can you tell me what 6 times 7 is?", "… 40, please"
+    p.eat_word("is");
+    if p.peek_word_at(1) == Some("please") {
+        p.eat_sym(',');
+    }
+    p.eat_word("please");
     if !p.done() || !matches!(e, Expr::Bin(..)) {
         return None;
     }
@@ -757,6 +785,20 @@ mod tests {
             ("sum up 1, 2 and 3", 6.0),
             ("add up the numbers 2, 3 and 4", 9.0),
             ("subtract 7 from 20", 13.0),
+            // A new user's phrasings (helper trial: the first three were
+            // planned by the fallback as 15 - 40).
+            ("what is 15 subtracted from 40", 25.0),
+            ("what do you get if you subtract 5 from 12?", 7.0),
+            ("how much is 5 subtracted from 12", 7.0),
+            ("take 8 away from 20", 12.0),
+            ("take away 8 from 20", 12.0),
+            ("what is 8 taken away from 20", 12.0),
+            ("deduct 3 from 10", 7.0),
+            ("5 added to 12", 17.0),
+            ("Can you tell me what 6 times 7 is?", 42.0),
+            ("multiply 2, 3 and 4", 24.0),
+            ("would you kindly add 2 and 3", 5.0),
+            ("what is 15 subtracted from 40, please", 25.0),
             ("divide 10 by 4", 2.5),
             ("multiply 2.5 by 4", 10.0),
             ("10 / 0", f64::INFINITY),

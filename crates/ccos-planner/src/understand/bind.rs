@@ -4556,6 +4556,32 @@ fn swapped_ties(
                 && m2.kind == MentionKind::Number
                 && !positional_name(&params[p1])
                 && !positional_name(&params[p2]);
+            // Operands named by position go in order, unless the goal
+            // says the second one first: "15 subtracted *from* 40", "4
+            // *into* 12" (helper trial: planned as 15 - 40).
+            let (first, second) = if m1.span.start <= m2.span.start {
+                (m1, m2)
+            } else {
+                (m2, m1)
+            };
+            let reversed = m1.kind == MentionKind::Number
+                && m2.kind == MentionKind::Number
+                && positional_name(&params[p1])
+                && positional_name(&params[p2])
+                && matches!(second.cue.prep.as_deref(), Some("from" | "into"))
+                && !matches!(first.cue.prep.as_deref(), Some("from" | "into"));
+            if reversed && r1 != r2 {
+                out.push(format!(
+                    "{} and {} (\"{}\" {}: which is :{} and which :{} is not said)",
+                    m1.label(),
+                    m2.label(),
+                    second.cue.prep.as_deref().unwrap_or_default(),
+                    second.text,
+                    params[p1].name,
+                    params[p2].name
+                ));
+                continue;
+            }
             if r1 == r2 || m1.value == m2.value || !(names || numbers) {
                 continue;
             }

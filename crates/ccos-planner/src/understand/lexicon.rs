@@ -894,7 +894,20 @@ pub const QUALIFIERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("style", &["title", "camel", "snake", "kebab", "sentence"]),
-    ("layout", &["pretty", "indented", "minified"]),
+    (
+        "layout",
+        &[
+            "pretty",
+            "indented",
+            "minified",
+            "pretty-printed",
+            "pretty-print",
+            "prettified",
+            "prettify",
+            "beautified",
+            "beautify",
+        ],
+    ),
 ];
 
 /// `from largest to smallest` is an order, `descending` (and `from

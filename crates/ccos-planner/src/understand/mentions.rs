@@ -1025,6 +1025,11 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                     let glob = format!("**/*.{ext}");
                     m = Some((MentionKind::FilePattern, Json::from(glob), false));
                     take = 2;
+                } else if let Some((date, n)) = day_first_date(&words, &toks, i) {
+                    // "15th October, 2023", "the 3rd of May": the day
+                    // before the month.
+                    m = Some((MentionKind::Date, Json::from(date), false));
+                    take = n;
                 } else if lw.starts_with("http://") || lw.starts_with("https://") {
                     let u = w.trim_end_matches(['.', ',', ';', ':', '!', '?', ')', '\'']);
                     m = Some((MentionKind::Url, Json::from(u), false));
@@ -1624,6 +1629,48 @@ fn is_iso_date(w: &str) -> bool {
         && b.iter()
             .enumerate()
             .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+}
+
+/// A date written day first at token `i` ("15 October 2023", "15th
+/// October,2023", "3rd of May"): `(date, tokens taken)`; the date is
+/// `YYYY-MM-DD`, or `--MM-DD` without a year (as for "May 3"). A bare
+/// number before a month without a year ("15 October") is a date only
+/// with an ordinal suffix or "of": "add 3 may…" stays a number.
+fn day_first_date(words: &[Option<String>], toks: &[Tok], i: usize) -> Option<(String, usize)> {
+    let w = words.get(i)?.as_deref()?;
+    let digits = w.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let suffix = &w[digits.len()..];
+    if digits.is_empty()
+        || digits.len() > 2
+        || !digits.bytes().all(|c| c.is_ascii_digit())
+        || !matches!(suffix, "" | "st" | "nd" | "rd" | "th")
+    {
+        return None;
+    }
+    let day = digits
+        .parse::<u32>()
+        .ok()
+        .filter(|d| (1..=31).contains(d))?;
+    let mut j = i + 1;
+    let of = words.get(j).and_then(|x| x.as_deref()) == Some("of");
+    if of {
+        j += 1;
+    }
+    let month = words.get(j).and_then(|x| x.as_deref()).and_then(month_of)?;
+    j += 1;
+    // An optional comma, then a four-digit year.
+    let comma = matches!(toks.get(j).map(|t| &t.kind), Some(TokKind::Punct(',')));
+    let y_at = if comma { j + 1 } else { j };
+    let year = words
+        .get(y_at)
+        .and_then(|x| x.as_deref())
+        .and_then(|y| y.parse::<u32>().ok())
+        .filter(|y| (1000..=9999).contains(y) && y_at < toks.len());
+    match year {
+        Some(y) => Some((format!("{y:04}-{month:02}-{day:02}"), y_at + 1 - i)),
+        None if !suffix.is_empty() || of => Some((format!("--{month:02}-{day:02}"), j - i)),
+        None => None,
+    }
 }
 
 fn month_of(w: &str) -> Option<u32> {
@@ -2419,6 +2466,21 @@ mod tests {
             kinds("commits since January 12, 2024"),
             vec![(Date, json!("2024-01-12"))]
         );
+        // Day first, with or without its ordinal, "of" and a comma.
+        for day_first in [
+            "book a room from 15th October,2023",
+            "book a room from 15 October, 2023",
+            "book a room from the 15th of October 2023",
+        ] {
+            assert_eq!(
+                kinds(day_first),
+                vec![(Date, json!("2023-10-15"))],
+                "{day_first}"
+            );
+        }
+        assert_eq!(kinds("the 4th of July"), vec![(Date, json!("--07-04"))]);
+        // A bare number before a month without a year stays a number.
+        assert_eq!(kinds("add 3 may"), vec![(Number, json!(3))]);
         assert_eq!(
             kinds("convert 09:30 Tokyo time"),
             vec![(Time, json!("09:30")), (Name, json!("Tokyo"))]
