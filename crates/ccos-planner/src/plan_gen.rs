@@ -435,6 +435,101 @@ fn step_form(desc: &str, call: Value) -> Value {
     ])
 }
 
+/// Fields of a result that only says what a write did: its receipt.
+const RECEIPT_FIELDS: [&str; 5] = ["path", "bytes", "size", "written", "ok"];
+
+/// Why the result of `src` cannot be what step `st` refers back to, or
+/// `None` (attack trial, each passed before):
+/// - a write's receipt (`{:path :bytes}`) is not what was written: "copy
+///   notes.txt to b.txt and count its words" counted the path's words;
+/// - a result of another kind than the one named: "read notes.txt and
+///   write *the number* to x.txt" wrote the text;
+/// - an operand whose position is not said (`among_operands`): "count the words and subtract
+///   1 from the number" (when the arithmetic grammar did not read it) put
+///   the count second.
+fn unfit_back_reference(
+    st: &ResolvedStep,
+    steps: &[ResolvedStep],
+    src: &str,
+    have: Option<&str>,
+    among_operands: bool,
+) -> Option<String> {
+    let producer = steps.iter().find(|p| p.intent.id == src)?;
+    let receipt = producer
+        .manifest
+        .effective_effects()
+        .contains(&ccos_marketplace::Effect::Write)
+        && producer
+            .manifest
+            .output_schema
+            .as_ref()
+            .and_then(|o| o.get("properties"))
+            .and_then(|p| p.as_object())
+            .is_some_and(|props| {
+                !props.is_empty() && props.keys().all(|k| RECEIPT_FIELDS.contains(&k.as_str()))
+            });
+    if receipt {
+        return Some(format!(
+            "the earlier request ({src}, {}) returns only what it did (its path), not what it wrote",
+            producer.manifest.id
+        ));
+    }
+    if crate::decompose::writes_several_things(&st.intent.description) {
+        return Some(format!(
+            "the goal writes several things into one file, the earlier result ({src}) among them: how they go together is not said"
+        ));
+    }
+    if let Some(kind) = crate::decompose::named_result(&st.intent.description) {
+        // Another earlier request's result nobody uses: "add 2 and 3,
+        // then get the current time and write *the answer*" (the sum or
+        // the time?).
+        let consumed = |id: &str| {
+            steps.iter().any(|o| {
+                o.intent.depends_on.iter().any(|d| d == id)
+                    || o.intent.each.as_deref() == Some(id)
+                    || o.intent
+                        .params
+                        .values()
+                        .any(|v| matches!(v, ParamValue::StepRef(r) if r == id))
+            })
+        };
+        let other = steps
+            .iter()
+            .take_while(|o| o.intent.id != st.intent.id)
+            .find(|o| o.intent.id != src && !consumed(&o.intent.id));
+        if let Some(o) = other {
+            return Some(format!(
+                "the goal says \"the {kind}\", and which earlier result it means ({src} or {}) is not said",
+                o.intent.id
+            ));
+        }
+        let fits = match kind {
+            "number" | "count" => matches!(have, Some("integer" | "number")),
+            _ => !matches!(have, Some("array" | "object") | None),
+        };
+        if !fits {
+            return Some(format!(
+                "the goal says \"the {kind}\", and the earlier result ({src}, {}) is {}",
+                producer.manifest.id,
+                match have {
+                    Some("string") => "a text",
+                    Some("array") => "a list",
+                    Some("object") => "a record",
+                    Some("boolean") => "a yes or no",
+                    _ => "of no known kind",
+                }
+            ));
+        }
+    }
+    if among_operands {
+        return Some(format!(
+            "{} takes its operands in order, and where the earlier result ({src}) goes among them is not said",
+            st.manifest.id
+        ));
+    }
+    None
+}
+
 /// Generates the plan for resolved sub-intents, in order.
 pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
     let mut notes: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -603,6 +698,20 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
         // 2. earlier results whose key matched nothing: by topic, else the
         // first required unfilled property.
         for (key, src) in unplaced_refs {
+            if let Some(why) = unfit_back_reference(
+                st,
+                steps,
+                &src,
+                out_type.get(src.as_str()).copied().flatten(),
+                // Positional operands with literals: where an unnamed
+                // earlier result goes is not said (a parameter the
+                // decomposition named goes by its name's order).
+                positional && key.is_empty() && (!filled.is_empty() || !unplaced_lits.is_empty()),
+            ) {
+                note.push(format!("result of {src} not passed: {why}"));
+                missing.push((id.clone(), why));
+                continue;
+            }
             let topic = words(descriptions.get(src.as_str()).copied().unwrap_or(""));
             let free = free_slots(&filled);
             let by_topic = free

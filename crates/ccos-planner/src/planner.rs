@@ -440,11 +440,12 @@ impl Planner {
                         )?;
                         if let Some(rid) = read_id {
                             let mut source = rid.clone();
-                            // A list parameter takes the file's lines.
-                            if c.read_lines.contains(param) {
+                            // A list parameter takes the file's lines, its
+                            // numbers or its JSON value.
+                            if let Some(how) = c.read_as.get(param) {
                                 let split = SubIntent::new(
-                                    format!("{}-lines{}", s.id, k + 1),
-                                    "split the text into lines",
+                                    format!("{}-list{}", s.id, k + 1),
+                                    how.request(),
                                     IntentType::Transform,
                                 )
                                 .with_step_param("text", rid);
@@ -453,10 +454,11 @@ impl Planner {
                                     MissingCapability {
                                         sub_intent: String::new(),
                                         description: format!(
-                                            "split {path} into lines for {}",
+                                            "{} ({path}) for {}",
+                                            how.request(),
                                             s.description
                                         ),
-                                        reason: "no capability splits a text into lines".into(),
+                                        reason: format!("no capability gives {}", how.request()),
                                     },
                                     (&mut planned, &mut steps, &mut missing),
                                 )?;
@@ -905,7 +907,7 @@ impl Planner {
                 intent: s.clone(),
                 manifest: m.clone(),
                 read_first: vec![],
-                read_lines: BTreeSet::new(),
+                read_as: BTreeMap::new(),
             };
             return if open.is_empty() {
                 Fit::Serves(chosen, vec![])
@@ -1111,7 +1113,7 @@ impl Planner {
             intent,
             manifest: m.clone(),
             read_first: b.read_first.clone(),
-            read_lines: b.read_lines.clone(),
+            read_as: b.read_as.clone(),
         };
         let mut notes: Vec<String> = b.notes.iter().map(|n| format!("bound {n}")).collect();
         if let Some((field, word, _)) = answer {
@@ -1571,8 +1573,8 @@ struct Chosen {
     intent: SubIntent,
     manifest: CapabilityManifest,
     read_first: Vec<(String, String)>,
-    /// The `read_first` parameters that take the file's lines.
-    read_lines: BTreeSet<String>,
+    /// The `read_first` parameters that take a list made of the file.
+    read_as: BTreeMap<String, crate::understand::bind::ReadAs>,
 }
 
 /// Words of a question that name result fields whose names say it
@@ -2643,8 +2645,12 @@ fn read_step_words(b: &crate::understand::bind::Binding) -> Vec<String> {
     if !b.read_first.is_empty() {
         out.extend(analyze("read file"));
     }
-    if !b.read_lines.is_empty() {
-        out.extend(analyze("lines line"));
+    for how in b.read_as.values() {
+        out.extend(analyze(match how {
+            crate::understand::bind::ReadAs::Lines => "lines line",
+            crate::understand::bind::ReadAs::Numbers => "numbers number",
+            crate::understand::bind::ReadAs::Json => "json",
+        }));
     }
     out
 }

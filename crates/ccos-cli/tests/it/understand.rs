@@ -2153,3 +2153,62 @@ fn new_user_phrasings_are_answered_right_or_refused() {
     );
     assert!(!work.join("pretty.json").exists());
 }
+
+/// Lists made of files: the numbers a file holds, a JSON file's value
+/// (new-user trial: "the biggest number in numbers.txt" was refused); and
+/// the attack on back references to earlier results (each of these was
+/// answered wrong with exit 0).
+#[test]
+fn files_become_lists_and_back_references_are_checked() {
+    let home = home(false);
+    let work = home.path().join("work");
+    write(&work, "numbers.txt", "42\n7\n19\n3\n88\n");
+    write(&work, "people.json", r#"[{"name":"Ada"},{"name":"Grace"}]"#);
+    right(
+        home.path(),
+        "what is the biggest number in numbers.txt?",
+        &[],
+        json!(88),
+    );
+    right(
+        home.path(),
+        "sort the numbers in numbers.txt",
+        &[],
+        json!([3, 7, 19, 42, 88]),
+    );
+    right(home.path(), "count the items in people.json", &[], json!(2));
+    // "the number" after a count, in the order the goal says.
+    right(
+        home.path(),
+        "count the words in lines.txt and subtract 1 from the number",
+        &[],
+        json!(2),
+    );
+    for (goal, names) in [
+        // A write returns its receipt, not what it wrote.
+        (
+            "copy lines.txt to b.txt and count its words",
+            "returns only what it did",
+        ),
+        // "the number" of a text.
+        (
+            "read lines.txt and write the number to x.txt",
+            "\"the number\", and the earlier result",
+        ),
+        // Which earlier result "the answer" is.
+        (
+            "add 2 and 3 then get the current time and write the answer to x.txt",
+            "which earlier result it means",
+        ),
+        // Two things into one file.
+        (
+            "count the words in lines.txt and write the number and the current time to x.txt",
+            "several things into one file",
+        ),
+    ] {
+        refused(home.path(), goal, names);
+    }
+    for f in ["x.txt", "b.txt"] {
+        assert!(!work.join(f).exists(), "{f} was written");
+    }
+}

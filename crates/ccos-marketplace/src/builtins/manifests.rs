@@ -162,6 +162,14 @@ pub fn manifests() -> Vec<CapabilityManifest> {
             r#"(call :ccos.text.lines {:text "a\nb\n"})"#,
         ),
         cap(
+            "ccos.text.numbers",
+            "The numbers in a text: every standalone integer or decimal (with its sign), in order.",
+            text_in(),
+            json!({"type": "array", "items": {"type": "number"}}),
+            &[Pure],
+            r#"(call :ccos.text.numbers {:text "3\n-1.5\n42"})"#,
+        ),
+        cap(
             "ccos.text.join",
             "Join items into one string with a separator.",
             obj(&[

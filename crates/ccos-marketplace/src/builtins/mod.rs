@@ -167,6 +167,10 @@ impl BuiltinExecutor {
                     .map(Value::string)
                     .collect(),
             )),
+            "ccos.text.numbers" => {
+                let text = Args::one_map(id, &args)?.str("text")?;
+                Ok(Value::vector(numbers_in(id, text)?))
+            }
             "ccos.text.join" => {
                 let a = Args::one_map(id, &args)?;
                 let items = a.seq("items")?;
@@ -368,6 +372,75 @@ impl BuiltinExecutor {
             })?;
         Ok(resp.to_value())
     }
+}
+
+/// The most numbers [`numbers_in`] returns: a bound on the list built
+/// from a text (a 16 MiB file of digits would otherwise be millions).
+const MAX_NUMBERS: usize = 1_000_000;
+
+/// The standalone numbers of `text`, in order (`ccos.text.numbers`): a run
+/// of digits with an optional fraction (`3`, `-1.5`, `+7`), not touching a
+/// letter, a digit group or another number's sign — "v2", "5cm",
+/// "2026-11-28" and "1,000" give no number or a date's parts are not
+/// negated: a sign counts only at the start of a word. Commas separate
+/// (`1,2,3` is three numbers); an integer beyond 64 bits is an error.
+fn numbers_in(id: &str, text: &str) -> Result<Vec<Value>, CallError> {
+    let b = text.as_bytes();
+    let mut out = vec![];
+    let mut i = 0;
+    while i < b.len() {
+        let boundary = i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'.');
+        let signed = matches!(b[i], b'-' | b'+')
+            && boundary
+            && b.get(i + 1).is_some_and(u8::is_ascii_digit)
+            && (i == 0 || !matches!(b[i - 1], b'-' | b'+'));
+        if !(boundary && (b[i].is_ascii_digit() || signed)) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        if signed {
+            i += 1;
+        }
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        let mut decimal = false;
+        if i + 1 < b.len() && b[i] == b'.' && b[i + 1].is_ascii_digit() {
+            decimal = true;
+            i += 1;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+        }
+        // Touching a letter or a date's dash: part of a word, no number.
+        if i < b.len() && (b[i].is_ascii_alphabetic() || b[i] == b'_' || b[i] == b'-') {
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'-')) {
+                i += 1;
+            }
+            continue;
+        }
+        let word = &text[start..i];
+        let v = if decimal {
+            word.parse::<f64>().ok().map(Value::Float)
+        } else {
+            word.parse::<i64>().ok().map(Value::Int)
+        };
+        let Some(v) = v else {
+            return Err(CallError::invalid(
+                id,
+                format!("the number {word} is beyond 64-bit integers"),
+            ));
+        };
+        if out.len() == MAX_NUMBERS {
+            return Err(CallError::invalid(
+                id,
+                format!("the text has more than {MAX_NUMBERS} numbers"),
+            ));
+        }
+        out.push(v);
+    }
+    Ok(out)
 }
 
 fn int(n: usize) -> Value {

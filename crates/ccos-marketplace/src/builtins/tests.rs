@@ -148,6 +148,27 @@ async fn text_builtins() {
         "1"
     );
     assert!(call(&mp, "ccos.data.count", "{:items 3}").await.is_err());
+    // Standalone numbers, signs at the start of a word only: a date, a
+    // version and a unit-glued number are none.
+    assert_eq!(
+        call(
+            &mp,
+            "ccos.text.numbers",
+            r#"{:text "3\n-1.5\n+7 x 42\nv2 5cm 2026-11-28 1,2"}"#
+        )
+        .await
+        .unwrap(),
+        "[3 -1.5 7 42 1 2]"
+    );
+    assert!(
+        call(
+            &mp,
+            "ccos.text.numbers",
+            r#"{:text "99999999999999999999"}"#
+        )
+        .await
+        .is_err()
+    );
     assert_eq!(
         call(&mp, "ccos.text.lines", r#"{:text "a b\r\nc\n\nd\n"}"#)
             .await

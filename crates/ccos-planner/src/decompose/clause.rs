@@ -21,13 +21,15 @@ use super::{DecompositionError, DecompositionStrategy};
 use crate::intent::{IntentType, SubIntent};
 use crate::understand::arith::PREV;
 use crate::understand::lexicon;
+use ccos_marketplace::search::analyze;
+use std::collections::BTreeSet;
 
 /// Words that join the parts of a multi-part request.
 pub const CONNECTORS: [&str; 6] = ["and", "then", "also", "after", "afterwards", "finally"];
 
 /// Words and phrases by which a clause refers to the previous clause's
 /// result (see the module documentation).
-pub const BACK_REFERENCES: [&str; 17] = [
+pub const BACK_REFERENCES: [&str; 16] = [
     "it",
     "its",
     "them",
@@ -42,17 +44,34 @@ pub const BACK_REFERENCES: [&str; 17] = [
     "the response",
     // What a count or a computation gave ("count the words in notes.txt
     // and write *the number* to count.txt"; helper trial: the write asked
-    // the user for its content). Not before a value: "the number 5".
+    // the user for its content). Not before a value: "the number 5". Not
+    // "the total": of the earlier counts, a sum no step makes.
     "the answer",
     "the number",
     "the count",
-    "the total",
     "the value",
 ];
 
 /// Back references that name the kind of the previous result: a value
-/// right after them is the thing named ("the number 5"), no reference.
-const NAMED_RESULTS: [&str; 5] = ["answer", "number", "count", "total", "value"];
+/// right after them is the thing named ("the number 5"), and the plan
+/// passes only a result of that kind ([`named_result`]).
+const NAMED_RESULTS: [&str; 4] = ["answer", "number", "count", "value"];
+
+/// The kind of earlier result a clause names when it refers back by it
+/// ("write *the number* to x.txt": `number`), if it does.
+pub fn named_result(clause: &str) -> Option<&'static str> {
+    let words: Vec<String> = lexicon::word_spans(clause)
+        .into_iter()
+        .map(|(_, w)| w)
+        .collect();
+    words.windows(2).enumerate().find_map(|(i, w)| {
+        let kind = NAMED_RESULTS
+            .iter()
+            .find(|k| w[0] == "the" && w[1] == **k)?;
+        let next = words.get(i + 2);
+        (!next.is_some_and(|n| n.chars().any(|c| c.is_ascii_digit()) || n == "of")).then_some(*kind)
+    })
+}
 
 /// One clause of a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -299,12 +318,42 @@ impl ClauseDecomposition {
         }
         // "write the current time to now.txt": what to write is a request
         // of its own, then written ("write it to now.txt").
-        let mut split = Vec::with_capacity(out.len());
+        let mut split: Vec<(String, String)> = Vec::with_capacity(out.len());
         for (lead, text) in out {
+            // A thing an earlier clause names is that clause's ("list the
+            // files in docs/ and write *the list* to x.txt"; "get the
+            // current time, wait, then write *the time*": no new reading).
+            // A thing the previous clause names is its result: written
+            // as "it".
+            // (A file's name without its extension: "log.txt" and
+            // "notes.txt" share no thing.)
+            let names_of = |t: &str| -> BTreeSet<String> {
+                t.split_whitespace()
+                    .map(|w| match w.rsplit_once('.') {
+                        Some((stem, ext)) if !stem.is_empty() && !ext.is_empty() => stem,
+                        _ => w,
+                    })
+                    .filter(|w| {
+                        !crate::resolution::catalog::STOP_WORDS.contains(&w.to_lowercase().as_str())
+                    })
+                    .flat_map(analyze)
+                    .filter(|st| !FILLER_STEMS.contains(&st.as_str()))
+                    .collect()
+            };
+            let earlier: BTreeSet<String> = split.iter().flat_map(|(_, t)| names_of(t)).collect();
+            let previous: BTreeSet<String> =
+                split.last().map(|(_, t)| names_of(t)).unwrap_or_default();
             match described_content(&text) {
-                Some((source, write)) => {
-                    split.push((lead, source));
-                    split.push(("and".to_string(), write));
+                Some((source, write, copying)) => {
+                    let thing = names_of(source.strip_prefix("show ").unwrap_or(&source));
+                    if !thing.is_disjoint(&previous) && !copying {
+                        split.push((lead, write));
+                    } else if thing.is_disjoint(&earlier) {
+                        split.push((lead, source));
+                        split.push(("and".to_string(), write));
+                    } else {
+                        split.push((lead, text));
+                    }
                 }
                 None => split.push((lead, text)),
             }
@@ -313,6 +362,9 @@ impl ClauseDecomposition {
     }
 }
 
+/// Stems too common to tie a described thing to an earlier clause.
+const FILLER_STEMS: [&str; 4] = ["show", "current", "all", "content"];
+
 /// Verbs that put content into a file ("*write* the date to d.txt").
 const WRITING_VERBS: [&str; 7] = ["write", "save", "store", "append", "put", "dump", "output"];
 
@@ -320,40 +372,17 @@ const WRITING_VERBS: [&str; 7] = ["write", "save", "store", "append", "put", "du
 /// time* to now.txt", "save the list of files in docs/ to index.txt",
 /// "copy notes.txt to backup.txt") as two requests: the thing ("show the
 /// current time", "show the contents of notes.txt"), then the write of
-/// it ("write it to now.txt"). Otherwise the write asked the user for its
+/// it ("write it to now.txt"), and whether it copies a file. Otherwise the write asked the user for its
 /// content (helper trial) or was refused. Only for a description opening
 /// with a determiner or a copied path, with no literal in it (a quoted
 /// text, a number, a list is the content itself) and no reference back
 /// ("the result" is the earlier request's).
-fn described_content(clause: &str) -> Option<(String, String)> {
+fn described_content(clause: &str) -> Option<(String, String, bool)> {
     use crate::understand::mentions::MentionKind;
-    let words = lexicon::word_spans(clause);
-    let mut at = 0;
-    if words.first().is_some_and(|(_, w)| w == "please") {
-        at = 1;
-    }
-    let (verb_span, verb) = words.get(at)?;
-    let copying = verb == "copy";
-    if !copying && !WRITING_VERBS.contains(&verb.as_str()) {
-        return None;
-    }
-    let mentions = crate::understand::mentions(clause).ok()?;
-    // The destination: the last path, after "to"/"into".
-    let dest = mentions.iter().rev().find(|m| {
-        m.kind == MentionKind::Path && matches!(m.cue.prep.as_deref(), Some("to" | "into"))
-    })?;
-    // The described thing: between the verb and the preposition.
-    let before = clause.get(..dest.span.start)?.trim_end();
-    let prep = before.rsplit(' ').next()?;
-    let thing = before
-        .get(verb_span.end..before.len() - prep.len())?
-        .trim()
-        .trim_end_matches(',')
-        .trim();
-    let inside: Vec<_> = mentions
-        .iter()
-        .filter(|m| m.span.start >= verb_span.end && m.span.end <= dest.span.start)
-        .collect();
+    let w = Written::of(clause)?;
+    let (verb, thing, prep, copying) = (&w.verb, w.thing.as_str(), w.prep.as_str(), w.copying);
+    let inside = &w.inside;
+    let dest = &w.dest;
     let first_word = thing.split_whitespace().next()?.to_lowercase();
     let source = if copying {
         // "copy notes.txt to backup.txt": one file, its text.
@@ -374,7 +403,7 @@ fn described_content(clause: &str) -> Option<(String, String)> {
                 MentionKind::Path | MentionKind::Url | MentionKind::Name | MentionKind::FilePattern
             )
         });
-        if !described || literal || refers_back(thing) {
+        if !described || literal || w.several() || refers_back(thing) {
             return None;
         }
         format!("show {thing}")
@@ -384,7 +413,78 @@ fn described_content(clause: &str) -> Option<(String, String)> {
         "{write_verb} it {prep} {}",
         clause.get(dest.span.start..)?.trim()
     );
-    Some((source, write))
+    Some((source, write, copying))
+}
+
+/// A clause putting something into a file: "write THING to DEST",
+/// "copy THING to DEST".
+struct Written {
+    verb: String,
+    /// What is written, as the clause says it.
+    thing: String,
+    /// `to` or `into`.
+    prep: String,
+    /// The destination path.
+    dest: crate::understand::mentions::Mention,
+    /// The mentions inside the thing.
+    inside: Vec<crate::understand::mentions::Mention>,
+    copying: bool,
+}
+
+impl Written {
+    fn of(clause: &str) -> Option<Written> {
+        use crate::understand::mentions::MentionKind;
+        let words = lexicon::word_spans(clause);
+        let mut at = 0;
+        if words.first().is_some_and(|(_, w)| w == "please") {
+            at = 1;
+        }
+        let (verb_span, verb) = words.get(at)?;
+        let copying = verb == "copy";
+        if !copying && !WRITING_VERBS.contains(&verb.as_str()) {
+            return None;
+        }
+        let mentions = crate::understand::mentions(clause).ok()?;
+        // The destination: the last path, after "to"/"into".
+        let dest = mentions.iter().rev().find(|m| {
+            m.kind == MentionKind::Path && matches!(m.cue.prep.as_deref(), Some("to" | "into"))
+        })?;
+        // The thing: between the verb and the preposition.
+        let before = clause.get(..dest.span.start)?.trim_end();
+        let prep = before.rsplit(' ').next()?;
+        let thing = before
+            .get(verb_span.end..before.len() - prep.len())?
+            .trim()
+            .trim_end_matches(',')
+            .trim();
+        let inside = mentions
+            .iter()
+            .filter(|m| m.span.start >= verb_span.end && m.span.end <= dest.span.start)
+            .cloned()
+            .collect();
+        Some(Written {
+            verb: verb.clone(),
+            thing: thing.to_string(),
+            prep: prep.to_string(),
+            dest: dest.clone(),
+            inside,
+            copying,
+        })
+    }
+
+    /// Several things ("the list of files and the current time"): how
+    /// they go together in one file is not said.
+    fn several(&self) -> bool {
+        self.thing.contains(" and ") || self.thing.contains(',')
+    }
+}
+
+/// Whether `clause` writes several things into one file ("write the
+/// number and the current time to x.txt"): refused by the plan when one
+/// of them comes from an earlier request (attack trial: the time was
+/// dropped).
+pub fn writes_several_things(clause: &str) -> bool {
+    Written::of(clause).is_some_and(|w| !w.copying && w.several())
 }
 
 /// Whether a connector orders its clause after the previous one (`then`,

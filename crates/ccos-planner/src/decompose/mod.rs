@@ -19,7 +19,8 @@ mod clause;
 mod pattern;
 
 pub use clause::{
-    BACK_REFERENCES, CONNECTORS, Clause, ClauseDecomposition, PerClause, refers_back, split_clauses,
+    BACK_REFERENCES, CONNECTORS, Clause, ClauseDecomposition, PerClause, named_result, refers_back,
+    split_clauses, writes_several_things,
 };
 
 pub(crate) use clause::{is_statement, unresolved_variation};

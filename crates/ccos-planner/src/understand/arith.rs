@@ -435,8 +435,16 @@ impl P {
                 self.i += 1;
                 Some(Expr::Prev)
             }
+            // "subtract 1 from *the number*": what the previous clause
+            // gave, like "the result" (attack trial: the fallback put it
+            // second, 1 - 81).
             Some(T::Word(w))
-                if self.allow_prev && w == "the" && self.peek_word_at(1) == Some("result") =>
+                if self.allow_prev
+                    && w == "the"
+                    && matches!(
+                        self.peek_word_at(1),
+                        Some("result" | "number" | "answer" | "count" | "value")
+                    ) =>
             {
                 self.i += 2;
                 Some(Expr::Prev)

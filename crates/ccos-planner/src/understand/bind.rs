@@ -657,6 +657,29 @@ pub struct Bound {
     pub score: f64,
 }
 
+/// How a file read for a list parameter becomes the list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadAs {
+    /// Its lines ("sort the lines of words.txt").
+    Lines,
+    /// The numbers in it ("the biggest number in numbers.txt").
+    Numbers,
+    /// Its JSON ("sort people.json by name").
+    Json,
+}
+
+impl ReadAs {
+    /// The request of the step that makes the list from the file's text
+    /// (resolved like any sub-intent).
+    pub fn request(self) -> &'static str {
+        match self {
+            ReadAs::Lines => "split the text into lines",
+            ReadAs::Numbers => "the numbers in the text",
+            ReadAs::Json => "parse the JSON text",
+        }
+    }
+}
+
 /// What [`bind`] decided for one capability.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Binding {
@@ -665,9 +688,10 @@ pub struct Binding {
     /// Data parameters to fill with the content of a file the goal names
     /// (parameter, path): the file is read first.
     pub read_first: Vec<(String, String)>,
-    /// The `read_first` parameters that take the file's *lines* (a list):
-    /// "sort the lines of words.txt" reads the file, then splits it.
-    pub read_lines: BTreeSet<String>,
+    /// The `read_first` parameters that take a list made of the file's
+    /// text, and how: "sort the lines of words.txt" reads the file, then
+    /// splits it ([`ReadAs`]).
+    pub read_as: BTreeMap<String, ReadAs>,
     /// Stated values no parameter takes (labels, e.g. `number 4`); weak
     /// mentions are not listed.
     pub unused: Vec<String>,
@@ -3916,9 +3940,14 @@ pub fn bind(
     // Unused stated values; a file path left over may be read into a data
     // parameter when the capability takes no path.
     let takes_path = params.iter().any(|p| has(&p.name_words, PATH_WORDS));
-    let says_lines = clause
-        .split(|c: char| !c.is_alphanumeric())
-        .any(|w| w.eq_ignore_ascii_case("lines"));
+    let says = |word: &str| {
+        clause
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| w.eq_ignore_ascii_case(word))
+    };
+    let says_lines = says("lines");
+    // "the biggest number in numbers.txt", "sort the numbers in x.txt".
+    let says_numbers = says("numbers") || says("number");
     for (mi, men) in mentions.iter().enumerate() {
         if whole.contains(&mi) {
             continue;
@@ -4182,40 +4211,52 @@ pub fn bind(
                     .copied()
                     .find(|pi| !taken_param.contains(pi) && pred(&params[*pi]))
             };
+            // A list parameter takes a JSON file's value, the lines the
+            // goal says, or the numbers it says.
+            let path_text = it.value.as_str().unwrap_or(&it.text).to_string();
+            let list_of = if path_text.to_lowercase().ends_with(".json") {
+                Some(ReadAs::Json)
+            } else if says_lines {
+                Some(ReadAs::Lines)
+            } else if says_numbers {
+                Some(ReadAs::Numbers)
+            } else {
+                None
+            };
             let read_into = (it.kind == MentionKind::Path && !takes_path)
                 .then(|| {
                     free_param(&|p| {
                         has(&p.name_words, DATA_WORDS) && p.ty.as_deref() == Some("string")
                     })
-                    .map(|pi| (pi, false))
+                    .map(|pi| (pi, None))
                     .or_else(|| {
-                        says_lines
-                            .then(|| {
-                                free_param(&|p| {
-                                    p.ty.as_deref() == Some("array")
-                                        && (has(&p.name_words, LIST_WORDS)
-                                            || has(&p.name_words, DATA_WORDS))
-                                })
+                        list_of.and_then(|how| {
+                            // (A list or a map: `ccos.data.count`'s
+                            // items have no one type.)
+                            free_param(&|p| {
+                                matches!(p.ty.as_deref(), Some("array") | None)
+                                    && (has(&p.name_words, LIST_WORDS)
+                                        || has(&p.name_words, DATA_WORDS))
                             })
-                            .flatten()
-                            .map(|pi| (pi, true))
+                            .map(|pi| (pi, Some(how)))
+                        })
                     })
                 })
                 .flatten();
-            if let Some((pi, lines)) = read_into {
+            if let Some((pi, how)) = read_into {
                 taken_param.insert(pi);
-                let path = it.value.as_str().unwrap_or(&it.text).to_string();
-                let what = if lines {
-                    "the file's lines: read and split first"
-                } else {
-                    "the file's content: read first"
+                let what = match how {
+                    None => "the file's content: read first",
+                    Some(ReadAs::Lines) => "the file's lines: read and split first",
+                    Some(ReadAs::Numbers) => "the numbers in the file: read and found first",
+                    Some(ReadAs::Json) => "the file's JSON: read and parsed first",
                 };
                 b.notes
                     .push(format!("{} -> :{} ({what})", it.label(), params[pi].name));
-                if lines {
-                    b.read_lines.insert(params[pi].name.clone());
+                if let Some(how) = how {
+                    b.read_as.insert(params[pi].name.clone(), how);
                 }
-                b.read_first.push((params[pi].name.clone(), path));
+                b.read_first.push((params[pi].name.clone(), path_text));
                 continue;
             }
             let unitless = it.kind == MentionKind::Number

@@ -1063,6 +1063,7 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                         && let Some(day) = v.as_u64().filter(|d| (1..=31).contains(d))
                         && let Some(y) = next2.and_then(|y| y.parse::<u32>().ok())
                         && (1000..=9999).contains(&y)
+                        && day_exists(Some(y), month, u32::try_from(day).unwrap_or(0))
                     {
                         m = Some((
                             MentionKind::Date,
@@ -1140,7 +1141,9 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                         }
                         _ => (None, 2),
                     };
-                    if let Some(y) = year {
+                    if !day_exists(year, month, day) {
+                        // "February 30": no date; the words stay words.
+                    } else if let Some(y) = year {
                         m = Some((
                             MentionKind::Date,
                             Json::from(format!("{y:04}-{month:02}-{day:02}")),
@@ -1153,7 +1156,9 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                             false,
                         ));
                     }
-                    take = n;
+                    if m.is_some() {
+                        take = n;
+                    }
                 } else if (lw == "half"
                     && matches!(next, Some("a" | "an"))
                     && next2.and_then(unit_ms).is_some())
@@ -1276,6 +1281,21 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                         && !is_fraction(w)
                     {
                         m = Some((MentionKind::Path, Json::from(w.clone()), false));
+                    } else if matches!(
+                        w.trim_end_matches(['?', '!', ',']),
+                        "/" | "~" | "~/" | ".." | "../" | "./"
+                    ) && i > 0
+                        && matches!(
+                            words[i - 1].as_deref(),
+                            Some("in" | "of" | "from" | "under" | "inside" | "at" | "list" | "ls")
+                        )
+                    {
+                        // "the files in /", "list ../", "in ~": a folder
+                        // written without a letter (attack trial: the
+                        // root went unread and the current folder was
+                        // listed instead).
+                        let root = w.trim_end_matches(['?', '!', ',']);
+                        m = Some((MentionKind::Path, Json::from(root), false));
                     }
                 }
             }
@@ -1666,11 +1686,28 @@ fn day_first_date(words: &[Option<String>], toks: &[Tok], i: usize) -> Option<(S
         .and_then(|x| x.as_deref())
         .and_then(|y| y.parse::<u32>().ok())
         .filter(|y| (1000..=9999).contains(y) && y_at < toks.len());
+    if !day_exists(year, month, day) {
+        return None;
+    }
     match year {
         Some(y) => Some((format!("{y:04}-{month:02}-{day:02}"), y_at + 1 - i)),
         None if !suffix.is_empty() || of => Some((format!("--{month:02}-{day:02}"), j - i)),
         None => None,
     }
+}
+
+/// Whether `day` exists in `month` (of `year`, when known: 29 February
+/// only in a leap year).
+fn day_exists(year: Option<u32>, month: u32, day: u32) -> bool {
+    let last = match month {
+        4 | 6 | 9 | 11 => 30,
+        2 => match year {
+            Some(y) if !((y % 4 == 0 && y % 100 != 0) || y % 400 == 0) => 28,
+            _ => 29,
+        },
+        _ => 31,
+    };
+    (1..=last).contains(&day)
 }
 
 fn month_of(w: &str) -> Option<u32> {
@@ -2479,6 +2516,32 @@ mod tests {
             );
         }
         assert_eq!(kinds("the 4th of July"), vec![(Date, json!("--07-04"))]);
+        // A folder written without a letter, after "in"/"list".
+        for (goal, root) in [
+            ("show the list of files in /", "/"),
+            ("list ../", "../"),
+            ("save the files in ~ to x", "~"),
+        ] {
+            assert!(kinds(goal).contains(&(Path, json!(root))), "{goal}");
+        }
+        assert!(kinds("a / b").is_empty());
+        // A day the month does not have is no date (attack trial: "31st
+        // February 2023" was echoed as 2023-02-31).
+        for no_day in [
+            "31st February 2023",
+            "29th February 2023",
+            "February 30, 2024",
+        ] {
+            assert!(
+                !kinds(no_day).iter().any(|(k, _)| *k == Date),
+                "{no_day}: {:?}",
+                kinds(no_day)
+            );
+        }
+        assert_eq!(
+            kinds("29th February 2024"),
+            vec![(Date, json!("2024-02-29"))]
+        );
         // A bare number before a month without a year stays a number.
         assert_eq!(kinds("add 3 may"), vec![(Number, json!(3))]);
         assert_eq!(
