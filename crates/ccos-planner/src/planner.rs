@@ -517,7 +517,16 @@ impl Planner {
                     if unknown.is_empty() && trace.skipped.is_empty() {
                         // Nothing else to name: the names no capability
                         // knows ("the 10th Fibonacci number").
-                        unknown = self.unknown_names(s);
+                        unknown = self.unknown_names(s, false);
+                    } else if trace.skipped.is_empty() {
+                        // A name saying which kind of thing ("a *Slack*
+                        // message", "a *Jira* ticket") that no capability
+                        // knows is what is missing, before the words; a
+                        // name after a preposition is a value ("a flight
+                        // to Paris"), not named.
+                        let kinds = self.unknown_names(s, true);
+                        unknown.retain(|w| !kinds.contains(w));
+                        unknown.splice(0..0, kinds);
                     }
                     if !unknown.is_empty() {
                         let quoted: Vec<String> = with_their_nouns(&s.description, &unknown)
@@ -685,11 +694,29 @@ impl Planner {
 
     /// The names the sub-intent states (capitalized words) that no
     /// capability's text knows, lower-cased: what a report names when
-    /// every other word is known.
-    fn unknown_names(&self, s: &SubIntent) -> Vec<String> {
+    /// every other word is known. `qualifying`: only the names that say
+    /// which kind of thing — right before a lower-case noun, after no
+    /// preposition ("send a *Slack* message").
+    fn unknown_names(&self, s: &SubIntent, qualifying: bool) -> Vec<String> {
         use crate::understand::mentions::MentionKind;
+        let qualifies = |m: &crate::understand::mentions::Mention| {
+            m.cue.prep.is_none()
+                && s.description
+                    .get(m.span.end..)
+                    .and_then(|rest| rest.strip_prefix(' '))
+                    .and_then(|rest| rest.split_whitespace().next())
+                    .is_some_and(|w| {
+                        w.len() > 2
+                            && w.chars().all(|c| c.is_ascii_lowercase())
+                            && !crate::resolution::catalog::STOP_WORDS.contains(&w)
+                    })
+        };
         let mut out: Vec<String> = vec![];
-        for men in s.mentions.iter().filter(|m| m.kind == MentionKind::Name) {
+        for men in s
+            .mentions
+            .iter()
+            .filter(|m| m.kind == MentionKind::Name && (!qualifying || qualifies(m)))
+        {
             let lw = men.text.to_lowercase();
             let known = lw
                 .split(|c: char| !c.is_alphanumeric())
