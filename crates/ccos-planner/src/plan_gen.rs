@@ -479,10 +479,23 @@ fn unfit_back_reference(
             "the goal writes several things into one file, the earlier result ({src}) among them: how they go together is not said"
         ));
     }
-    if let Some(kind) = crate::decompose::named_result(&st.intent.description) {
+    // Several results (one per file, per value) written into one file:
+    // how they go together is not said ("read a.txt and b.txt and write
+    // them to both.txt" wrote a JSON list of both texts).
+    let stores = st
+        .manifest
+        .effective_effects()
+        .contains(&ccos_marketplace::Effect::Write);
+    if stores && (producer.intent.fan_out.is_some() || producer.intent.each.is_some()) {
+        return Some(format!(
+            "the earlier request ({src}) gives one result per item, and how they go together in what {} writes is not said",
+            st.manifest.id
+        ));
+    }
+    if crate::decompose::refers_back_vaguely(&st.intent.description) {
         // Another earlier request's result nobody uses: "add 2 and 3,
         // then get the current time and write *the answer*" (the sum or
-        // the time?).
+        // the time?); "read a.txt, read b.txt and write *them*".
         let consumed = |id: &str| {
             steps.iter().any(|o| {
                 o.intent.depends_on.iter().any(|d| d == id)
@@ -499,10 +512,12 @@ fn unfit_back_reference(
             .find(|o| o.intent.id != src && !consumed(&o.intent.id));
         if let Some(o) = other {
             return Some(format!(
-                "the goal says \"the {kind}\", and which earlier result it means ({src} or {}) is not said",
+                "the goal refers back, and which earlier result it means ({src} or {}) is not said",
                 o.intent.id
             ));
         }
+    }
+    if let Some(kind) = crate::decompose::named_result(&st.intent.description) {
         let fits = match kind {
             "number" | "count" => matches!(have, Some("integer" | "number")),
             _ => !matches!(have, Some("array" | "object") | None),
@@ -618,9 +633,24 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                     Some("integer" | "number" | "boolean" | "array" | "object")
                 )
             {
-                let v = Value::list(vec![sym("to-json"), sym(src)]);
+                let json = Value::list(vec![sym("to-json"), sym(src)]);
+                if have == Some("array") {
+                    // A list of texts (sorted lines) is written one per
+                    // line, as a text file holds lines; other lists as
+                    // JSON (attack trial: sorted lines came out as one
+                    // JSON line).
+                    let texts = Value::list(vec![sym("every?"), sym("string?"), sym(src)]);
+                    let lines = Value::list(vec![sym("join"), Value::string("\n"), sym(src)]);
+                    let v = Value::list(vec![sym("if"), texts, lines, json]);
+                    return (
+                        v,
+                        vec![format!(
+                            "adapter: a list stored as text: texts one per line, else (to-json {src})"
+                        )],
+                    );
+                }
                 return (
-                    v,
+                    json,
                     vec![format!(
                         "adapter: (to-json {src}) ({} stored as text)",
                         have.unwrap_or_default()

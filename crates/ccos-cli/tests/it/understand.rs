@@ -41,10 +41,13 @@ fn run(home: &Path, goal: &str, extra: &[&str]) -> (Option<i32>, Value, String) 
     let out = crate::support::cmd(home, &args)
         .current_dir(home.join("work"))
         .output();
-    let value = serde_json::from_slice::<Value>(&out.stdout)
-        .map(|j| j["value"].clone())
-        .unwrap_or(Value::Null);
-    (out.status.code(), value, text(&out.stderr))
+    let json = serde_json::from_slice::<Value>(&out.stdout).unwrap_or(Value::Null);
+    // A failed run says why in its JSON's `error`: kept with stderr.
+    let err = match json["error"].as_str() {
+        Some(e) => format!("{e}\n{}", text(&out.stderr)),
+        None => text(&out.stderr),
+    };
+    (out.status.code(), json["value"].clone(), err)
 }
 
 /// Asserts `goal` runs (exit 0) to `want`.
@@ -2211,4 +2214,34 @@ fn files_become_lists_and_back_references_are_checked() {
     for f in ["x.txt", "b.txt"] {
         assert!(!work.join(f).exists(), "{f} was written");
     }
+    // Second attack: no guessed numbers, orders or folders.
+    write(&work, "mixed.txt", "It weighs 1,000 grams.\n");
+    let (code, value, err) = run(home.path(), "what is the biggest number in mixed.txt?", &[]);
+    assert_eq!(code, Some(1), "a digit group is no number to guess: {err}");
+    assert!(format!("{value}{err}").contains("1,000"), "{value} {err}");
+    let (code, value, err) = run(home.path(), "sort people.json", &[]);
+    assert_eq!(code, Some(1), "maps have no order of their own: {err}");
+    assert!(
+        format!("{value}{err}").contains("say the key"),
+        "{value} {err}"
+    );
+    refused(
+        home.path(),
+        "what is the biggest number in numbers.txt and lines.txt?",
+        "would drop",
+    );
+    std::fs::create_dir_all(work.join("docs")).unwrap();
+    let (code, _, err) = run(home.path(), "list the files in docs/../..", &[]);
+    assert_eq!(code, Some(3), "the parent is outside the roots: {err}");
+    // Sorted lines are written one per line.
+    let (code, _, err) = run(
+        home.path(),
+        "sort the lines of lines.txt and write them to sorted.txt",
+        &["--yes"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(work.join("sorted.txt")).unwrap(),
+        "alpha beta\ngamma"
+    );
 }

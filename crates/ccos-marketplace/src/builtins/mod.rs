@@ -242,6 +242,7 @@ impl BuiltinExecutor {
             }
             "ccos.data.max" | "ccos.data.min" => {
                 let items = Args::one_map(id, &args)?.seq("items")?;
+                no_order_of_maps(id, items)?;
                 let numeric = all_numeric_texts(items.iter());
                 // Some texts with digits but not all numbers ("$10",
                 // "10 kg", "10" beside ""): text order would answer
@@ -379,57 +380,113 @@ impl BuiltinExecutor {
 const MAX_NUMBERS: usize = 1_000_000;
 
 /// The standalone numbers of `text`, in order (`ccos.text.numbers`): a run
-/// of digits with an optional fraction (`3`, `-1.5`, `+7`), not touching a
-/// letter, a digit group or another number's sign — "v2", "5cm",
-/// "2026-11-28" and "1,000" give no number or a date's parts are not
-/// negated: a sign counts only at the start of a word. Commas separate
-/// (`1,2,3` is three numbers); an integer beyond 64 bits is an error.
+/// of digits with an optional fraction (`3`, `-1.5`, `+7`, `−2`, `-$40`),
+/// not touching a letter, a dash or another number — "v2", "5cm",
+/// "2026-11-28", "--7", "10:30", "28/11" and the version "1.2.3" are no
+/// numbers. A sign
+/// counts only at the start of a word. Commas between numbers separate
+/// them (`1,2,3`), but a comma before a group of exactly three digits
+/// (`1,000`) and a zero-led integer (`000` of "1 000 000", `007`) could
+/// be a digit group or a code: the text is refused, not guessed. An
+/// integer beyond 64 bits is an error.
 fn numbers_in(id: &str, text: &str) -> Result<Vec<Value>, CallError> {
-    let b = text.as_bytes();
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let at = |k: usize| chars.get(k).map(|c| c.1);
+    let is_sign = |c: Option<char>| matches!(c, Some('-' | '+' | '\u{2212}'));
+    let is_currency = |c: Option<char>| matches!(c, Some('$' | '€' | '£'));
+    let digit = |c: Option<char>| c.is_some_and(|c| c.is_ascii_digit());
+    let ambiguous = |what: &str| {
+        CallError::invalid(
+            id,
+            format!(
+                "the text has {what}: a digit group or a code, not plainly a number; say which numbers to take"
+            ),
+        )
+    };
     let mut out = vec![];
-    let mut i = 0;
-    while i < b.len() {
-        let boundary = i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'.');
-        let signed = matches!(b[i], b'-' | b'+')
+    let mut k = 0;
+    while k < chars.len() {
+        let prev = k.checked_sub(1).and_then(at);
+        let boundary = !prev.is_some_and(|p| p.is_alphanumeric() || matches!(p, '.' | '_'));
+        // A sign, an optional currency sign, then a digit, at a word start.
+        let signed = is_sign(at(k))
             && boundary
-            && b.get(i + 1).is_some_and(u8::is_ascii_digit)
-            && (i == 0 || !matches!(b[i - 1], b'-' | b'+'));
-        if !(boundary && (b[i].is_ascii_digit() || signed)) {
-            i += 1;
+            && !is_sign(prev)
+            && (digit(at(k + 1)) || (is_currency(at(k + 1)) && digit(at(k + 2))));
+        let start_digit = digit(at(k)) && boundary && !is_sign(prev);
+        let currency = is_currency(at(k)) && digit(at(k + 1));
+        if !(signed || start_digit || currency) {
+            // A digit right after a sign that is no number's ("--7"),
+            // or inside a word: skip the whole run of digits.
+            if digit(at(k)) {
+                while digit(at(k)) || at(k) == Some('.') {
+                    k += 1;
+                }
+            } else {
+                k += 1;
+            }
             continue;
         }
-        let start = i;
+        let negative = signed && matches!(at(k), Some('-' | '\u{2212}'));
         if signed {
-            i += 1;
+            k += 1;
         }
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
+        if is_currency(at(k)) {
+            k += 1;
+        }
+        let from = k;
+        while digit(at(k)) {
+            k += 1;
         }
         let mut decimal = false;
-        if i + 1 < b.len() && b[i] == b'.' && b[i + 1].is_ascii_digit() {
+        if at(k) == Some('.') && digit(at(k + 1)) {
             decimal = true;
-            i += 1;
-            while i < b.len() && b[i].is_ascii_digit() {
-                i += 1;
+            k += 1;
+            while digit(at(k)) {
+                k += 1;
             }
         }
-        // Touching a letter or a date's dash: part of a word, no number.
-        if i < b.len() && (b[i].is_ascii_alphabetic() || b[i] == b'_' || b[i] == b'-') {
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'-')) {
-                i += 1;
+        let byte = |k: usize| chars.get(k).map_or(text.len(), |c| c.0);
+        let digits = &text[byte(from)..byte(k)];
+        // "1.2.3": a version; touching a letter, an underscore or a dash:
+        // part of a word, no number.
+        // "10:30", "28/11/2026": a time, a date, a fraction.
+        let joined = matches!(at(k), Some('.' | ':' | '/')) && digit(at(k + 1));
+        if joined || at(k).is_some_and(|c| c.is_alphabetic() || matches!(c, '_' | '-' | '\u{2212}'))
+        {
+            while at(k)
+                .is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/'))
+            {
+                k += 1;
             }
             continue;
         }
-        let word = &text[start..i];
+        if at(k) == Some(',')
+            && (1..=3).contains(&digits.len())
+            && !decimal
+            && (k + 1..k + 4).all(|x| digit(at(x)))
+            && !digit(at(k + 4))
+        {
+            return Err(ambiguous(&text[byte(from)..byte(k + 4)]));
+        }
+        if !decimal && digits.len() > 1 && digits.starts_with('0') {
+            return Err(ambiguous(digits));
+        }
         let v = if decimal {
-            word.parse::<f64>().ok().map(Value::Float)
+            digits
+                .parse::<f64>()
+                .ok()
+                .map(|f| Value::Float(if negative { -f } else { f }))
         } else {
-            word.parse::<i64>().ok().map(Value::Int)
+            digits
+                .parse::<i64>()
+                .ok()
+                .map(|n| Value::Int(if negative { -n } else { n }))
         };
         let Some(v) = v else {
             return Err(CallError::invalid(
                 id,
-                format!("the number {word} is beyond 64-bit integers"),
+                format!("the number {digits} is beyond 64-bit integers"),
             ));
         };
         if out.len() == MAX_NUMBERS {
@@ -522,6 +579,19 @@ fn data_filter(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
     Ok(Value::vector(out))
 }
 
+/// Maps have no order of their own: ordering them by their first key
+/// ("sort people.json" by `age`, alphabetically first) answers a question
+/// nobody asked (attack trial). Refused unless a key is given.
+fn no_order_of_maps(id: &str, items: &[Value]) -> Result<(), CallError> {
+    if items.iter().any(|v| v.as_map().is_some()) {
+        return Err(CallError::invalid(
+            id,
+            "the items are maps: say the key to order them by (:key)",
+        ));
+    }
+    Ok(())
+}
+
 fn data_sort(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
     let items = a.seq("items")?;
     let key = a.opt_key_name("key")?;
@@ -538,6 +608,9 @@ fn data_sort(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
             None => item.clone(),
         };
         keyed.push((k, item.clone()));
+    }
+    if key.is_none() {
+        no_order_of_maps(id, items)?;
     }
     let numeric = all_numeric_texts(keyed.iter().map(|(k, _)| k));
     keyed.sort_by(|x, y| {

@@ -160,15 +160,27 @@ async fn text_builtins() {
         .unwrap(),
         "[3 -1.5 7 42 1 2]"
     );
-    assert!(
+    // A sign before a currency, the Unicode minus; "--7" and a version
+    // are no numbers (attack trial).
+    assert_eq!(
         call(
             &mp,
             "ccos.text.numbers",
-            r#"{:text "99999999999999999999"}"#
+            "{:text \"-$40 \u{2212}5 --7 1.2.3 $3.50 (800) 10:30 28/11/2026\"}"
         )
         .await
-        .is_err()
+        .unwrap(),
+        "[-40 -5 3.5 800]"
     );
+    // A digit group or a code is refused, not split ("1,000" gave 1 and 0).
+    for text in ["99999999999999999999", "1,000", "1 000 000", "code 007"] {
+        assert!(
+            call(&mp, "ccos.text.numbers", &format!("{{:text {text:?}}}"))
+                .await
+                .is_err(),
+            "{text}"
+        );
+    }
     assert_eq!(
         call(&mp, "ccos.text.lines", r#"{:text "a b\r\nc\n\nd\n"}"#)
             .await

@@ -57,6 +57,24 @@ pub const BACK_REFERENCES: [&str; 16] = [
 /// passes only a result of that kind ([`named_result`]).
 const NAMED_RESULTS: [&str; 4] = ["answer", "number", "count", "value"];
 
+/// Whether `clause` refers back by a word that could mean several earlier
+/// results — "them", "those", "these", "their", "the result(s)", "the
+/// output", "the response", "the answer"... — rather than the nearest
+/// one ("it", "its", "that", "this").
+pub fn refers_back_vaguely(clause: &str) -> bool {
+    let words: Vec<String> = lexicon::word_spans(clause)
+        .into_iter()
+        .map(|(_, w)| w)
+        .collect();
+    words
+        .iter()
+        .any(|w| matches!(w.as_str(), "them" | "those" | "these" | "their"))
+        || named_result(clause).is_some()
+        || words.windows(2).any(|w| {
+            w[0] == "the" && matches!(w[1].as_str(), "result" | "results" | "output" | "response")
+        })
+}
+
 /// The kind of earlier result a clause names when it refers back by it
 /// ("write *the number* to x.txt": `number`), if it does.
 pub fn named_result(clause: &str) -> Option<&'static str> {
@@ -65,9 +83,10 @@ pub fn named_result(clause: &str) -> Option<&'static str> {
         .map(|(_, w)| w)
         .collect();
     words.windows(2).enumerate().find_map(|(i, w)| {
+        // "the number", "their count", "its value".
         let kind = NAMED_RESULTS
             .iter()
-            .find(|k| w[0] == "the" && w[1] == **k)?;
+            .find(|k| matches!(w[0].as_str(), "the" | "its" | "their") && w[1] == **k)?;
         let next = words.get(i + 2);
         (!next.is_some_and(|n| n.chars().any(|c| c.is_ascii_digit()) || n == "of")).then_some(*kind)
     })
@@ -147,7 +166,13 @@ pub fn split_clauses(text: &str) -> Vec<Clause> {
             .strip_suffix('.')
             .is_some_and(crate::understand::mentions::is_name_abbreviation);
         let ends = !in_quote && !title && core.ends_with(['.', ',', ';', '!', '?']);
-        let word = if ends {
+        // "..", "docs/..": a parent folder, its dots kept (a full stop or
+        // a question mark after it is still cut).
+        let bare = core.trim_end_matches([',', ';', '!', '?']);
+        let parent = bare == ".." || bare.ends_with("/..");
+        let word = if ends && parent {
+            format!("{bare}{}", &tok[core.len()..])
+        } else if ends {
             let stripped = core.trim_end_matches(['.', ',', ';', '!', '?']);
             // Keep closing quotes/brackets that followed the punctuation.
             format!("{stripped}{}", &tok[core.len()..])
@@ -346,9 +371,14 @@ impl ClauseDecomposition {
             match described_content(&text) {
                 Some((source, write, copying)) => {
                     let thing = names_of(source.strip_prefix("show ").unwrap_or(&source));
-                    if !thing.is_disjoint(&previous) && !copying {
+                    // "write the file to t.txt": a thing named by a common
+                    // noun alone is one the goal spoke of — the previous
+                    // result —, never a new request ("show the file"
+                    // listed the folder).
+                    let generic = !copying && generic_thing(&source);
+                    if (!thing.is_disjoint(&previous) || generic) && !copying && !split.is_empty() {
                         split.push((lead, write));
-                    } else if thing.is_disjoint(&earlier) {
+                    } else if thing.is_disjoint(&earlier) && !generic {
                         split.push((lead, source));
                         split.push(("and".to_string(), write));
                     } else {
@@ -360,6 +390,30 @@ impl ClauseDecomposition {
         }
         split
     }
+}
+
+/// Whether the thing of `source` ("show the file") is a common noun alone.
+fn generic_thing(source: &str) -> bool {
+    let ws: Vec<&str> = source.split_whitespace().skip(1).collect();
+    ws.len() <= 2
+        && ws.last().is_some_and(|l| {
+            matches!(
+                l.to_lowercase().as_str(),
+                "file"
+                    | "files"
+                    | "text"
+                    | "content"
+                    | "contents"
+                    | "data"
+                    | "output"
+                    | "list"
+                    | "document"
+                    | "page"
+                    | "lines"
+                    | "words"
+                    | "items"
+            )
+        })
 }
 
 /// Stems too common to tie a described thing to an earlier clause.

@@ -20,7 +20,7 @@ mod pattern;
 
 pub use clause::{
     BACK_REFERENCES, CONNECTORS, Clause, ClauseDecomposition, PerClause, named_result, refers_back,
-    split_clauses, writes_several_things,
+    refers_back_vaguely, split_clauses, writes_several_things,
 };
 
 pub(crate) use clause::{is_statement, unresolved_variation};

@@ -228,7 +228,16 @@ impl PatternDecomposition {
         }
         out.push(&goal[start..]);
         out.into_iter()
-            .map(|s| s.trim().trim_end_matches(['.', '!', '?']).trim())
+            .map(|s| {
+                let s = s.trim().trim_end_matches(['!', '?']).trim_end();
+                // "..", "docs/..": a parent folder keeps its dots; a full
+                // stop after it is still cut.
+                if s.ends_with(" ..") || s.ends_with("/..") || s == ".." {
+                    s
+                } else {
+                    s.trim_end_matches(['.', '!', '?']).trim()
+                }
+            })
             .filter(|s| !s.is_empty())
             .collect()
     }

@@ -2129,6 +2129,16 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
         {
             return None;
         }
+        // Files listed are files, no data: "the biggest number in
+        // numbers.txt and mixed.txt" gave "numbers.txt" (attack trial).
+        (MentionKind::List, Some("array"))
+            if !m.items.is_empty()
+                && m.items.iter().all(|it| it.kind == MentionKind::Path)
+                && !has(n, PATH_WORDS)
+                && !has(&p.desc_words, PATH_WORDS) =>
+        {
+            return None;
+        }
         (MentionKind::List, Some("array")) => {
             let items_ty = p
                 .schema
@@ -4214,8 +4224,10 @@ pub fn bind(
             // A list parameter takes a JSON file's value, the lines the
             // goal says, or the numbers it says.
             let path_text = it.value.as_str().unwrap_or(&it.text).to_string();
+            // (Numbers asked of a JSON file: of which of its values is not
+            // said; "the biggest number in people.json" gave a person.)
             let list_of = if path_text.to_lowercase().ends_with(".json") {
-                Some(ReadAs::Json)
+                (!says_numbers).then_some(ReadAs::Json)
             } else if says_lines {
                 Some(ReadAs::Lines)
             } else if says_numbers {

@@ -621,7 +621,12 @@ fn scan(text: &str) -> Vec<Tok> {
         });
         // Sentence punctuation glued to the end: `notes.txt.`, `me:`.
         let mut end = j;
-        while !abbreviation && end > i && text[..end].ends_with(['.', ':']) && {
+        // "..", "docs/..": a parent folder keeps its dots.
+        let parent = {
+            let t = &text[i..j];
+            t == ".." || t.ends_with("/..")
+        };
+        while !abbreviation && !parent && end > i && text[..end].ends_with(['.', ':']) && {
             let w = &text[i..end - 1];
             // keep "3." only as part of a number with decimals
             !w.is_empty()
@@ -1281,13 +1286,25 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                         && !is_fraction(w)
                     {
                         m = Some((MentionKind::Path, Json::from(w.clone()), false));
-                    } else if matches!(
-                        w.trim_end_matches(['?', '!', ',']),
-                        "/" | "~" | "~/" | ".." | "../" | "./"
-                    ) && i > 0
+                    } else if {
+                        // "/", "~", "..", "./..": a folder written
+                        // without a letter.
+                        let r = w.trim_end_matches(['?', '!', ',']);
+                        !r.is_empty() && r.chars().all(|c| matches!(c, '.' | '/' | '~'))
+                    } && i > 0
                         && matches!(
                             words[i - 1].as_deref(),
-                            Some("in" | "of" | "from" | "under" | "inside" | "at" | "list" | "ls")
+                            Some(
+                                "in" | "of"
+                                    | "from"
+                                    | "under"
+                                    | "inside"
+                                    | "at"
+                                    | "list"
+                                    | "ls"
+                                    | "and"
+                                    | "or"
+                            )
                         )
                     {
                         // "the files in /", "list ../", "in ~": a folder
@@ -2521,9 +2538,14 @@ mod tests {
             ("show the list of files in /", "/"),
             ("list ../", "../"),
             ("save the files in ~ to x", "~"),
+            ("list the files in ..", ".."),
+            ("list the files in ./..", "./.."),
+            ("list ..", ".."),
         ] {
             assert!(kinds(goal).contains(&(Path, json!(root))), "{goal}");
         }
+        // A parent folder keeps its dots (it was cut to "docs/").
+        assert!(kinds("list the files in docs/..").contains(&(Path, json!("docs/.."))));
         assert!(kinds("a / b").is_empty());
         // A day the month does not have is no date (attack trial: "31st
         // February 2023" was echoed as 2023-02-31).
