@@ -62,10 +62,7 @@ const NAMED_RESULTS: [&str; 4] = ["answer", "number", "count", "value"];
 /// output", "the response", "the answer"... — rather than the nearest
 /// one ("it", "its", "that", "this").
 pub fn refers_back_vaguely(clause: &str) -> bool {
-    let words: Vec<String> = lexicon::word_spans(clause)
-        .into_iter()
-        .map(|(_, w)| w)
-        .collect();
+    let words: Vec<String> = lexicon::words_of(clause);
     words
         .iter()
         .any(|w| matches!(w.as_str(), "them" | "those" | "these" | "their"))
@@ -78,10 +75,7 @@ pub fn refers_back_vaguely(clause: &str) -> bool {
 /// The kind of earlier result a clause names when it refers back by it
 /// ("write *the number* to x.txt": `number`), if it does.
 pub fn named_result(clause: &str) -> Option<&'static str> {
-    let words: Vec<String> = lexicon::word_spans(clause)
-        .into_iter()
-        .map(|(_, w)| w)
-        .collect();
+    let words: Vec<String> = lexicon::words_of(clause);
     words.windows(2).enumerate().find_map(|(i, w)| {
         // "the number", "their count", "its value".
         let kind = NAMED_RESULTS
@@ -735,10 +729,7 @@ pub(crate) fn unresolved_variation(clause: &str) -> Option<&'static str> {
 /// Whether a clause only asks to do the previous one once more ("again",
 /// "do it again", "repeat that", "once more").
 fn is_bare_repeat(clause: &str) -> bool {
-    let words: Vec<String> = lexicon::word_spans(clause)
-        .into_iter()
-        .map(|(_, w)| w)
-        .collect();
+    let words: Vec<String> = lexicon::words_of(clause);
     words
         .iter()
         .any(|w| matches!(w.as_str(), "again" | "repeat" | "redo" | "more"))

@@ -1379,6 +1379,11 @@ pub const CREW_JOBS: &[(&[&str], &str)] = &[
     (&["edit", "edits", "edited", "editor"], "Editor"),
 ];
 
+/// The words of `text`, lower-cased ([`word_spans`] without the spans).
+pub fn words_of(text: &str) -> Vec<String> {
+    word_spans(text).into_iter().map(|(_, w)| w).collect()
+}
+
 /// The words of `text` with their byte spans, lower-cased.
 pub fn word_spans(text: &str) -> Vec<(std::ops::Range<usize>, String)> {
     let mut out = vec![];
