@@ -435,6 +435,42 @@ fn step_form(desc: &str, call: Value) -> Value {
     ])
 }
 
+/// Whether `m` stores what it is given (the write effect).
+fn stores(m: &CapabilityManifest) -> bool {
+    m.effective_effects()
+        .contains(&ccos_marketplace::Effect::Write)
+}
+
+/// A count or a list stored as text ("write the number to wc.txt"): its
+/// JSON text, a list of texts one per line (sorted lines were one JSON
+/// line: attack trial). `None` for a text, or a result of unknown type.
+fn stored_as_text(src: &str, have: Option<&str>) -> Option<(Value, Vec<String>)> {
+    if !matches!(
+        have,
+        Some("integer" | "number" | "boolean" | "array" | "object")
+    ) {
+        return None;
+    }
+    let json = Value::list(vec![sym("to-json"), sym(src)]);
+    if have == Some("array") {
+        let texts = Value::list(vec![sym("every?"), sym("string?"), sym(src)]);
+        let lines = Value::list(vec![sym("join"), Value::string("\n"), sym(src)]);
+        return Some((
+            Value::list(vec![sym("if"), texts, lines, json]),
+            vec![format!(
+                "adapter: a list stored as text: texts one per line, else (to-json {src})"
+            )],
+        ));
+    }
+    Some((
+        json,
+        vec![format!(
+            "adapter: (to-json {src}) ({} stored as text)",
+            have.unwrap_or_default()
+        )],
+    ))
+}
+
 /// Fields of a result that only says what a write did: its receipt.
 const RECEIPT_FIELDS: [&str; 5] = ["path", "bytes", "size", "written", "ok"];
 
@@ -455,10 +491,7 @@ fn unfit_back_reference(
     among_operands: bool,
 ) -> Option<String> {
     let producer = steps.iter().find(|p| p.intent.id == src)?;
-    let receipt = producer
-        .manifest
-        .effective_effects()
-        .contains(&ccos_marketplace::Effect::Write)
+    let receipt = stores(&producer.manifest)
         && producer
             .manifest
             .output_schema
@@ -482,11 +515,8 @@ fn unfit_back_reference(
     // Several results (one per file, per value) written into one file:
     // how they go together is not said ("read a.txt and b.txt and write
     // them to both.txt" wrote a JSON list of both texts).
-    let stores = st
-        .manifest
-        .effective_effects()
-        .contains(&ccos_marketplace::Effect::Write);
-    if stores && (producer.intent.fan_out.is_some() || producer.intent.each.is_some()) {
+    if stores(&st.manifest) && (producer.intent.fan_out.is_some() || producer.intent.each.is_some())
+    {
         return Some(format!(
             "the earlier request ({src}) gives one result per item, and how they go together in what {} writes is not said",
             st.manifest.id
@@ -610,52 +640,23 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
         };
         // The value passing sub-intent `src`'s result to property `t`
         // (projection of structured results, coercion), with its notes.
-        let stores = st
-            .manifest
-            .effective_effects()
-            .contains(&ccos_marketplace::Effect::Write);
+        let stores_text = stores(&st.manifest);
         let result_for = |src: &str, t: &str| {
             let have = out_type.get(src).copied().flatten();
-            // A count or a list stored as text ("write the number to
-            // wc.txt"): its JSON text. Only into a capability that stores
-            // what it is given; a computation on text ("count the words")
-            // never gets a list's JSON text for it.
-            // (A structured result with a field to project — the body
-            // of an HTTP response — is projected instead.)
-            if stores
+            // A count or a list stored as text, only into a capability
+            // that stores what it is given (a computation on text never
+            // gets a list's JSON text), and never where a field of a
+            // structured result — the body of an HTTP response — is
+            // projected instead.
+            if stores_text
                 && want_of(t) == Some("string")
                 && out_schema
                     .get(src)
                     .and_then(|sc| project_field(sc, t, want_of(t)))
                     .is_none()
-                && matches!(
-                    have,
-                    Some("integer" | "number" | "boolean" | "array" | "object")
-                )
+                && let Some(stored) = stored_as_text(src, have)
             {
-                let json = Value::list(vec![sym("to-json"), sym(src)]);
-                if have == Some("array") {
-                    // A list of texts (sorted lines) is written one per
-                    // line, as a text file holds lines; other lists as
-                    // JSON (attack trial: sorted lines came out as one
-                    // JSON line).
-                    let texts = Value::list(vec![sym("every?"), sym("string?"), sym(src)]);
-                    let lines = Value::list(vec![sym("join"), Value::string("\n"), sym(src)]);
-                    let v = Value::list(vec![sym("if"), texts, lines, json]);
-                    return (
-                        v,
-                        vec![format!(
-                            "adapter: a list stored as text: texts one per line, else (to-json {src})"
-                        )],
-                    );
-                }
-                return (
-                    json,
-                    vec![format!(
-                        "adapter: (to-json {src}) ({} stored as text)",
-                        have.unwrap_or_default()
-                    )],
-                );
+                return stored;
             }
             ref_value(src, have, out_schema.get(src).copied(), t, want_of(t))
         };

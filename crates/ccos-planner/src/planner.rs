@@ -789,6 +789,17 @@ impl Planner {
                 d => allowed.push((m, d.label().to_string())),
             }
         }
+        // A refusal of the sub-intent itself holds for every candidate:
+        // computed once, said for each (the report says it once).
+        if let Some(why) = sub_intent_refusal(s) {
+            for (m, _) in &allowed {
+                trace.skipped.push(Skipped {
+                    capability_id: m.id.clone(),
+                    reason: why.clone(),
+                });
+            }
+            return Ok((trace, None));
+        }
         let can_ask = self.can_ask();
         let mut fallback: Option<(usize, Chosen, Vec<String>)> = None;
         for (i, (m, d)) in allowed.iter().enumerate() {
@@ -839,26 +850,10 @@ impl Planner {
         }
     }
 
-    /// Whether capability `m` serves sub-intent `s`, and how.
+    /// Whether capability `m` serves sub-intent `s`, and how (the
+    /// sub-intent's own refusals, [`sub_intent_refusal`], are checked
+    /// once by the caller).
     fn evaluate(&self, s: &SubIntent, m: &CapabilityManifest, can_ask: bool) -> Fit {
-        // "Show the popular teams. What about players?": a variation the
-        // splitter could not complete from the previous clause asks for it
-        // again, differently; which value changes is not said.
-        if s.from_text
-            && let Some(marker) = crate::decompose::unresolved_variation(&s.description)
-        {
-            return Fit::Refused(format!(
-                "\"{marker}\" asks for an earlier request again with something changed, and which of its values changes is not said"
-            ));
-        }
-        // "The list is [3,1,2]. Sort [9,8,7].": a statement asks for
-        // nothing; what to do with its values is not said.
-        if s.from_text && crate::decompose::is_statement(&s.description) {
-            return Fit::Refused(format!(
-                "\"{}\" states facts and asks for nothing (what to do with them is not said)",
-                s.description
-            ));
-        }
         // "Should I revoke the tokens?", "tell me how to delete X": a
         // question about an action never performs it.
         if crate::understand::bind::changes_things(m) {
@@ -1345,7 +1340,9 @@ impl Planner {
             // A list to count ("how many movies has X acted in" read as
             // "list …, count them"): the path gives the list.
             rest.counted = false;
-            if let Fit::Serves(chosen, notes) = self.evaluate(&rest, &f.details, false) {
+            if sub_intent_refusal(&rest).is_none()
+                && let Fit::Serves(chosen, notes) = self.evaluate(&rest, &f.details, false)
+            {
                 f.judged = Some((chosen.intent, notes));
             }
         }
@@ -2302,6 +2299,30 @@ fn guessed_around_the_question(
                 a.source, a.param
             )
         })
+    })
+}
+
+/// Why no capability can serve sub-intent `s`, whichever it is (it opens
+/// with the words quoted, which [`no_fit_reason`] says once):
+/// - "Show the popular teams. What about players?": a variation the
+///   splitter could not complete from the previous clause asks for it
+///   again, differently; which value changes is not said;
+/// - "The list is [3,1,2]. Sort [9,8,7].": a statement asks for nothing;
+///   what to do with its values is not said.
+fn sub_intent_refusal(s: &SubIntent) -> Option<String> {
+    if !s.from_text {
+        return None;
+    }
+    if let Some(marker) = crate::decompose::unresolved_variation(&s.description) {
+        return Some(format!(
+            "\"{marker}\" asks for an earlier request again with something changed, and which of its values changes is not said"
+        ));
+    }
+    crate::decompose::is_statement(&s.description).then(|| {
+        format!(
+            "\"{}\" states facts and asks for nothing (what to do with them is not said)",
+            s.description
+        )
     })
 }
 

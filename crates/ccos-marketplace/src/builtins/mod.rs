@@ -390,8 +390,10 @@ const MAX_NUMBERS: usize = 1_000_000;
 /// be a digit group or a code: the text is refused, not guessed. An
 /// integer beyond 64 bits is an error.
 fn numbers_in(id: &str, text: &str) -> Result<Vec<Value>, CallError> {
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
-    let at = |k: usize| chars.get(k).map(|c| c.1);
+    // Byte offsets, no copy of the text (it may be 16 MiB): the character
+    // at `k`, and the offset after it.
+    let at = |k: usize| text.get(k..).and_then(|r| r.chars().next());
+    let after = |k: usize| k + at(k).map_or(1, char::len_utf8);
     let is_sign = |c: Option<char>| matches!(c, Some('-' | '+' | '\u{2212}'));
     let is_currency = |c: Option<char>| matches!(c, Some('$' | '€' | '£'));
     let digit = |c: Option<char>| c.is_some_and(|c| c.is_ascii_digit());
@@ -405,34 +407,35 @@ fn numbers_in(id: &str, text: &str) -> Result<Vec<Value>, CallError> {
     };
     let mut out = vec![];
     let mut k = 0;
-    while k < chars.len() {
-        let prev = k.checked_sub(1).and_then(at);
+    while k < text.len() {
+        let prev = text.get(..k).and_then(|r| r.chars().next_back());
         let boundary = !prev.is_some_and(|p| p.is_alphanumeric() || matches!(p, '.' | '_'));
+        let (c0, c1) = (at(k), at(after(k)));
         // A sign, an optional currency sign, then a digit, at a word start.
-        let signed = is_sign(at(k))
+        let signed = is_sign(c0)
             && boundary
             && !is_sign(prev)
-            && (digit(at(k + 1)) || (is_currency(at(k + 1)) && digit(at(k + 2))));
-        let start_digit = digit(at(k)) && boundary && !is_sign(prev);
-        let currency = is_currency(at(k)) && digit(at(k + 1));
+            && (digit(c1) || (is_currency(c1) && digit(at(after(after(k))))));
+        let start_digit = digit(c0) && boundary && !is_sign(prev);
+        let currency = is_currency(c0) && digit(c1);
         if !(signed || start_digit || currency) {
             // A digit right after a sign that is no number's ("--7"),
             // or inside a word: skip the whole run of digits.
-            if digit(at(k)) {
+            if digit(c0) {
                 while digit(at(k)) || at(k) == Some('.') {
                     k += 1;
                 }
             } else {
-                k += 1;
+                k = after(k);
             }
             continue;
         }
-        let negative = signed && matches!(at(k), Some('-' | '\u{2212}'));
+        let negative = signed && matches!(c0, Some('-' | '\u{2212}'));
         if signed {
-            k += 1;
+            k = after(k);
         }
         if is_currency(at(k)) {
-            k += 1;
+            k = after(k);
         }
         let from = k;
         while digit(at(k)) {
@@ -446,8 +449,7 @@ fn numbers_in(id: &str, text: &str) -> Result<Vec<Value>, CallError> {
                 k += 1;
             }
         }
-        let byte = |k: usize| chars.get(k).map_or(text.len(), |c| c.0);
-        let digits = &text[byte(from)..byte(k)];
+        let digits = &text[from..k];
         // "1.2.3": a version; touching a letter, an underscore or a dash:
         // part of a word, no number.
         // "10:30", "28/11/2026": a time, a date, a fraction.
@@ -457,7 +459,7 @@ fn numbers_in(id: &str, text: &str) -> Result<Vec<Value>, CallError> {
             while at(k)
                 .is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/'))
             {
-                k += 1;
+                k = after(k);
             }
             continue;
         }
@@ -467,7 +469,7 @@ fn numbers_in(id: &str, text: &str) -> Result<Vec<Value>, CallError> {
             && (k + 1..k + 4).all(|x| digit(at(x)))
             && !digit(at(k + 4))
         {
-            return Err(ambiguous(&text[byte(from)..byte(k + 4)]));
+            return Err(ambiguous(&text[from..k + 4]));
         }
         if !decimal && digits.len() > 1 && digits.starts_with('0') {
             return Err(ambiguous(digits));

@@ -81,9 +81,17 @@ pub fn named_result(clause: &str) -> Option<&'static str> {
         let kind = NAMED_RESULTS
             .iter()
             .find(|k| matches!(w[0].as_str(), "the" | "its" | "their") && w[1] == **k)?;
-        let next = words.get(i + 2);
-        (!next.is_some_and(|n| n.chars().any(|c| c.is_ascii_digit()) || n == "of")).then_some(*kind)
+        (!names_a_value(&words, i + 2)).then_some(*kind)
     })
+}
+
+/// Whether the word at `at` makes the named result before it a thing
+/// named, not a reference: a value ("the number *5*") or "of" ("the
+/// number *of* lines").
+fn names_a_value(words: &[String], at: usize) -> bool {
+    words
+        .get(at)
+        .is_some_and(|n| n.chars().any(|c| c.is_ascii_digit()) || n == "of")
 }
 
 /// One clause of a request.
@@ -163,7 +171,7 @@ pub fn split_clauses(text: &str) -> Vec<Clause> {
         // "..", "docs/..": a parent folder, its dots kept (a full stop or
         // a question mark after it is still cut).
         let bare = core.trim_end_matches([',', ';', '!', '?']);
-        let parent = bare == ".." || bare.ends_with("/..");
+        let parent = crate::understand::mentions::ends_in_parent_folder(bare);
         let word = if ends && parent {
             format!("{bare}{}", &tok[core.len()..])
         } else if ends {
@@ -205,9 +213,7 @@ pub fn refers_back(clause: &str) -> bool {
                     && i > 0
                     && matches!(words[i - 1].as_str(), "is" | "was" | "isn't" | "wasn't"))
                 && !(parts.last().is_some_and(|l| NAMED_RESULTS.contains(l))
-                    && words.get(i + parts.len()).is_some_and(|n| {
-                        n.chars().any(|c| c.is_ascii_digit()) || n == "of"
-                    }))
+                    && names_a_value(&words, i + parts.len()))
         })
     })
 }
@@ -338,6 +344,8 @@ impl ClauseDecomposition {
         // "write the current time to now.txt": what to write is a request
         // of its own, then written ("write it to now.txt").
         let mut split: Vec<(String, String)> = Vec::with_capacity(out.len());
+        // The things the clauses so far name.
+        let mut earlier: BTreeSet<String> = BTreeSet::new();
         for (lead, text) in out {
             // A thing an earlier clause names is that clause's ("list the
             // files in docs/ and write *the list* to x.txt"; "get the
@@ -359,9 +367,9 @@ impl ClauseDecomposition {
                     .filter(|st| !FILLER_STEMS.contains(&st.as_str()))
                     .collect()
             };
-            let earlier: BTreeSet<String> = split.iter().flat_map(|(_, t)| names_of(t)).collect();
             let previous: BTreeSet<String> =
                 split.last().map(|(_, t)| names_of(t)).unwrap_or_default();
+            let before = split.len();
             match described_content(&text) {
                 Some((source, write, copying)) => {
                     let thing = names_of(source.strip_prefix("show ").unwrap_or(&source));
@@ -381,6 +389,7 @@ impl ClauseDecomposition {
                 }
                 None => split.push((lead, text)),
             }
+            earlier.extend(split[before..].iter().flat_map(|(_, t)| names_of(t)));
         }
         split
     }
@@ -599,15 +608,15 @@ const MORE_CHANGE_VERBS: [&str; 11] = [
 ];
 
 /// The stems of the verbs that change something (computed once).
-fn change_stems() -> &'static std::collections::BTreeSet<String> {
-    static S: std::sync::OnceLock<std::collections::BTreeSet<String>> = std::sync::OnceLock::new();
+fn change_stems() -> &'static BTreeSet<String> {
+    static S: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
     S.get_or_init(|| {
         lexicon::VERBS
             .iter()
             .filter(|(kind, _)| *kind == "write")
             .flat_map(|(_, verbs)| verbs.iter())
             .chain(MORE_CHANGE_VERBS.iter())
-            .flat_map(|w| ccos_marketplace::search::analyze(w))
+            .flat_map(|w| analyze(w))
             .collect()
     })
 }
@@ -758,16 +767,11 @@ fn is_bare_repeat(clause: &str) -> bool {
 /// Whether a clause may be done again by a variation or a repeat: it
 /// neither changes something ([`change_stems`]) nor refers back.
 fn repeatable(prev: &str) -> bool {
-    let changes = |w: &str| {
-        ccos_marketplace::search::analyze(w)
-            .iter()
-            .any(|st| change_stems().contains(st))
-    };
+    let changes = |w: &str| analyze(w).iter().any(|st| change_stems().contains(st));
     // The previous clause's verb: its first word that opens a request or
     // changes something ("can you *give* me …", "*remember* that …").
-    let verb = lexicon::word_spans(prev)
+    let verb = lexicon::words_of(prev)
         .into_iter()
-        .map(|(_, w)| w)
         .find(|w| lexicon::is_request_verb(w) || lexicon::is_action_verb(w) || changes(w));
     !refers_back(prev) && !verb.is_some_and(|v| changes(&v))
 }

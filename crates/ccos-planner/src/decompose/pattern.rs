@@ -232,7 +232,7 @@ impl PatternDecomposition {
                 let s = s.trim().trim_end_matches(['!', '?']).trim_end();
                 // "..", "docs/..": a parent folder keeps its dots; a full
                 // stop after it is still cut.
-                if s.ends_with(" ..") || s.ends_with("/..") || s == ".." {
+                if crate::understand::mentions::ends_in_parent_folder(s) {
                     s
                 } else {
                     s.trim_end_matches(['.', '!', '?']).trim()

@@ -3950,11 +3950,8 @@ pub fn bind(
     // Unused stated values; a file path left over may be read into a data
     // parameter when the capability takes no path.
     let takes_path = params.iter().any(|p| has(&p.name_words, PATH_WORDS));
-    let says = |word: &str| {
-        clause
-            .split(|c: char| !c.is_alphanumeric())
-            .any(|w| w.eq_ignore_ascii_case(word))
-    };
+    let clause_words = super::lexicon::words_of(clause);
+    let says = |word: &str| clause_words.iter().any(|w| w == word);
     let says_lines = says("lines");
     // "the biggest number in numbers.txt", "sort the numbers in x.txt".
     let says_numbers = says("numbers") || says("number");
@@ -5089,10 +5086,7 @@ pub(crate) fn file_asked_of_a_folder_capability(clause: &str, m: &CapabilityMani
             .flat_map(|w| analyze(w))
             .collect()
     });
-    let words: Vec<String> = super::lexicon::word_spans(clause)
-        .into_iter()
-        .map(|(_, w)| w)
-        .collect();
+    let words = super::lexicon::words_of(clause);
     let says = |ws: &[&str]| words.iter().any(|w| ws.contains(&w.as_str()));
     let names = super::lexicon::name_words(m);
     says(&["file", "files"])

@@ -622,10 +622,7 @@ fn scan(text: &str) -> Vec<Tok> {
         // Sentence punctuation glued to the end: `notes.txt.`, `me:`.
         let mut end = j;
         // "..", "docs/..": a parent folder keeps its dots.
-        let parent = {
-            let t = &text[i..j];
-            t == ".." || t.ends_with("/..")
-        };
+        let parent = ends_in_parent_folder(&text[i..j]);
         while !abbreviation && !parent && end > i && text[..end].ends_with(['.', ':']) && {
             let w = &text[i..end - 1];
             // keep "3." only as part of a number with decimals
@@ -1064,18 +1061,6 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                     {
                         take = if next == Some("per") { 3 } else { 2 };
                         m = Some((MentionKind::Percent, v, false));
-                    } else if let Some(month) = next.and_then(month_of)
-                        && let Some(day) = v.as_u64().filter(|d| (1..=31).contains(d))
-                        && let Some(y) = next2.and_then(|y| y.parse::<u32>().ok())
-                        && (1000..=9999).contains(&y)
-                        && day_exists(Some(y), month, u32::try_from(day).unwrap_or(0))
-                    {
-                        m = Some((
-                            MentionKind::Date,
-                            Json::from(format!("{y:04}-{month:02}-{day:02}")),
-                            false,
-                        ));
-                        take = 3;
                     } else if let Some((hm, took)) = parse_time(w, next)
                         .filter(|_| next.is_some_and(|n| matches!(n, "am" | "pm" | "a.m" | "p.m")))
                     {
@@ -1666,6 +1651,13 @@ fn is_iso_date(w: &str) -> bool {
         && b.iter()
             .enumerate()
             .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+}
+
+/// Whether `text` ends with a parent folder (`..`, `docs/..`, "list ..")
+/// whose dots are no full stop: the mention scanner and both clause
+/// splitters keep them.
+pub(crate) fn ends_in_parent_folder(text: &str) -> bool {
+    text == ".." || text.ends_with("/..") || text.ends_with(" ..")
 }
 
 /// A date written day first at token `i` ("15 October 2023", "15th
