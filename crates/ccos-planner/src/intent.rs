@@ -357,6 +357,16 @@ impl SubIntent {
                 MentionKind::Email => Some("email"),
                 MentionKind::Date => Some("date"),
                 MentionKind::Duration => Some("duration"),
+                // "whose city is London" keeps some records: a filter.
+                MentionKind::Field
+                    if m.cue
+                        .before
+                        .last()
+                        .is_some_and(|w| matches!(w.as_str(), "whose" | "where")) =>
+                {
+                    Some("key filter")
+                }
+                MentionKind::Field => Some("key"),
                 _ => None,
             })
             .collect();

@@ -1079,7 +1079,7 @@ impl Planner {
         if let Some(why) = unset_named_parameter(s, m, &b, &judged, &params) {
             return Fit::Refused(why);
         }
-        if let Some(why) = count_not_asked(&s.description, m) {
+        if let Some(why) = count_not_asked(&s.description, m, &read_step_words(&b)) {
             return Fit::Refused(why);
         }
         if let Some(why) = deletes_more_than_asked(s, m, &b) {
@@ -2693,11 +2693,15 @@ fn read_step_words(b: &crate::understand::bind::Binding) -> Vec<String> {
     if !b.read_first.is_empty() {
         out.extend(analyze("read file"));
     }
+    // "the people in people.json": the file's own name says what it holds.
+    for (_, path) in &b.read_first {
+        out.extend(lexicon::file_name_stems(path));
+    }
     for how in b.read_as.values() {
         out.extend(analyze(match how {
             crate::understand::bind::ReadAs::Lines => "lines line",
             crate::understand::bind::ReadAs::Numbers => "numbers number",
-            crate::understand::bind::ReadAs::Json => "json",
+            crate::understand::bind::ReadAs::Json => lexicon::RECORD_NOUNS,
         }));
     }
     out
@@ -2937,6 +2941,15 @@ const ADVERBS_OF_PLACE_AND_TIME: &[&str] = &[
     "away", "apart", "ago", "ahead", "back", "later", "earlier", "aside", "along",
 ];
 
+/// Words opening a question or a statement, not an imperative ("*is*
+/// the file empty", "*are* all tests green").
+const QUESTION_OPENERS: &[&str] = &[
+    "what", "who", "whom", "whose", "which", "when", "where", "why", "how", "is", "are", "was",
+    "were", "do", "does", "did", "can", "could", "will", "would", "should", "shall", "may",
+    "might", "must", "has", "have", "had", "i", "we", "you", "it", "they", "there", "here",
+    "please", "kindly", "also", "then", "and", "now", "just", "only", "all", "so", "if",
+];
+
 /// Words that make the noun after them the thing a request is about
 /// ("the header of", "each line in").
 const DETERMINERS: &[&str] = &[
@@ -2983,6 +2996,10 @@ fn unaccounted_word(
         if a.source.starts_with("recency ") {
             vocab.extend(crate::understand::bind::recency_stems().iter().cloned());
         }
+        // "oldest first" set the ordering's direction: served.
+        if a.source == crate::understand::bind::DIRECTION_SOURCE {
+            vocab.extend(lexicon::direction_stems().iter().cloned());
+        }
     }
     for v in b.fan_out.iter().chain(&b.fan_with).flat_map(|(_, vs)| vs) {
         if let Some(v) = v.as_str() {
@@ -3016,8 +3033,18 @@ fn unaccounted_word(
     };
     // The request's own verb ("count the empty lines") is the operation:
     // the capability must do it.
+    // So is an unknown first word before a determiner: the imperative
+    // shape of a verb on its object ("*zip* the docs folder", "*encrypt*
+    // the file"), whether or not the verb is a known one.
+    let imperative = |first: &str| {
+        first.chars().all(char::is_alphabetic)
+            && words
+                .get(1)
+                .is_some_and(|n| DETERMINERS.contains(&n.as_str()))
+            && !QUESTION_OPENERS.contains(&first)
+    };
     if let Some(first) = words.first()
-        && lexicon::is_action_verb(first)
+        && (lexicon::is_action_verb(first) || imperative(first))
         && !is_filler(first)
         && !in_vocab(first)
     {
@@ -3909,8 +3936,9 @@ fn question_that_changes(text: &str, m: &CapabilityManifest) -> Option<String> {
 /// its result is a number) does not serve `text`: the goal asks for no
 /// number ("find all the words in notes.txt" lists them; counting them
 /// answers something else). A goal asks for a count by "how many", "the
-/// number of", or by saying count, number, total or tally.
-fn count_not_asked(text: &str, m: &CapabilityManifest) -> Option<String> {
+/// number of", or by saying count, number, total or tally. `read`: the
+/// words of what the plan reads first ([`read_step_words`]).
+fn count_not_asked(text: &str, m: &CapabilityManifest, read: &[String]) -> Option<String> {
     use ccos_marketplace::search::analyze;
     let counts = lexicon::name_words(m).contains("count")
         && matches!(output_type(m), Some("integer" | "number"));
@@ -3937,6 +3965,9 @@ fn count_not_asked(text: &str, m: &CapabilityManifest) -> Option<String> {
     if let Some(noun) = counted {
         let mut own: BTreeSet<String> = lexicon::name_words(m);
         own.extend(analyze(&m.description));
+        // What a file read first became: "count the people in
+        // people.json" counts the records it holds.
+        own.extend(read.iter().cloned());
         let known = analyze(noun)
             .iter()
             .all(|st| lexicon::synonym_stems(st).iter().any(|x| own.contains(x)));

@@ -301,6 +301,41 @@ impl HybridDecomposition {
                 c.from_text = true;
                 return Ok(done(vec![c], HybridPath::Fallback, "fallback", failures));
             }
+            // "how many people are in people.json?", "how many numbers
+            // are in numbers.txt": the things a named file holds, counted
+            // (the file becomes the list; listing it would list a folder).
+            if let Some(file) = stated.iter().find(|m| {
+                m.kind == crate::understand::MentionKind::Path
+                    && !m.text.ends_with('/')
+                    && m.text.rsplit('/').next().is_some_and(|n| n.contains('.'))
+                    && plain_between(m)
+                    && goal
+                        .get(m.span.end..)
+                        .is_some_and(|after| after.chars().all(|c| !c.is_alphanumeric()))
+            }) {
+                let at = goal.len() - rest.len();
+                let noun = goal.get(at..file.span.start).and_then(|between| {
+                    let mut ws = between.split_whitespace();
+                    let first = ws.next()?;
+                    // One or two words before "are": "people", "md files".
+                    let mut noun = vec![first];
+                    for w in ws {
+                        let lw = w.to_lowercase();
+                        if matches!(lw.as_str(), "are" | "is") {
+                            break;
+                        }
+                        noun.push(w);
+                    }
+                    (noun.len() <= 2).then(|| noun.join(" "))
+                });
+                if let Some(noun) = noun {
+                    let text = format!("count the {noun} in {}", file.text);
+                    let mut c = SubIntent::new("s1", &text, IntentType::Compute);
+                    c.mentions = crate::understand::mentions(&text).unwrap_or_default();
+                    c.from_text = true;
+                    return Ok(done(vec![c], HybridPath::Fallback, "fallback", failures));
+                }
+            }
             let listing = format!("list {rest}");
             let mut s = SubIntent::new("s1", &listing, IntentType::Fetch);
             s.mentions = crate::understand::mentions(&listing).unwrap_or_default();

@@ -371,6 +371,19 @@ impl ResolutionStrategy for CatalogResolution {
             .filter(|p| matches!(*p, "named" | "called"))
             .flat_map(analyze)
             .collect();
+        let file_stems: BTreeSet<String> = intent
+            .mentions
+            .iter()
+            .filter(|m| m.kind == crate::understand::MentionKind::Path)
+            .flat_map(|m| {
+                let mut stems = crate::understand::lexicon::file_name_stems(&m.text);
+                // "the *entries* of people.json": a JSON file holds them.
+                if m.text.to_lowercase().ends_with(".json") {
+                    stems.extend(analyze(crate::understand::lexicon::RECORD_NOUNS));
+                }
+                stems
+            })
+            .collect();
         // The request's words in order, for acronyms ("greatest common
         // divisor" spells `gcd`).
         let evidence_seq: Vec<String> = analyze(&evidence_text);
@@ -499,7 +512,12 @@ impl ResolutionStrategy for CatalogResolution {
             // So does a word introducing a stated value ("a branch
             // *called* v2"): it says a name follows, not what to do.
             let naming = unmatched_weight(&|q| naming_stems.contains(q));
-            let bar_total = judged_total - unmatched_filler - naming;
+            // So does a word repeating a stated file's name ("the
+            // *people* in people.json"): what the file holds.
+            let file_named = unmatched_weight(&|q| {
+                file_stems.contains(q) && !filler.contains(q) && !naming_stems.contains(q)
+            });
+            let bar_total = judged_total - unmatched_filler - naming - file_named;
             // A word naming one of its parameters' choices counts for it.
             let chosen_weight = unmatched_weight(&|q| syn(q).any(|s| t.choices.contains(s)));
             // So do the words naming its provider ("the *everything*

@@ -65,6 +65,10 @@ const DURATION_WORDS: &[&str] = &[
     "pause", "ttl", "expiry",
 ];
 
+/// The source of a direction switch bound from "oldest first" and the
+/// like (see [`super::lexicon::order_direction`]).
+pub const DIRECTION_SOURCE: &str = "the order's direction";
+
 /// Least score for a pair to be bound (weak mentions need [`WEAK_MIN`]).
 pub const BIND_MIN: f64 = 0.3;
 
@@ -1104,12 +1108,14 @@ fn list_shaped(gaps: &[Gap]) -> bool {
     }
 }
 
-/// The one scalar parameter the goal gives several coordinated values
-/// ("the events of Lincoln and Washington"): the parameter and the chain
-/// of values in the goal's order (the bound one included). `None` when no
-/// parameter, or more than one, has such values (which to combine with
-/// which is then a guess), or when the chain also holds a value bound to
-/// another parameter: "add 2 and 3 and 4" is not two additions.
+/// The scalar parameters the goal gives several coordinated values
+/// ("the events of Lincoln and Washington"; "Lakers and Bulls in seasons
+/// 2018 and 2020"): each parameter with its chain of values in the goal's
+/// order (the bound one included), at most two. Empty when no parameter
+/// has such values, when more than two do, or when a chain also holds a
+/// value bound to another parameter: "add 2 and 3 and 4" is not two
+/// additions. A value of the chain's kind bound elsewhere makes it a
+/// guess, unless the goal pairs the lists (`paired`: "respectively").
 fn fan_out(
     clause: &str,
     mentions: &[Mention],
@@ -1117,7 +1123,8 @@ fn fan_out(
     bound_from: &std::collections::BTreeMap<usize, MentionRef>,
     whole: &BTreeSet<usize>,
     items_used: &BTreeSet<(usize, usize)>,
-) -> Option<(usize, Vec<MentionRef>)> {
+    paired: bool,
+) -> Vec<(usize, Vec<MentionRef>)> {
     let used = |r: MentionRef| match r.1 {
         None => whole.contains(&r.0),
         Some(i) => items_used.contains(&(r.0, i)),
@@ -1166,7 +1173,7 @@ fn fan_out(
         }
         let chain = &same[start..=end];
         if chain.len() > MAX_FAN_OUT {
-            return None;
+            return vec![];
         }
         let gaps: Vec<Gap> = chain.windows(2).filter_map(|w| join(w[0], w[1])).collect();
         if !list_shaped(&gaps) {
@@ -1185,21 +1192,22 @@ fn fan_out(
         let list = &mentions[chain[0].0];
         let labelled_list = chain.iter().all(|r| r.0 == chain[0].0 && r.1.is_some())
             && (cue_names(list, p) || list.items.iter().all(|it| it.unit.is_some()));
-        if same_kind_elsewhere && !labelled_list {
-            return None;
+        // "… respectively" says which goes with which.
+        if same_kind_elsewhere && !labelled_list && !paired {
+            return vec![];
         }
         let clean = chain
             .iter()
             .all(|r| *r == src || (!used(*r) && compat(mention_at(mentions, *r), p).is_some()));
         if !clean {
-            return None;
+            return vec![];
         }
         found.push((pi, chain.to_vec()));
     }
-    match found.len() {
-        1 => found.pop(),
-        _ => None,
+    if found.len() > 2 {
+        found.clear();
     }
+    found
 }
 
 /// Words a parameter name uses for each role.
@@ -1590,6 +1598,33 @@ fn out_of_bounds(m: &Mention, params: &[Param], free: &[usize]) -> Option<String
     })
 }
 
+/// Words of a parameter that takes the key of a field of records
+/// (`key`, `sort_by`, `order_by`, `field`, `column`).
+const KEY_WORDS: &[&str] = &[
+    "key",
+    "field",
+    "attribute",
+    "property",
+    "column",
+    "sort",
+    "order",
+];
+
+/// How a field named by its key ("by *age*", "whose *city* is")
+/// fits `p`: as one of its choices, or whole into a string parameter
+/// that takes a key; nothing else (a field is no text to process).
+fn field_fit(m: &Mention, p: &Param) -> Option<(f64, Json)> {
+    if !matches!(p.ty.as_deref(), Some("string") | None) {
+        return None;
+    }
+    let key = m.value.as_str()?;
+    if let Some(v) = enum_choice(p, key) {
+        return Some((1.0, v.clone()));
+    }
+    (p.schema.get("enum").is_none() && p.closed.is_none() && has(&p.name_words, KEY_WORDS))
+        .then(|| (1.0, m.value.clone()))
+}
+
 /// Whether `value` is one of the examples `p`'s description gives.
 fn is_example_of(p: &Param, value: &str) -> bool {
     p.examples.iter().any(|e| e.eq_ignore_ascii_case(value))
@@ -1725,6 +1760,9 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
         };
     }
     let n = &p.name_words;
+    if m.kind == MentionKind::Field {
+        return field_fit(m, p);
+    }
     // "Dr. John Smith" is a person: never a cuisine or a city.
     if m.kind == MentionKind::Name && titled_person(&m.text) && !about_people(p) {
         return None;
@@ -3887,32 +3925,95 @@ pub fn bind(
     // offers a choice ("*either*"), nor for a capability declared to write
     // ("write 'hi' and 'bye' to x.txt" is not two overwrites; a call of
     // unknown effects is approved one by one like any write).
+    // "respectively" pairs two lists value by value; any other word of
+    // togetherness asks for no call per value.
+    let clause_words: Vec<String> = clause
+        .split(|c: char| !c.is_alphanumeric())
+        .map(str::to_lowercase)
+        .collect();
+    let respectively = clause_words.iter().any(|w| w == "respectively");
     let fan_allowed = !m.effects.contains(&ccos_marketplace::Effect::Write)
-        && !clause
-            .split(|c: char| !c.is_alphanumeric())
-            .any(|w| TOGETHER_WORDS.contains(&w.to_lowercase().as_str()));
+        && !clause_words
+            .iter()
+            .any(|w| w != "respectively" && TOGETHER_WORDS.contains(&w.as_str()));
     let mut fanned: BTreeSet<MentionRef> = BTreeSet::new();
-    if fan_allowed
-        && let Some((pi, refs)) =
-            fan_out(clause, mentions, &params, &bound_from, &whole, &items_used)
-        && let Some((_, first)) = bound.iter().find(|(p, _)| *p == pi)
-    {
-        let src = bound_from.get(&pi).copied();
+    let mut chains = if fan_allowed {
+        fan_out(
+            clause,
+            mentions,
+            &params,
+            &bound_from,
+            &whole,
+            &items_used,
+            respectively,
+        )
+    } else {
+        vec![]
+    };
+    // In the goal's order: the list said first is outermost.
+    chains.sort_by_key(|(_, refs)| refs.first().map(|r| mention_at(mentions, *r).span.start));
+    // Each chain's values, as its parameter takes them.
+    let mut lists: Vec<(usize, Vec<Json>)> = vec![];
+    for (pi, refs) in &chains {
+        let Some((_, first)) = bound.iter().find(|(p, _)| p == pi) else {
+            continue;
+        };
+        let src = bound_from.get(pi).copied();
         let mut values = vec![];
-        for r in &refs {
+        for r in refs {
             if Some(*r) == src {
                 values.push(first.value.clone());
-            } else if let Some((_, v)) = compat(mention_at(mentions, *r), &params[pi]) {
+            } else if let Some((_, v)) = compat(mention_at(mentions, *r), &params[*pi]) {
                 values.push(v);
-                fanned.insert(*r);
             }
         }
+        lists.push((*pi, values));
+    }
+    // One list: a call per value. Two: "respectively" pairs them in
+    // order (equal lengths), else every combination, the first list's
+    // values outermost ("the Lakers and the Bulls in 2018 and 2020" is
+    // four calls). "Respectively" with one list pairs it with nothing
+    // the goal lists: no call per value.
+    let calls: Option<Vec<(usize, Vec<Json>)>> = match lists.as_slice() {
+        [(pi, vs)] if !respectively => Some(vec![(*pi, vs.clone())]),
+        [(pa, va), (pb, vb)] if respectively => {
+            (va.len() == vb.len()).then(|| vec![(*pa, va.clone()), (*pb, vb.clone())])
+        }
+        [(pa, va), (pb, vb)] if va.len() * vb.len() <= MAX_FAN_OUT => {
+            let a: Vec<Json> = va
+                .iter()
+                .flat_map(|x| std::iter::repeat_n(x.clone(), vb.len()))
+                .collect();
+            let b: Vec<Json> = va.iter().flat_map(|_| vb.iter().cloned()).collect();
+            Some(vec![(*pa, a), (*pb, b)])
+        }
+        _ => None,
+    };
+    if let Some(calls) = calls {
+        for (_, refs) in &chains {
+            fanned.extend(refs.iter().copied());
+        }
+        let n = calls[0].1.len();
+        let names: Vec<String> = calls
+            .iter()
+            .map(|(pi, _)| format!(":{}", params[*pi].name))
+            .collect();
         b.notes.push(format!(
-            "{} values -> :{} (one call each)",
-            values.len(),
-            params[pi].name
+            "{n} calls -> {} (one call each{})",
+            names.join(" and "),
+            match calls.len() {
+                1 => "",
+                _ if respectively => ", paired in order",
+                _ => ", every combination",
+            }
         ));
-        b.fan_out = Some((params[pi].name.clone(), values));
+        let mut calls = calls.into_iter();
+        if let Some((pi, vs)) = calls.next() {
+            b.fan_out = Some((params[pi].name.clone(), vs));
+        }
+        b.fan_with = calls
+            .map(|(pi, vs)| (params[pi].name.clone(), vs))
+            .collect();
     }
     // Several allowed values of one enum parameter: one call each, unless
     // something else already fans out (which to pair with which would be
@@ -4544,6 +4645,50 @@ pub fn bind(
                 param: p.name.clone(),
                 value: Json::Bool(true),
                 source: format!("the words of :{}", p.name),
+                score: 1.0,
+            },
+        ));
+    }
+    // "by age, oldest first": the direction of an ordering, into its
+    // direction switch (`descending`, `reverse`), either way.
+    let key = mentions
+        .iter()
+        .find(|x| x.kind == MentionKind::Field)
+        .and_then(|x| x.value.as_str());
+    if let Some((_, largest_first)) =
+        super::lexicon::order_direction(&super::lexicon::words_of(clause), key)
+        && let Some(pi) = free.iter().copied().find(|&pi| {
+            !taken_param.contains(&pi)
+                && params[pi].ty.as_deref() == Some("boolean")
+                && has(
+                    &params[pi].name_words,
+                    &["descending", "desc", "reverse", "ascending"],
+                )
+        })
+    {
+        let p = &params[pi];
+        let ascending = has(&p.name_words, &["ascending"]);
+        let value = if ascending {
+            !largest_first
+        } else {
+            largest_first
+        };
+        taken_param.insert(pi);
+        b.notes.push(format!(
+            "the goal orders {} first -> :{} {value}",
+            if largest_first {
+                "the largest"
+            } else {
+                "the smallest"
+            },
+            p.name
+        ));
+        bound.push((
+            pi,
+            Bound {
+                param: p.name.clone(),
+                value: Json::Bool(value),
+                source: DIRECTION_SOURCE.to_string(),
                 score: 1.0,
             },
         ));
@@ -6590,11 +6735,16 @@ mod tests {
         let list = cap("list", obj(json!({"path": {"type": "string"}}), &[])).local();
         for goal in [
             "list the files in docs with their sizes",
-            "list the files in the docs folder",
+            "list the directory docs",
         ] {
             let b = run(goal, &list);
             assert!(b.unused.iter().any(|u| u.contains("docs")), "{goal}: {b:?}");
         }
+        // A word before a folder noun is the folder's path.
+        assert_eq!(
+            args(&run("list the files in the docs folder", &list)),
+            json!({"path": "docs"})
+        );
         for goal in [
             "list the files here",
             "list the files in the current folder",
@@ -7279,6 +7429,81 @@ mod tests {
             b.fan_out,
             Some(("radius".to_string(), vec![json!(5), json!(10)]))
         );
+    }
+
+    #[test]
+    fn two_coordinated_lists_fan_out_by_combination_or_in_order() {
+        let pct = cap(
+            "calculate_winning_percentage",
+            obj(
+                json!({
+                    "team": {"type": "string", "description": "The name of the basketball team."},
+                    "season": {"type": "integer", "description": "The season (year)."}
+                }),
+                &["team", "season"],
+            ),
+        );
+        let b = run(
+            "Find the winning percentage of Lakers and Bulls in seasons 2018 and 2020.",
+            &pct,
+        );
+        assert!(b.complete(), "{b:?}");
+        let calls: Vec<(String, Vec<Json>)> =
+            b.fan_out.iter().chain(&b.fan_with).cloned().collect();
+        assert_eq!(
+            calls,
+            vec![
+                (
+                    "team".to_string(),
+                    vec![
+                        json!("Lakers"),
+                        json!("Lakers"),
+                        json!("Bulls"),
+                        json!("Bulls")
+                    ]
+                ),
+                (
+                    "season".to_string(),
+                    vec![json!(2018), json!(2020), json!(2018), json!(2020)]
+                ),
+            ]
+        );
+        let rank = cap(
+            "get_team_ranking",
+            obj(
+                json!({
+                    "team": {"type": "string", "description": "The name of the football team."},
+                    "league": {"type": "string", "description": "The league the team is competing in."}
+                }),
+                &["team", "league"],
+            ),
+        );
+        let b = run(
+            "What is the current ranking of Barcelona and Manchester United in the UEFA Champions League and La Liga respectively?",
+            &rank,
+        );
+        let calls: Vec<(String, Vec<Json>)> =
+            b.fan_out.iter().chain(&b.fan_with).cloned().collect();
+        assert_eq!(
+            calls,
+            vec![
+                (
+                    "team".to_string(),
+                    vec![json!("Barcelona"), json!("Manchester United")]
+                ),
+                (
+                    "league".to_string(),
+                    vec![json!("UEFA Champions League"), json!("La Liga")]
+                ),
+            ],
+            "{b:?}"
+        );
+        // "Respectively" with lists of other lengths pairs nothing.
+        let b = run(
+            "the ranking of Barcelona and Real Madrid in La Liga, Serie A and the Bundesliga respectively",
+            &rank,
+        );
+        assert_eq!(b.fan_out, None, "{b:?}");
     }
 
     #[test]

@@ -404,6 +404,125 @@ pub fn filler_word_stems() -> &'static BTreeSet<String> {
     })
 }
 
+/// The stems of a file's own name, without its folder and extension
+/// ("people" of `data/people.json`): a request's word that repeats them
+/// ("the *people* in people.json") names what the file holds, which the
+/// file says, not what to do with it.
+pub fn file_name_stems(path: &str) -> Vec<String> {
+    let name = path
+        .trim_end_matches('/')
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(path);
+    let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
+    analyze(stem)
+}
+
+/// Words naming the members of a list of records ("the *entries* of
+/// people.json"): a file read as JSON has them.
+pub const RECORD_NOUNS: &str =
+    "entries entry items item records record elements element objects object rows row";
+
+/// Words that put the largest first when they come first ("largest
+/// first").
+const BIG_FIRST: &[&str] = &[
+    "largest", "biggest", "highest", "greatest", "longest", "most", "heaviest", "tallest",
+];
+
+/// Words that put the smallest first ("smallest first").
+const SMALL_FIRST: &[&str] = &[
+    "smallest", "lowest", "least", "shortest", "fewest", "lightest",
+];
+
+/// Words of age, whose direction depends on what the key measures:
+/// "oldest first" is the largest age but the smallest date.
+const AGE_WORDS: &[&str] = &["oldest", "youngest", "newest", "latest", "earliest"];
+
+/// The direction an ordering's words ask for ("by age, *oldest first*",
+/// "by size, *largest last*"): the index of the word saying it, and
+/// whether the largest comes first. Age words need the `key` to say
+/// which way they go: an age (oldest = largest) or a date (oldest =
+/// smallest); `None` when the words say no direction or it is a guess.
+pub fn order_direction(words: &[String], key: Option<&str>) -> Option<(usize, bool)> {
+    let key = key.map(str::to_lowercase);
+    let key_words: Vec<String> = key
+        .as_deref()
+        .map(|k| {
+            k.split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    let is_age = key_words.iter().any(|w| w == "age");
+    let is_date = key_words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "date"
+                | "time"
+                | "created"
+                | "modified"
+                | "updated"
+                | "year"
+                | "born"
+                | "birth"
+                | "birthday"
+                | "timestamp"
+                | "at"
+                | "when"
+                | "mtime"
+                | "ctime"
+        )
+    });
+    words.windows(2).enumerate().find_map(|(i, p)| {
+        let first = match p[1].as_str() {
+            "first" => true,
+            "last" => false,
+            _ => return None,
+        };
+        let w = p[0].as_str();
+        let big = if BIG_FIRST.contains(&w) {
+            true
+        } else if SMALL_FIRST.contains(&w) {
+            false
+        } else if AGE_WORDS.contains(&w) && is_age && !is_date {
+            match w {
+                "oldest" => true,
+                "youngest" => false,
+                _ => return None,
+            }
+        } else if AGE_WORDS.contains(&w) && is_date && !is_age {
+            match w {
+                "newest" | "latest" => true,
+                "oldest" | "earliest" => false,
+                _ => return None,
+            }
+        } else {
+            return None;
+        };
+        Some((i, big == first))
+    })
+}
+
+/// The stems of the words [`order_direction`] reads (computed once).
+pub fn direction_stems() -> &'static BTreeSet<String> {
+    static S: OnceLock<BTreeSet<String>> = OnceLock::new();
+    S.get_or_init(|| {
+        BIG_FIRST
+            .iter()
+            .chain(SMALL_FIRST)
+            .chain(AGE_WORDS)
+            .chain(&["first", "last"])
+            .flat_map(|w| analyze(w))
+            .collect()
+    })
+}
+
+/// Whether `w` is a word [`order_direction`] may read.
+pub fn is_direction_word(w: &str) -> bool {
+    BIG_FIRST.contains(&w) || SMALL_FIRST.contains(&w) || AGE_WORDS.contains(&w)
+}
+
 /// Words of courtesy around a request ("could you please ..."): they say
 /// nothing about what to do, so they are not evidence for or against a
 /// capability (a word no capability uses would otherwise weigh most).
@@ -1208,6 +1327,20 @@ pub fn unserved_qualifier(
         if *concept == "position" && i == 0 {
             continue;
         }
+        // "by age, oldest first": the direction, served by a bound
+        // direction parameter (bound only when the words say which way).
+        let direction_bound = bound_stems
+            .iter()
+            .any(|s| ["descend", "desc", "revers", "ascend", "asc"].contains(&s.as_str()));
+        let is_direction = |j: usize| {
+            words.get(j).is_some_and(|x| is_direction_word(x))
+                && words
+                    .get(j + 1)
+                    .is_some_and(|n| matches!(n.as_str(), "first" | "last"))
+        };
+        if direction_bound && (is_direction(i) || (i > 0 && is_direction(i - 1))) {
+            continue;
+        }
         if *concept == "style"
             && !words
                 .get(i + 1)
@@ -1538,6 +1671,36 @@ mod tests {
                 assert!(seen.insert(*w), "{w} is in two synonym sets");
             }
         }
+    }
+
+    #[test]
+    fn an_order_direction_is_read_only_when_the_key_says_which_way() {
+        let w = |t: &str| super::words_of(t);
+        let d = super::order_direction;
+        assert_eq!(
+            d(&w("by size, largest first"), Some("size")),
+            Some((2, true))
+        );
+        assert_eq!(d(&w("by size, smallest first"), None), Some((2, false)));
+        assert_eq!(d(&w("by size, largest last"), None), Some((2, false)));
+        assert_eq!(d(&w("by age, oldest first"), Some("age")), Some((2, true)));
+        assert_eq!(
+            d(&w("by age, youngest first"), Some("age")),
+            Some((2, false))
+        );
+        // Oldest is the smallest date.
+        assert_eq!(
+            d(&w("by date, oldest first"), Some("date")),
+            Some((2, false))
+        );
+        assert_eq!(
+            d(&w("by created_at, newest first"), Some("created_at")),
+            Some((3, true))
+        );
+        // No direction without a key that says it.
+        assert_eq!(d(&w("by name, oldest first"), Some("name")), None);
+        assert_eq!(d(&w("by age, newest first"), Some("age")), None);
+        assert_eq!(d(&w("sort them"), None), None);
     }
 
     #[test]

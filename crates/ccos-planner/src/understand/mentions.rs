@@ -73,6 +73,10 @@ pub enum MentionKind {
     FilePattern,
     /// A capitalised name (weak).
     Name,
+    /// A field of records named by its key, a bare word or a quoted
+    /// one: "sort people.json by *age*", "whose *city* is London" (see
+    /// [`fields`]).
+    Field,
 }
 
 impl MentionKind {
@@ -94,6 +98,7 @@ impl MentionKind {
             MentionKind::Separator => "separator",
             MentionKind::FilePattern => "file pattern",
             MentionKind::Name => "name",
+            MentionKind::Field => "field",
         }
     }
 }
@@ -1321,6 +1326,8 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
         }
         i += take;
     }
+    fields(text, &toks, &words, &mut owner, &mut out);
+    folders_named(&toks, &words, &mut owner, &mut out);
     names(text, &toks, &words, &mut owner, &mut out);
     word_lists(text, &toks, &words, &mut owner, &mut out);
     let glosses = glosses(text);
@@ -1346,6 +1353,426 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
     }
     let out = lists(text, &toks, &words, &owner, out);
     Ok(out)
+}
+
+/// Words for a folder.
+const FOLDER_NOUNS: &[&str] = &["folder", "directory", "dir", "subfolder", "subdirectory"];
+
+/// Words before a folder noun that say which folder by where it is, not
+/// by its name ("the *current* folder", "*my* folder").
+const NOT_FOLDER_NAMES: &[&str] = &[
+    "this",
+    "that",
+    "these",
+    "those",
+    "current",
+    "parent",
+    "home",
+    "same",
+    "other",
+    "working",
+    "root",
+    "whole",
+    "entire",
+    "new",
+    "my",
+    "our",
+    "your",
+    "their",
+    "his",
+    "her",
+    "its",
+    "the",
+    "a",
+    "an",
+    "each",
+    "every",
+    "all",
+    "any",
+    "one",
+    "some",
+    "which",
+    "what",
+    "another",
+    "empty",
+    "given",
+    "above",
+    "following",
+    "previous",
+    "next",
+    "last",
+    "first",
+    "same",
+    "temp",
+    "temporary",
+    "user",
+    "shared",
+    "local",
+    "remote",
+];
+
+/// Folders named by a bare word before a folder noun: "the *docs*
+/// folder" is the relative path `docs` (the user named it; a missing one
+/// is an error when read, never another folder). "the files in docs" (no
+/// folder noun) and "the directory docs" ("the directory *tree*" names
+/// none) stay words.
+fn folders_named(
+    toks: &[Tok],
+    words: &[Option<String>],
+    owner: &mut [Option<usize>],
+    out: &mut Vec<Mention>,
+) {
+    let word = |i: usize| words.get(i).and_then(|w| w.as_deref());
+    let bare = |owner: &[Option<usize>], i: usize| -> Option<String> {
+        let TokKind::Word(w) = &toks.get(i)?.kind else {
+            return None;
+        };
+        let w = w.trim_end_matches(['.', '?', '!', ':']);
+        let lw = lower(w);
+        (owner[i].is_none()
+            && !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+            && w.chars().any(char::is_alphabetic)
+            && !NOT_FOLDER_NAMES.contains(&lw.as_str())
+            && !FOLDER_NOUNS.contains(&lw.as_str())
+            && !FUNCTION_WORDS.contains(&lw.as_str()))
+        .then(|| w.to_string())
+    };
+    let mut found: Vec<(usize, String)> = vec![];
+    for i in 0..toks.len() {
+        let Some(noun) = word(i).map(|w| w.trim_end_matches(['.', '?', '!', ':'])) else {
+            continue;
+        };
+        if !FOLDER_NOUNS.contains(&noun) {
+            continue;
+        }
+        // "the docs folder": a determiner before the name.
+        if i >= 2
+            && matches!(word(i - 2), Some("the" | "my" | "our" | "your"))
+            && let Some(name) = bare(owner, i - 1)
+        {
+            found.push((i - 1, name));
+        }
+        // "the folder docs" is left a word: "the directory *tree*", "the
+        // folder *structure*" name no folder.
+    }
+    for (i, name) in found {
+        if owner[i].is_some() {
+            continue;
+        }
+        let t = &toks[i];
+        let span = Span::new(t.start, t.start + name.len());
+        owner[i] = Some(out.len());
+        out.push(Mention {
+            kind: MentionKind::Path,
+            value: Json::from(name.clone()),
+            span,
+            text: name,
+            cue: Cue::default(),
+            items: vec![],
+            weak: false,
+            unit: None,
+        });
+    }
+}
+
+/// Verbs that put items in an order: a word after their "by" is the key.
+const ORDER_VERBS: &[&str] = &[
+    "sort", "sorts", "sorted", "sorting", "order", "ordered", "rank", "ranked", "arrange",
+    "arranged",
+];
+
+/// Words that may follow the key of an ordering ("by age *descending*",
+/// "by size, *largest* first").
+const AFTER_ORDER_KEY: &[&str] = &[
+    "ascending",
+    "descending",
+    "asc",
+    "desc",
+    "in",
+    "then",
+    "and",
+    "from",
+    "with",
+    "reversed",
+    "reverse",
+    "oldest",
+    "youngest",
+    "newest",
+    "latest",
+    "earliest",
+    "largest",
+    "smallest",
+    "biggest",
+    "highest",
+    "lowest",
+    "longest",
+    "shortest",
+    "first",
+    "last",
+];
+
+/// Words after "is" that compare rather than state the value ("whose age
+/// is *greater* than 30"): no field reading then (an equality filter would
+/// answer another question).
+const COMPARISON_WORDS: &[&str] = &[
+    "greater",
+    "less",
+    "more",
+    "fewer",
+    "above",
+    "below",
+    "over",
+    "under",
+    "at",
+    "not",
+    "no",
+    "between",
+    "than",
+    "before",
+    "after",
+    "like",
+    "contains",
+    "containing",
+    "starting",
+    "ending",
+    "empty",
+    "null",
+    "missing",
+    "none",
+    "any",
+    "one",
+    "either",
+    "neither",
+    "among",
+    "in",
+    "within",
+    "bigger",
+    "smaller",
+    "higher",
+    "lower",
+    "older",
+    "younger",
+    "larger",
+    "longer",
+    "shorter",
+    "equal",
+    "different",
+    "unlike",
+    "same",
+    "set",
+    "unset",
+    "blank",
+    "present",
+    "absent",
+    "known",
+    "unknown",
+    "a",
+    "an",
+    "the",
+];
+
+/// Fields of records a clause names by their key (see
+/// [`MentionKind::Field`]); structural, so that the key and the value are
+/// never swapped:
+/// - the word after "by" in a clause that orders ("sort people.json by
+///   age", "sorted by \"size\" descending"), when the ordering's phrase ends
+///   there;
+/// - the word after "whose"/"where" before "is"/"="/"equals" and a value
+///   ("whose city is London", "where \"city\" is \"London\""); `true`/
+///   `false` become a boolean; not when a comparison follows ("whose age
+///   is greater than 30") nor before a bare lower-case value ("whose city
+///   is paris": which case the data has is a guess).
+fn fields(
+    text: &str,
+    toks: &[Tok],
+    words: &[Option<String>],
+    owner: &mut [Option<usize>],
+    out: &mut Vec<Mention>,
+) {
+    let word = |i: usize| words.get(i).and_then(|w| w.as_deref());
+    // A key: an unclaimed bare identifier, or a quoted one.
+    let key_at = |owner: &[Option<usize>], i: usize| -> Option<String> {
+        let t = toks.get(i)?;
+        let k = match &t.kind {
+            TokKind::Word(w) if owner[i].is_none() => {
+                let lw = lower(w.trim_end_matches(['.', '?', '!', ':']));
+                let ident = lw
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+                    && lw.chars().next().is_some_and(char::is_alphabetic)
+                    && w.chars().next().is_some_and(char::is_lowercase);
+                (ident
+                    && !FUNCTION_WORDS.contains(&lw.as_str())
+                    && !AFTER_ORDER_KEY.contains(&lw.as_str())
+                    && !COMPARISON_WORDS.contains(&lw.as_str())
+                    && !matches!(
+                        lw.as_str(),
+                        "it" | "them" | "this" | "that" | "these" | "those"
+                    ))
+                .then_some(lw)?
+            }
+            TokKind::Quoted(q)
+                if q.chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '.')
+                    && !q.is_empty() =>
+            {
+                q.clone()
+            }
+            _ => return None,
+        };
+        Some(k)
+    };
+    let phrase_ends = |i: usize| match toks.get(i).map(|t| &t.kind) {
+        None | Some(TokKind::Punct(_)) => true,
+        Some(TokKind::Word(_)) => word(i).is_some_and(|w| AFTER_ORDER_KEY.contains(&w)),
+        _ => false,
+    };
+    let mut made: Vec<(usize, MentionKind, Json)> = vec![];
+    // Capitalised values: (first token, last token, span).
+    let mut names_made: Vec<(usize, usize, Span)> = vec![];
+    let orders = words
+        .iter()
+        .flatten()
+        .any(|w| ORDER_VERBS.contains(&w.as_str()));
+    for i in 0..toks.len() {
+        match word(i) {
+            Some("by") if orders => {
+                // "by age", "by the age", "by their age".
+                let mut k = i + 1;
+                if matches!(word(k), Some("the" | "their" | "its" | "each")) {
+                    k += 1;
+                }
+                if let Some(key) = key_at(owner, k)
+                    && phrase_ends(k + 1)
+                {
+                    made.push((k, MentionKind::Field, Json::from(key)));
+                }
+            }
+            Some("whose" | "where") => {
+                let k = i + 1;
+                let Some(key) = key_at(owner, k) else {
+                    continue;
+                };
+                let is = match (word(k + 1), toks.get(k + 1).map(|t| &t.kind)) {
+                    (Some("is" | "equals" | "was" | "are"), _) => 1,
+                    (_, Some(TokKind::Punct('='))) => 1,
+                    _ => 0,
+                };
+                let v = k + 1 + is;
+                if is == 0 || word(v).is_some_and(|w| COMPARISON_WORDS.contains(&w)) {
+                    continue;
+                }
+                // The value: a mention already, or a bare word that ends
+                // the phrase ("whose city is paris").
+                let value = match (owner[v], toks.get(v).map(|t| &t.kind)) {
+                    // A stated value: never left unused ("whose age is
+                    // thirty" keeps the thirty-year-olds, not everyone).
+                    (Some(mi), _) => {
+                        if let Some(m) = out.get_mut(mi) {
+                            m.weak = false;
+                        }
+                        None
+                    }
+                    // "whose city is New York": the capitalised run is
+                    // the value, stated (not a weak name the plan may
+                    // leave: the filter would keep every record).
+                    (None, Some(TokKind::Word(w)))
+                        if w.chars().next().is_some_and(char::is_uppercase) =>
+                    {
+                        let capital = |j: usize| {
+                            owner.get(j).is_some_and(Option::is_none)
+                                && matches!(toks.get(j).map(|t| &t.kind), Some(TokKind::Word(x))
+                                    if x.chars().next().is_some_and(char::is_uppercase)
+                                        && x.chars().any(char::is_alphabetic))
+                        };
+                        let mut e = v;
+                        while capital(e + 1) {
+                            e += 1;
+                        }
+                        let start = toks[v].start;
+                        let end = match &toks[e].kind {
+                            TokKind::Word(x) => {
+                                toks[e].start + x.trim_end_matches(['.', '?', '!', ':', ',']).len()
+                            }
+                            _ => toks[e].end,
+                        };
+                        names_made.push((v, e, Span::new(start, end)));
+                        None
+                    }
+                    (None, Some(TokKind::Word(w)))
+                        if phrase_ends(v + 1) || matches!(word(v + 1), Some("and" | "or")) =>
+                    {
+                        let w = w.trim_end_matches(['.', '?', '!', ':']);
+                        match lower(w).as_str() {
+                            "true" => Some((MentionKind::Json, Json::Bool(true))),
+                            "false" => Some((MentionKind::Json, Json::Bool(false))),
+                            // "whose city is paris": which case the data
+                            // has is a guess (an equality filter would
+                            // find nobody in "Paris"); quoted, it is said.
+                            _ => continue,
+                        }
+                    }
+                    (None, Some(TokKind::Quoted(_) | TokKind::Json(_))) => None,
+                    _ => continue,
+                };
+                made.push((k, MentionKind::Field, Json::from(key)));
+                if let Some((kind, value)) = value {
+                    made.push((v, kind, value));
+                }
+            }
+            _ => {}
+        }
+    }
+    for (i, kind, value) in made {
+        let t = &toks[i];
+        let end = match &t.kind {
+            TokKind::Word(w) => t.start + w.trim_end_matches(['.', '?', '!', ':']).len(),
+            _ => t.end,
+        };
+        let span = Span::new(t.start, end);
+        if let Some(mi) = owner[i] {
+            // A quoted key: the stated text is the field's name.
+            if let Some(m) = out.get_mut(mi)
+                && m.kind == MentionKind::Quoted
+                && kind == MentionKind::Field
+            {
+                m.kind = MentionKind::Field;
+            }
+            continue;
+        }
+        owner[i] = Some(out.len());
+        out.push(Mention {
+            kind,
+            value,
+            span,
+            text: text[span.start..span.end].to_string(),
+            cue: Cue::default(),
+            items: vec![],
+            weak: false,
+            unit: None,
+        });
+    }
+    for (first, last, span) in names_made {
+        if owner[first..=last].iter().any(Option::is_some) {
+            continue;
+        }
+        for o in &mut owner[first..=last] {
+            *o = Some(out.len());
+        }
+        let name = &text[span.start..span.end];
+        out.push(Mention {
+            kind: MentionKind::Name,
+            value: Json::from(name),
+            span,
+            text: name.to_string(),
+            cue: Cue::default(),
+            items: vec![],
+            weak: false,
+            unit: None,
+        });
+    }
 }
 
 /// Words that end a title or name stated after "titled"/"named"/"called":
@@ -2651,6 +3078,102 @@ mod tests {
         let e = mentions("add 99999999999999999999 and 1").unwrap_err();
         assert_eq!(e.span, Span::new(4, 24));
         assert!(e.message.contains("out of range"), "{}", e.message);
+    }
+
+    #[test]
+    fn fields_are_named_by_structure_never_swapped() {
+        use MentionKind::{Field, Json as J, Name, Number, Path, Quoted};
+        for (goal, want) in [
+            (
+                "sort people.json by age",
+                vec![(Path, json!("people.json")), (Field, json!("age"))],
+            ),
+            (
+                "sort people.json by the age, oldest first",
+                vec![(Path, json!("people.json")), (Field, json!("age"))],
+            ),
+            (
+                "list people.json entries whose city is New York",
+                vec![
+                    (Path, json!("people.json")),
+                    (Field, json!("city")),
+                    (Name, json!("New York")),
+                ],
+            ),
+            (
+                r#"filter people.json where "city" is "London""#,
+                vec![
+                    (Path, json!("people.json")),
+                    (Field, json!("city")),
+                    (Quoted, json!("London")),
+                ],
+            ),
+            (
+                "the people in a.json whose age = 27",
+                vec![
+                    (Path, json!("a.json")),
+                    (Field, json!("age")),
+                    (Number, json!(27)),
+                ],
+            ),
+            (
+                "the tasks in t.json whose done is false",
+                vec![
+                    (Path, json!("t.json")),
+                    (Field, json!("done")),
+                    (J, json!(false)),
+                ],
+            ),
+        ] {
+            assert_eq!(kinds(goal), want, "{goal}");
+        }
+        // No field: a comparison, a lower-case value (its case is a
+        // guess), "by" that orders nothing, a question word.
+        for goal in [
+            "list a.json entries whose age is greater than 30",
+            "list a.json entries whose city is paris",
+            "divide 10 by 2",
+            "list the commits by alice",
+            "where does Bob live in a.json?",
+        ] {
+            assert!(
+                !kinds(goal).iter().any(|(k, _)| *k == Field),
+                "{goal}: {:?}",
+                kinds(goal)
+            );
+        }
+        // A stated value is never weak: a filter without it keeps all.
+        let ms = mentions("list a.json entries whose city is London").unwrap();
+        assert!(ms.iter().all(|m| !m.weak), "{ms:?}");
+    }
+
+    #[test]
+    fn a_folder_named_with_a_folder_noun_is_a_path() {
+        for goal in [
+            "list the docs folder",
+            "what's in the docs folder?",
+            "list the files in the docs directory",
+        ] {
+            assert_eq!(
+                kinds(goal),
+                vec![(MentionKind::Path, json!("docs"))],
+                "{goal}"
+            );
+        }
+        for goal in [
+            "list the current folder",
+            "list my folder",
+            "list the files in docs",
+            "list the folder docs",
+            "show me the directory tree",
+            "make a folder named docs",
+        ] {
+            assert!(
+                !kinds(goal).iter().any(|(k, _)| *k == MentionKind::Path),
+                "{goal}: {:?}",
+                kinds(goal)
+            );
+        }
     }
 
     #[test]
