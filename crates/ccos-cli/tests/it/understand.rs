@@ -2304,6 +2304,39 @@ fn records_are_sorted_filtered_and_counted_by_the_field_named() {
         &[],
         json!(3),
     );
+    right(
+        home.path(),
+        "show the first 2 people from people.json",
+        &[],
+        json!([ada, grace]),
+    );
+    // Alphabetically: as words, case aside; numbers by their digits.
+    write(&work, "words.txt", "pear\nBanana\napple\n");
+    right(
+        home.path(),
+        "sort the lines of words.txt alphabetically",
+        &[],
+        json!(["apple", "Banana", "pear"]),
+    );
+    right(
+        home.path(),
+        "sort [10, 9, 100] alphabetically",
+        &[],
+        json!([10, 100, 9]),
+    );
+    right(
+        home.path(),
+        "show the first 2 lines of words.txt",
+        &[],
+        json!(["pear", "Banana"]),
+    );
+    write(&work, "numbers.txt", "5\n3\n8\n");
+    right(
+        home.path(),
+        "give me the first 2 numbers from numbers.txt",
+        &[],
+        json!([5, 3]),
+    );
     for (goal, names) in [
         // Which case the data has is a guess.
         ("list people.json entries whose city is london", "london"),

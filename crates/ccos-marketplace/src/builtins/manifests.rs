@@ -265,6 +265,11 @@ pub fn manifests() -> Vec<CapabilityManifest> {
                     json!({"type": "boolean", "description": "largest first"}),
                     false,
                 ),
+                (
+                    "alphabetical",
+                    json!({"type": "boolean", "description": "as words in a dictionary: case aside, numbers by their digits"}),
+                    false,
+                ),
             ]),
             json!({"type": "array"}),
             &[Pure],

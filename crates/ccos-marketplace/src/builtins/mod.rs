@@ -598,6 +598,7 @@ fn data_sort(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
     let items = a.seq("items")?;
     let key = a.opt_key_name("key")?;
     let descending = a.opt_bool("descending")?.unwrap_or(false);
+    let alphabetical = a.opt_bool("alphabetical")?.unwrap_or(false);
     let mut keyed: Vec<(Value, Value)> = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let k = match &key {
@@ -613,6 +614,22 @@ fn data_sort(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
     }
     if key.is_none() {
         no_order_of_maps(id, items)?;
+    }
+    if alphabetical {
+        // As words in a dictionary: case aside (then as written), a
+        // number by its digits ("10" before "9").
+        let mut texts: Vec<((String, Value), Value)> = keyed
+            .into_iter()
+            .map(|(k, v)| {
+                let t = k.as_str().map_or_else(|| k.to_string(), str::to_lowercase);
+                ((t, k), v)
+            })
+            .collect();
+        texts.sort_by(|x, y| {
+            let (a, b) = if descending { (y, x) } else { (x, y) };
+            a.0.0.cmp(&b.0.0).then_with(|| a.0.1.cmp(&b.0.1))
+        });
+        return Ok(Value::vector(texts.into_iter().map(|(_, v)| v).collect()));
     }
     let numeric = all_numeric_texts(keyed.iter().map(|(k, _)| k));
     keyed.sort_by(|x, y| {

@@ -719,6 +719,25 @@ async fn unique_max_min_reverse() {
         ok(call(&mp, "ccos.data.sort", r#"{:items ["10" "9" "100"]}"#).await),
         r#"["9" "10" "100"]"#
     );
+    // Alphabetically: as words, case aside; numbers by their digits.
+    assert_eq!(
+        ok(call(
+            &mp,
+            "ccos.data.sort",
+            r#"{:items ["pear" "Banana" "apple" "10" "9"] :alphabetical true}"#
+        )
+        .await),
+        r#"["10" "9" "apple" "Banana" "pear"]"#
+    );
+    assert_eq!(
+        ok(call(
+            &mp,
+            "ccos.data.sort",
+            r#"{:items [{:n "b"} {:n "A"}] :key "n" :alphabetical true :descending true}"#
+        )
+        .await),
+        r#"[{:n "b"} {:n "A"}]"#
+    );
     assert_eq!(
         ok(call(&mp, "ccos.data.max", r#"{:items ["pear" "apple"]}"#).await),
         "\"pear\""

@@ -371,17 +371,27 @@ impl ResolutionStrategy for CatalogResolution {
             .filter(|p| matches!(*p, "named" | "called"))
             .flat_map(analyze)
             .collect();
-        let file_stems: BTreeSet<String> = intent
+        let stated_files: Vec<&crate::understand::Mention> = intent
             .mentions
             .iter()
             .filter(|m| m.kind == crate::understand::MentionKind::Path)
+            .collect();
+        let file_stems: BTreeSet<String> = stated_files
+            .iter()
+            .flat_map(|m| crate::understand::lexicon::file_name_stems(&m.text))
+            .collect();
+        // What a stated file holds as a list, for a capability taking one:
+        // records in a JSON file ("the *entries* of people.json"), lines
+        // and numbers in a text ("the first 3 *lines* of notes.txt").
+        let held_stems: BTreeSet<String> = stated_files
+            .iter()
+            .filter(|m| m.text.rsplit('/').next().is_some_and(|n| n.contains('.')))
             .flat_map(|m| {
-                let mut stems = crate::understand::lexicon::file_name_stems(&m.text);
-                // "the *entries* of people.json": a JSON file holds them.
                 if m.text.to_lowercase().ends_with(".json") {
-                    stems.extend(analyze(crate::understand::lexicon::RECORD_NOUNS));
+                    analyze(crate::understand::lexicon::RECORD_NOUNS)
+                } else {
+                    analyze("lines line numbers number")
                 }
-                stems
             })
             .collect();
         // The request's words in order, for acronyms ("greatest common
@@ -514,8 +524,15 @@ impl ResolutionStrategy for CatalogResolution {
             let naming = unmatched_weight(&|q| naming_stems.contains(q));
             // So does a word repeating a stated file's name ("the
             // *people* in people.json"): what the file holds.
+            let takes_list = !held_stems.is_empty()
+                && crate::understand::bind::params_of(m)
+                    .0
+                    .iter()
+                    .any(|p| p.ty.as_deref() == Some("array"));
             let file_named = unmatched_weight(&|q| {
-                file_stems.contains(q) && !filler.contains(q) && !naming_stems.contains(q)
+                (file_stems.contains(q) || (takes_list && held_stems.contains(q)))
+                    && !filler.contains(q)
+                    && !naming_stems.contains(q)
             });
             let bar_total = judged_total - unmatched_filler - naming - file_named;
             // A word naming one of its parameters' choices counts for it.

@@ -211,6 +211,8 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["delete", "remove", "erase", "forget"],
     &["search", "find", "lookup"],
     &["sort", "arrange"],
+    // "the first 3 lines": taking from the start.
+    &["take", "first"],
     &["sleep", "wait", "pause", "delay"],
     &["echo", "repeat"],
     // Not "capitalize": it makes the first letter a capital ("Hello").
@@ -1325,6 +1327,17 @@ pub fn unserved_qualifier(
             ));
         }
         if *concept == "position" && i == 0 {
+            continue;
+        }
+        // "when was it *last modified*": a time, not a position.
+        if w == "last"
+            && words.get(i + 1).is_some_and(|n| {
+                matches!(
+                    n.as_str(),
+                    "modified" | "changed" | "updated" | "edited" | "written" | "touched"
+                )
+            })
+        {
             continue;
         }
         // "by age, oldest first": the direction, served by a bound

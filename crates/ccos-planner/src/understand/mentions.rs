@@ -1056,8 +1056,14 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                         message,
                     })?;
                     let f = v.as_f64().unwrap_or(0.0);
-                    if next.is_some_and(counts_operands) {
-                        // "add 2 numbers": how many, not one of them.
+                    let taken = i > 0
+                        && matches!(
+                            words[i - 1].as_deref(),
+                            Some("first" | "last" | "top" | "bottom")
+                        );
+                    if next.is_some_and(counts_operands) && !taken {
+                        // "add 2 numbers": how many, not one of them
+                        // ("the first 5 numbers" is how many to take).
                     } else if let Some(ms) = next.and_then(unit_ms) {
                         m = Some((MentionKind::Duration, json_num(f * ms), false));
                         take = 2;
@@ -1488,6 +1494,9 @@ const ORDER_VERBS: &[&str] = &[
 const AFTER_ORDER_KEY: &[&str] = &[
     "ascending",
     "descending",
+    "alphabetically",
+    "alphabetical",
+    "numerically",
     "asc",
     "desc",
     "in",
