@@ -2950,6 +2950,47 @@ const QUESTION_OPENERS: &[&str] = &[
     "please", "kindly", "also", "then", "and", "now", "just", "only", "all", "so", "if",
 ];
 
+/// Verbs that ask for something without saying the operation ("*identify*
+/// the protein sequence", "*generate* a random forest model"): the rest of
+/// the request says what to do.
+const GENERIC_REQUEST_VERBS: &[&str] = &[
+    "identify",
+    "generate",
+    "retrieve",
+    "obtain",
+    "produce",
+    "fetch",
+    "check",
+    "look",
+    "see",
+    "bring",
+    "output",
+    "report",
+    "perform",
+    "run",
+    "execute",
+    "conduct",
+    "process",
+    "evaluate",
+    "estimate",
+    "predict",
+    "analyze",
+    "analyse",
+    "assess",
+    "measure",
+    "search",
+    "locate",
+    "gather",
+    "collect",
+    "compile",
+    "prepare",
+    "use",
+    "apply",
+    "try",
+    "recommend",
+    "suggest",
+];
+
 /// Words that make the noun after them the thing a request is about
 /// ("the header of", "each line in").
 const DETERMINERS: &[&str] = &[
@@ -3042,6 +3083,7 @@ fn unaccounted_word(
                 .get(1)
                 .is_some_and(|n| DETERMINERS.contains(&n.as_str()))
             && !QUESTION_OPENERS.contains(&first)
+            && !GENERIC_REQUEST_VERBS.contains(&first)
     };
     if let Some(first) = words.first()
         && (lexicon::is_action_verb(first) || imperative(first))

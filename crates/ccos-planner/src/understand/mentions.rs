@@ -1453,9 +1453,10 @@ fn folders_named(
         if !FOLDER_NOUNS.contains(&noun) {
             continue;
         }
-        // "the docs folder": a determiner before the name.
+        // "the docs folder": "the" before the name ("my documents
+        // folder" is a place of the user's, not `./documents`).
         if i >= 2
-            && matches!(word(i - 2), Some("the" | "my" | "our" | "your"))
+            && word(i - 2) == Some("the")
             && let Some(name) = bare(owner, i - 1)
         {
             found.push((i - 1, name));
@@ -3172,6 +3173,7 @@ mod tests {
         for goal in [
             "list the current folder",
             "list my folder",
+            "list my documents folder",
             "list the files in docs",
             "list the folder docs",
             "show me the directory tree",
