@@ -2349,6 +2349,11 @@ fn records_are_sorted_filtered_and_counted_by_the_field_named() {
         ("sort people.json by age, newest first", "newest"),
         // The distinct cities are not the records.
         ("how many cities are in people.json?", "cities"),
+        // A bound is no value; two keys are not one; a direction that
+        // contradicts itself says none (attack trial).
+        ("list people.json entries whose age is 40 or more", "age"),
+        ("sort people.json by age then name", "field \"name\""),
+        ("sort people.json by age ascending, oldest first", "oldest"),
     ] {
         refused(home.path(), goal, names);
     }

@@ -565,11 +565,17 @@ fn data_filter(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
     let key = a.key_name("key")?;
     let equals = a.opt_value("equals");
     let mut out = Vec::new();
+    let mut any_has_key = false;
+    let mut first_map: Option<&rtfs::Map> = None;
     for (i, item) in items.iter().enumerate() {
         let m = item.as_map().ok_or_else(|| {
             CallError::invalid(id, format!("item {i} is a {}, not a map", item.type_name()))
         })?;
+        first_map.get_or_insert(m);
         let v = lookup(m, &key);
+        if v.is_some() {
+            any_has_key = true;
+        }
         let keep = match equals {
             Some(e) => v == Some(e),
             None => v.is_some_and(Value::is_truthy),
@@ -578,7 +584,29 @@ fn data_filter(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
             out.push(item.clone());
         }
     }
+    // No item has the key ("city" of records keyed "City"): an empty
+    // answer would say that none matches.
+    if let Some(m) = first_map
+        && !any_has_key
+    {
+        return Err(CallError::invalid(
+            id,
+            format!("no item has :{key}: {}", keys_of(m)),
+        ));
+    }
     Ok(Value::vector(out))
+}
+
+/// "its keys are :a, :b" for an error about a missing key.
+fn keys_of(m: &rtfs::Map) -> String {
+    let keys: Vec<String> = m
+        .keys()
+        .map(|k| match k.as_str() {
+            Some(s) => format!("{s:?}"),
+            None => k.to_string(),
+        })
+        .collect();
+    format!("its keys are {}", keys.join(", "))
 }
 
 /// Maps have no order of their own: ordering them by their first key
@@ -606,7 +634,12 @@ fn data_sort(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
                 let m = item.as_map().ok_or_else(|| {
                     CallError::invalid(id, format!("item {i} is a {}, not a map", item.type_name()))
                 })?;
-                lookup(m, k).cloned().unwrap_or(Value::Nil)
+                // A record without the key has no place in the order
+                // (first or last would be a guess; a key in another case,
+                // "Age" for "age", is another key).
+                lookup(m, k).cloned().ok_or_else(|| {
+                    CallError::invalid(id, format!("item {i} has no :{k}: {}", keys_of(m)))
+                })?
             }
             None => item.clone(),
         };
@@ -614,6 +647,46 @@ fn data_sort(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
     }
     if key.is_none() {
         no_order_of_maps(id, items)?;
+    }
+    if let Some(k) = &key
+        && !alphabetical
+    {
+        // Numbers beside texts ("age": 29 and "29"): numbers when every
+        // text spells one, else no order is sure.
+        let numbers = keyed
+            .iter()
+            .filter(|(v, _)| matches!(v, Value::Int(_) | Value::Float(_)))
+            .count();
+        if numbers > 0 && numbers < keyed.len() {
+            let as_numbers: Option<Vec<f64>> = keyed
+                .iter()
+                .map(|(v, _)| match v {
+                    Value::Int(n) => Some(*n as f64),
+                    Value::Float(f) => Some(*f),
+                    other => text_number(other),
+                })
+                .collect();
+            let Some(as_numbers) = as_numbers else {
+                return Err(CallError::invalid(
+                    id,
+                    format!(
+                        "the values of :{k} are of several kinds (numbers and others): no order is sure"
+                    ),
+                ));
+            };
+            let mut pairs: Vec<(f64, Value)> = as_numbers
+                .into_iter()
+                .zip(keyed.into_iter().map(|(_, v)| v))
+                .collect();
+            pairs.sort_by(|x, y| {
+                if descending {
+                    y.0.total_cmp(&x.0)
+                } else {
+                    x.0.total_cmp(&y.0)
+                }
+            });
+            return Ok(Value::vector(pairs.into_iter().map(|(_, v)| v).collect()));
+        }
     }
     if alphabetical {
         // As words in a dictionary: case aside (then as written), a

@@ -719,6 +719,34 @@ async fn unique_max_min_reverse() {
         ok(call(&mp, "ccos.data.sort", r#"{:items ["10" "9" "100"]}"#).await),
         r#"["9" "10" "100"]"#
     );
+    // A record without the key, or keys of several kinds, have no sure
+    // place; numbers beside texts spelling numbers order as numbers.
+    for items in [r#"[{:age 3} {:name "x"}]"#, r#"[{:age 3} {:age "old"}]"#] {
+        let r = call(
+            &mp,
+            "ccos.data.sort",
+            &format!("{{:items {items} :key \"age\"}}"),
+        )
+        .await;
+        assert!(r.is_err(), "{items}: {r:?}");
+    }
+    assert_eq!(
+        ok(call(
+            &mp,
+            "ccos.data.sort",
+            r#"{:items [{:age 30} {:age "29"} {:age 4}] :key "age" :descending true}"#
+        )
+        .await),
+        r#"[{:age 30} {:age "29"} {:age 4}]"#
+    );
+    // No item has the key: no empty answer.
+    let r = call(
+        &mp,
+        "ccos.data.filter",
+        r#"{:items [{"City" "Lima"}] :key "city" :equals "Lima"}"#,
+    )
+    .await;
+    assert!(format!("{r:?}").contains("no item has :city"), "{r:?}");
     // Alphabetically: as words, case aside; numbers by their digits.
     assert_eq!(
         ok(call(

@@ -4655,8 +4655,13 @@ pub fn bind(
         .iter()
         .find(|x| x.kind == MentionKind::Field)
         .and_then(|x| x.value.as_str());
-    if let Some((_, largest_first)) =
-        super::lexicon::order_direction(&super::lexicon::words_of(clause), key)
+    let clause_words_lc = super::lexicon::words_of(clause);
+    let said = |ws: &[&str]| clause_words_lc.iter().any(|w| ws.contains(&w.as_str()));
+    if let Some((at, largest_first)) = super::lexicon::order_direction(&clause_words_lc, key)
+        // "ascending, oldest first" contradicts itself: neither is read.
+        && !((largest_first && said(&["ascending", "asc"]))
+            || (!largest_first && said(&["descending", "desc", "reverse", "reversed"])))
+        && at < clause_words_lc.len()
         && let Some(pi) = free.iter().copied().find(|&pi| {
             !taken_param.contains(&pi)
                 && params[pi].ty.as_deref() == Some("boolean")

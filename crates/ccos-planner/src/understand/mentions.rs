@@ -1658,6 +1658,20 @@ fn fields(
                     && phrase_ends(k + 1)
                 {
                     made.push((k, MentionKind::Field, Json::from(key)));
+                    // "by age then name": a second key, a field of its
+                    // own (which the one key of a sort drops: refused).
+                    let mut j = k + 1;
+                    while matches!(toks.get(j).map(|t| &t.kind), Some(TokKind::Punct(',')))
+                        || matches!(word(j), Some("then" | "and" | "by" | "the"))
+                    {
+                        j += 1;
+                    }
+                    if j > k + 1
+                        && words[k + 1..j].iter().flatten().any(|w| w == "then")
+                        && let Some(second) = key_at(owner, j)
+                    {
+                        made.push((j, MentionKind::Field, Json::from(second)));
+                    }
                 }
             }
             Some("whose" | "where") => {
@@ -1672,6 +1686,31 @@ fn fields(
                 };
                 let v = k + 1 + is;
                 if is == 0 || word(v).is_some_and(|w| COMPARISON_WORDS.contains(&w)) {
+                    continue;
+                }
+                // "whose age is 30 or more", "… 30 and above": a bound,
+                // not the value.
+                if (v + 1..v + 4).any(|j| {
+                    word(j).is_some_and(|w| {
+                        COMPARISON_WORDS.contains(&w)
+                            || matches!(
+                                w,
+                                "more"
+                                    | "less"
+                                    | "plus"
+                                    | "up"
+                                    | "onwards"
+                                    | "upwards"
+                                    | "later"
+                                    | "earlier"
+                                    | "higher"
+                                    | "lower"
+                            )
+                    }) && !matches!(word(j), Some("in" | "a" | "an" | "the" | "at"))
+                }) || text
+                    .get(toks[v].end..)
+                    .is_some_and(|rest| rest.starts_with('+'))
+                {
                     continue;
                 }
                 // The value: a mention already, or a bare word that ends
@@ -3142,6 +3181,8 @@ mod tests {
         for goal in [
             "list a.json entries whose age is greater than 30",
             "list a.json entries whose city is paris",
+            "list a.json entries whose age is 30 or more",
+            "list a.json entries whose age is 30+",
             "divide 10 by 2",
             "list the commits by alice",
             "where does Bob live in a.json?",
@@ -3152,6 +3193,15 @@ mod tests {
                 kinds(goal)
             );
         }
+        // A second key is a field of its own (a sort by one drops it).
+        assert_eq!(
+            kinds("sort a.json by age then name"),
+            vec![
+                (Path, json!("a.json")),
+                (Field, json!("age")),
+                (Field, json!("name"))
+            ]
+        );
         // A stated value is never weak: a filter without it keeps all.
         let ms = mentions("list a.json entries whose city is London").unwrap();
         assert!(ms.iter().all(|m| !m.weak), "{ms:?}");
