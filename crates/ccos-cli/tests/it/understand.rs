@@ -2306,6 +2306,12 @@ fn records_are_sorted_filtered_and_counted_by_the_field_named() {
     );
     right(
         home.path(),
+        "how many records are in people.json?",
+        &[],
+        json!(3),
+    );
+    right(
+        home.path(),
         "show the first 2 people from people.json",
         &[],
         json!([ada, grace]),
@@ -2353,6 +2359,12 @@ fn records_are_sorted_filtered_and_counted_by_the_field_named() {
         // contradicts itself says none (attack trial).
         ("list people.json entries whose age is 40 or more", "age"),
         ("sort people.json by age then name", "field \"name\""),
+        ("sort people.json by name by age", "field \"age\""),
+        // Files listed are no items to count; what a CSV holds is a guess.
+        (
+            "how many numbers are in people.json and lines.txt?",
+            "numbers",
+        ),
         ("sort people.json by age ascending, oldest first", "oldest"),
     ] {
         refused(home.path(), goal, names);

@@ -283,7 +283,13 @@ impl HybridDecomposition {
             if let Some(list) = stated.iter().find(|m| {
                 generic
                     && plain_between(m)
-                    && (m.kind == crate::understand::MentionKind::List
+                    && ((m.kind == crate::understand::MentionKind::List
+                        // Files listed are no items to count ("how many
+                        // numbers are in a.txt and b.json" counted 2).
+                        && !m
+                            .items
+                            .iter()
+                            .all(|i| i.kind == crate::understand::MentionKind::Path))
                         || (m.kind == crate::understand::MentionKind::Json && m.value.is_array()))
                     && goal
                         .get(m.span.end..)
@@ -328,6 +334,12 @@ impl HybridDecomposition {
                     }
                     (noun.len() <= 2).then(|| noun.join(" "))
                 });
+                // Records of a JSON file, numbers of any file: what else a
+                // file holds is a guess ("people" in people.csv counted its
+                // header line too).
+                let json = file.text.to_lowercase().ends_with(".json");
+                let noun = noun
+                    .filter(|n| json || matches!(n.to_lowercase().as_str(), "numbers" | "number"));
                 if let Some(noun) = noun {
                     let text = format!("count the {noun} in {}", file.text);
                     let mut c = SubIntent::new("s1", &text, IntentType::Compute);

@@ -525,10 +525,15 @@ impl ResolutionStrategy for CatalogResolution {
             // So does a word repeating a stated file's name ("the
             // *people* in people.json"): what the file holds.
             let takes_list = !held_stems.is_empty()
-                && crate::understand::bind::params_of(m)
-                    .0
-                    .iter()
-                    .any(|p| p.ty.as_deref() == Some("array"));
+                && crate::understand::bind::params_of(m).0.iter().any(|p| {
+                    // A list, or an untyped parameter named for one
+                    // (`ccos.data.count`'s `items`: a list or a map).
+                    p.ty.as_deref() == Some("array")
+                        || (p.ty.is_none()
+                            && p.name_words.iter().any(|w| {
+                                ["item", "list", "entri", "element", "record"].contains(&w.as_str())
+                            }))
+                });
             let file_named = unmatched_weight(&|q| {
                 (file_stems.contains(q) || (takes_list && held_stems.contains(q)))
                     && !filler.contains(q)

@@ -1498,6 +1498,7 @@ const AFTER_ORDER_KEY: &[&str] = &[
     "alphabetically",
     "alphabetical",
     "numerically",
+    "by",
     "asc",
     "desc",
     "in",
