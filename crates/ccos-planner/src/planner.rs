@@ -1060,14 +1060,18 @@ impl Planner {
         }
         // What the capability's own text and result fields say, read once
         // for the checks below.
-        let vocab = vocabulary_with_fields(m, &params);
-        if let Some(why) = unknown_kind_named(s, m, &b, &vocab) {
+        // What the steps reading a file first do ("read file", "lines"),
+        // and what the file holds, computed once for the checks below.
+        let read_words = read_step_words(&b);
+        let mut vocab = vocabulary_with_fields(m, &params);
+        vocab.extend(read_words.iter().cloned());
+        if let Some(why) = unknown_kind_named(s, m, &vocab) {
             return Fit::Refused(why);
         }
         if let Some(why) = unaccounted_word(m, &b, &judged, &params, &vocab) {
             return Fit::Refused(why);
         }
-        if let Some(why) = word_after_a_number(s, m, &b, &params) {
+        if let Some(why) = word_after_a_number(s, m, &params, &read_words) {
             return Fit::Refused(why);
         }
         if let Some(why) = value_changed_before_use(&judged, m, &params, &vocab) {
@@ -1079,7 +1083,7 @@ impl Planner {
         if let Some(why) = unset_named_parameter(s, m, &b, &judged, &params) {
             return Fit::Refused(why);
         }
-        if let Some(why) = count_not_asked(&s.description, m, &read_step_words(&b)) {
+        if let Some(why) = count_not_asked(&s.description, m, &read_words) {
             return Fit::Refused(why);
         }
         if let Some(why) = deletes_more_than_asked(s, m, &b) {
@@ -3047,7 +3051,6 @@ fn unaccounted_word(
             vocab.extend(analyze(v));
         }
     }
-    vocab.extend(read_step_words(b));
     // Set phrases as the word they mean ("check out a new branch" asks to
     // check it out, which creating it alone does not do).
     let text = lexicon::without_idioms(text);
@@ -3285,10 +3288,10 @@ fn unaccounted_word(
     None
 }
 
-/// Why `m` (with its `params`, bound as `b`) does not serve what
-/// sub-intent `s` seeks: the kind of thing sought, filler or not, and
-/// even when `m` takes the user's words, must be something `m` knows (its
-/// own text, its result's fields, the steps reading a file first):
+/// Why `m` does not serve what sub-intent `s` seeks: the kind of thing
+/// sought, filler or not, and even when `m` takes the user's words, must
+/// be something `m` knows (`vocab`: its own text, its result's fields, the
+/// steps reading a file first):
 ///
 /// - the word before "named", "called", "containing" or "matching"
 ///   ("search for *files* named guide", "find all *lines* containing
@@ -3298,7 +3301,6 @@ fn unaccounted_word(
 fn unknown_kind_named(
     s: &SubIntent,
     m: &CapabilityManifest,
-    b: &crate::understand::bind::Binding,
     vocab: &BTreeSet<String>,
 ) -> Option<String> {
     use ccos_marketplace::search::analyze;
@@ -3350,8 +3352,6 @@ fn unknown_kind_named(
     if kinds.is_empty() {
         return None;
     }
-    let mut vocab = vocab.clone();
-    vocab.extend(read_step_words(b));
     // A folder is a directory, a path holds either.
     let known = |w: &str| {
         analyze(w).iter().all(|st| {
@@ -3462,14 +3462,14 @@ fn unset_named_parameter(
 fn word_after_a_number(
     s: &SubIntent,
     m: &CapabilityManifest,
-    b: &crate::understand::bind::Binding,
     params: &[crate::understand::bind::Param],
+    read: &[String],
 ) -> Option<String> {
     use crate::understand::MentionKind;
     use ccos_marketplace::search::analyze;
     let mut vocab = capability_vocabulary(m, params);
     // What the steps read first do ("the first 2 *lines* of words.txt").
-    vocab.extend(read_step_words(b));
+    vocab.extend(read.iter().cloned());
     let filler = filler_stems();
     let numbers = s.mentions.iter().flat_map(|x| {
         if x.items.is_empty() {

@@ -678,13 +678,7 @@ fn data_sort(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
                 .into_iter()
                 .zip(keyed.into_iter().map(|(_, v)| v))
                 .collect();
-            pairs.sort_by(|x, y| {
-                if descending {
-                    y.0.total_cmp(&x.0)
-                } else {
-                    x.0.total_cmp(&y.0)
-                }
-            });
+            pairs.sort_by(|x, y| directed(x.0.total_cmp(&y.0), descending));
             return Ok(Value::vector(pairs.into_iter().map(|(_, v)| v).collect()));
         }
     }
@@ -699,20 +693,26 @@ fn data_sort(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
             })
             .collect();
         texts.sort_by(|x, y| {
-            let (a, b) = if descending { (y, x) } else { (x, y) };
-            a.0.0.cmp(&b.0.0).then_with(|| a.0.1.cmp(&b.0.1))
+            directed(
+                x.0.0.cmp(&y.0.0).then_with(|| x.0.1.cmp(&y.0.1)),
+                descending,
+            )
         });
         return Ok(Value::vector(texts.into_iter().map(|(_, v)| v).collect()));
     }
     let numeric = all_numeric_texts(keyed.iter().map(|(k, _)| k));
-    keyed.sort_by(|x, y| {
-        if descending {
-            order(&y.0, &x.0, numeric)
-        } else {
-            order(&x.0, &y.0, numeric)
-        }
-    });
+    keyed.sort_by(|x, y| directed(order(&x.0, &y.0, numeric), descending));
     Ok(Value::vector(keyed.into_iter().map(|(_, v)| v).collect()))
+}
+
+/// `ascending`'s order, reversed when `descending` (the sort is stable
+/// either way: equal keys keep the list's order).
+fn directed(ascending: std::cmp::Ordering, descending: bool) -> std::cmp::Ordering {
+    if descending {
+        ascending.reverse()
+    } else {
+        ascending
+    }
 }
 
 /// The number a text spells (`"10"`, `"-2.5"`, `"1,000"`), if it spells

@@ -312,8 +312,7 @@ impl HybridDecomposition {
             // (the file becomes the list; listing it would list a folder).
             if let Some(file) = stated.iter().find(|m| {
                 m.kind == crate::understand::MentionKind::Path
-                    && !m.text.ends_with('/')
-                    && m.text.rsplit('/').next().is_some_and(|n| n.contains('.'))
+                    && crate::understand::lexicon::names_a_file(&m.text)
                     && plain_between(m)
                     && goal
                         .get(m.span.end..)
@@ -337,7 +336,7 @@ impl HybridDecomposition {
                 // Records of a JSON file, numbers of any file: what else a
                 // file holds is a guess ("people" in people.csv counted its
                 // header line too).
-                let json = file.text.to_lowercase().ends_with(".json");
+                let json = crate::understand::lexicon::is_json_file(&file.text);
                 let noun = noun
                     .filter(|n| json || matches!(n.to_lowercase().as_str(), "numbers" | "number"));
                 if let Some(noun) = noun {

@@ -385,9 +385,9 @@ impl ResolutionStrategy for CatalogResolution {
         // and numbers in a text ("the first 3 *lines* of notes.txt").
         let held_stems: BTreeSet<String> = stated_files
             .iter()
-            .filter(|m| m.text.rsplit('/').next().is_some_and(|n| n.contains('.')))
+            .filter(|m| crate::understand::lexicon::names_a_file(&m.text))
             .flat_map(|m| {
-                if m.text.to_lowercase().ends_with(".json") {
+                if crate::understand::lexicon::is_json_file(&m.text) {
                     analyze(crate::understand::lexicon::RECORD_NOUNS)
                 } else {
                     analyze("lines line numbers number")
@@ -524,16 +524,12 @@ impl ResolutionStrategy for CatalogResolution {
             let naming = unmatched_weight(&|q| naming_stems.contains(q));
             // So does a word repeating a stated file's name ("the
             // *people* in people.json"): what the file holds.
+            // (A parameter slot filling would read the file into.)
             let takes_list = !held_stems.is_empty()
-                && crate::understand::bind::params_of(m).0.iter().any(|p| {
-                    // A list, or an untyped parameter named for one
-                    // (`ccos.data.count`'s `items`: a list or a map).
-                    p.ty.as_deref() == Some("array")
-                        || (p.ty.is_none()
-                            && p.name_words.iter().any(|w| {
-                                ["item", "list", "entri", "element", "record"].contains(&w.as_str())
-                            }))
-                });
+                && crate::understand::bind::params_of(m)
+                    .0
+                    .iter()
+                    .any(crate::understand::bind::takes_a_file_as_list);
             let file_named = unmatched_weight(&|q| {
                 (file_stems.contains(q) || (takes_list && held_stems.contains(q)))
                     && !filler.contains(q)

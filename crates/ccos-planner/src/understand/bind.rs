@@ -3927,13 +3927,12 @@ pub fn bind(
     // unknown effects is approved one by one like any write).
     // "respectively" pairs two lists value by value; any other word of
     // togetherness asks for no call per value.
-    let clause_words: Vec<String> = clause
-        .split(|c: char| !c.is_alphanumeric())
-        .map(str::to_lowercase)
-        .collect();
-    let respectively = clause_words.iter().any(|w| w == "respectively");
+    // The clause's words, lower-case, its values' words included (read
+    // once for the checks below).
+    let all_words = super::lexicon::words_of(clause);
+    let respectively = all_words.iter().any(|w| w == "respectively");
     let fan_allowed = !m.effects.contains(&ccos_marketplace::Effect::Write)
-        && !clause_words
+        && !all_words
             .iter()
             .any(|w| w != "respectively" && TOGETHER_WORDS.contains(&w.as_str()));
     let mut fanned: BTreeSet<MentionRef> = BTreeSet::new();
@@ -4051,8 +4050,7 @@ pub fn bind(
     // Unused stated values; a file path left over may be read into a data
     // parameter when the capability takes no path.
     let takes_path = params.iter().any(|p| has(&p.name_words, PATH_WORDS));
-    let clause_words = super::lexicon::words_of(clause);
-    let says = |word: &str| clause_words.iter().any(|w| w == word);
+    let says = |word: &str| all_words.iter().any(|w| w == word);
     let says_lines = says("lines");
     // "the biggest number in numbers.txt", "sort the numbers in x.txt".
     let says_numbers = says("numbers") || says("number");
@@ -4324,7 +4322,7 @@ pub fn bind(
             let path_text = it.value.as_str().unwrap_or(&it.text).to_string();
             // (Numbers asked of a JSON file: of which of its values is not
             // said; "the biggest number in people.json" gave a person.)
-            let list_of = if path_text.to_lowercase().ends_with(".json") {
+            let list_of = if super::lexicon::is_json_file(&path_text) {
                 (!says_numbers).then_some(ReadAs::Json)
             } else if says_lines {
                 Some(ReadAs::Lines)
@@ -4341,14 +4339,7 @@ pub fn bind(
                     .map(|pi| (pi, None))
                     .or_else(|| {
                         list_of.and_then(|how| {
-                            // (A list or a map: `ccos.data.count`'s
-                            // items have no one type.)
-                            free_param(&|p| {
-                                matches!(p.ty.as_deref(), Some("array") | None)
-                                    && (has(&p.name_words, LIST_WORDS)
-                                        || has(&p.name_words, DATA_WORDS))
-                            })
-                            .map(|pi| (pi, Some(how)))
+                            free_param(&takes_a_file_as_list).map(|pi| (pi, Some(how)))
                         })
                     })
                 })
@@ -4655,13 +4646,11 @@ pub fn bind(
         .iter()
         .find(|x| x.kind == MentionKind::Field)
         .and_then(|x| x.value.as_str());
-    let clause_words_lc = super::lexicon::words_of(clause);
-    let said = |ws: &[&str]| clause_words_lc.iter().any(|w| ws.contains(&w.as_str()));
-    if let Some((at, largest_first)) = super::lexicon::order_direction(&clause_words_lc, key)
+    let said = |ws: &[&str]| all_words.iter().any(|w| ws.contains(&w.as_str()));
+    if let Some((_, largest_first)) = super::lexicon::order_direction(&all_words, key)
         // "ascending, oldest first" contradicts itself: neither is read.
         && !((largest_first && said(&["ascending", "asc"]))
             || (!largest_first && said(&["descending", "desc", "reverse", "reversed"])))
-        && at < clause_words_lc.len()
         && let Some(pi) = free.iter().copied().find(|&pi| {
             !taken_param.contains(&pi)
                 && params[pi].ty.as_deref() == Some("boolean")
@@ -5224,6 +5213,15 @@ const FOLDER_WORDS_WRITTEN: &[&str] = &[
     "subfolder",
     "subdirectory",
 ];
+
+/// Whether `p` takes a list made of a file the goal names (its lines,
+/// numbers or JSON records; see [`ReadAs`]): a list, or an untyped
+/// parameter (`ccos.data.count`'s items are a list or a map), named for
+/// a list or for data.
+pub(crate) fn takes_a_file_as_list(p: &Param) -> bool {
+    matches!(p.ty.as_deref(), Some("array") | None)
+        && (has(&p.name_words, LIST_WORDS) || has(&p.name_words, DATA_WORDS))
+}
 
 /// Whether `clause` asks for a file of `m`, which changes folders ("create
 /// a file named test.md" is no `create_directory`): the clause says a file
@@ -7438,6 +7436,10 @@ mod tests {
 
     #[test]
     fn two_coordinated_lists_fan_out_by_combination_or_in_order() {
+        // Each parameter's values, call by call.
+        let calls = |b: &Binding| -> Vec<(String, Vec<Json>)> {
+            b.fan_out.iter().chain(&b.fan_with).cloned().collect()
+        };
         let pct = cap(
             "calculate_winning_percentage",
             obj(
@@ -7453,10 +7455,8 @@ mod tests {
             &pct,
         );
         assert!(b.complete(), "{b:?}");
-        let calls: Vec<(String, Vec<Json>)> =
-            b.fan_out.iter().chain(&b.fan_with).cloned().collect();
         assert_eq!(
-            calls,
+            calls(&b),
             vec![
                 (
                     "team".to_string(),
@@ -7487,10 +7487,8 @@ mod tests {
             "What is the current ranking of Barcelona and Manchester United in the UEFA Champions League and La Liga respectively?",
             &rank,
         );
-        let calls: Vec<(String, Vec<Json>)> =
-            b.fan_out.iter().chain(&b.fan_with).cloned().collect();
         assert_eq!(
-            calls,
+            calls(&b),
             vec![
                 (
                     "team".to_string(),

@@ -420,6 +420,17 @@ pub fn file_name_stems(path: &str) -> Vec<String> {
     analyze(stem)
 }
 
+/// Whether `path` names a file — its last part has an extension
+/// (`notes.txt`, `data/people.json`) — rather than a folder (`docs/`).
+pub fn names_a_file(path: &str) -> bool {
+    path.rsplit('/').next().is_some_and(|n| n.contains('.'))
+}
+
+/// Whether `path` names a JSON file (any case).
+pub fn is_json_file(path: &str) -> bool {
+    path.to_lowercase().ends_with(".json")
+}
+
 /// Words naming the members of a list of records ("the *entries* of
 /// people.json"): a file read as JSON has them.
 pub const RECORD_NOUNS: &str =
@@ -1314,6 +1325,16 @@ pub fn unserved_qualifier(
     });
     let key = KEY.get_or_init(|| stems_of(&["key", "by", "sort", "order", "field"]));
     let paging_bound = bound_stems.iter().any(|s| paging.contains(s));
+    let direction_bound = bound_stems
+        .iter()
+        .any(|s| ["descend", "desc", "revers", "ascend", "asc"].contains(&s.as_str()));
+    // "oldest first" at `j` (the direction word).
+    let is_direction = |j: usize| {
+        words.get(j).is_some_and(|x| is_direction_word(x))
+            && words
+                .get(j + 1)
+                .is_some_and(|n| matches!(n.as_str(), "first" | "last"))
+    };
     let key_bound = bound_stems.iter().any(|s| key.contains(s));
     for (i, w) in words.iter().enumerate() {
         let Some((concept, _)) = QUALIFIERS.iter().find(|(_, ws)| ws.contains(&w.as_str())) else {
@@ -1342,15 +1363,6 @@ pub fn unserved_qualifier(
         }
         // "by age, oldest first": the direction, served by a bound
         // direction parameter (bound only when the words say which way).
-        let direction_bound = bound_stems
-            .iter()
-            .any(|s| ["descend", "desc", "revers", "ascend", "asc"].contains(&s.as_str()));
-        let is_direction = |j: usize| {
-            words.get(j).is_some_and(|x| is_direction_word(x))
-                && words
-                    .get(j + 1)
-                    .is_some_and(|n| matches!(n.as_str(), "first" | "last"))
-        };
         if direction_bound && (is_direction(i) || (i > 0 && is_direction(i - 1))) {
             continue;
         }

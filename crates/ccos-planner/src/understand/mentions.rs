@@ -151,6 +151,22 @@ pub struct Mention {
 }
 
 impl Mention {
+    /// A value stated at `span` of `text`, as the scanner's later passes
+    /// find them: no cue yet (the scanner adds every mention's), no items,
+    /// not weak, no unit.
+    fn stated(text: &str, kind: MentionKind, value: Json, span: Span) -> Mention {
+        Mention {
+            kind,
+            value,
+            span,
+            text: text[span.start..span.end].to_string(),
+            cue: Cue::default(),
+            items: vec![],
+            weak: false,
+            unit: None,
+        }
+    }
+
     /// A short label for traces and reports: `number "12"`, `path
     /// "notes.txt"` (the text quoted as the goal has it, so that a report
     /// naming a dropped value quotes the user's words).
@@ -1333,7 +1349,7 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
         i += take;
     }
     fields(text, &toks, &words, &mut owner, &mut out);
-    folders_named(&toks, &words, &mut owner, &mut out);
+    folders_named(text, &toks, &words, &mut owner, &mut out);
     names(text, &toks, &words, &mut owner, &mut out);
     word_lists(text, &toks, &words, &mut owner, &mut out);
     let glosses = glosses(text);
@@ -1365,12 +1381,9 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
 const FOLDER_NOUNS: &[&str] = &["folder", "directory", "dir", "subfolder", "subdirectory"];
 
 /// Words before a folder noun that say which folder by where it is, not
-/// by its name ("the *current* folder", "*my* folder").
+/// by its name ("the *current* folder"; function words — "my", "this" —
+/// are none either).
 const NOT_FOLDER_NAMES: &[&str] = &[
-    "this",
-    "that",
-    "these",
-    "those",
     "current",
     "parent",
     "home",
@@ -1381,22 +1394,11 @@ const NOT_FOLDER_NAMES: &[&str] = &[
     "whole",
     "entire",
     "new",
-    "my",
-    "our",
-    "your",
-    "their",
-    "his",
-    "her",
-    "its",
-    "the",
-    "a",
-    "an",
     "each",
     "every",
     "all",
     "any",
     "one",
-    "some",
     "which",
     "what",
     "another",
@@ -1408,7 +1410,6 @@ const NOT_FOLDER_NAMES: &[&str] = &[
     "next",
     "last",
     "first",
-    "same",
     "temp",
     "temporary",
     "user",
@@ -1423,6 +1424,7 @@ const NOT_FOLDER_NAMES: &[&str] = &[
 /// folder noun) and "the directory docs" ("the directory *tree*" names
 /// none) stay words.
 fn folders_named(
+    text: &str,
     toks: &[Tok],
     words: &[Option<String>],
     owner: &mut [Option<usize>],
@@ -1433,7 +1435,7 @@ fn folders_named(
         let TokKind::Word(w) = &toks.get(i)?.kind else {
             return None;
         };
-        let w = w.trim_end_matches(['.', '?', '!', ':']);
+        let w = without_stop(w);
         let lw = lower(w);
         (owner[i].is_none()
             && !w.is_empty()
@@ -1447,7 +1449,7 @@ fn folders_named(
     };
     let mut found: Vec<(usize, String)> = vec![];
     for i in 0..toks.len() {
-        let Some(noun) = word(i).map(|w| w.trim_end_matches(['.', '?', '!', ':'])) else {
+        let Some(noun) = word(i).map(without_stop) else {
             continue;
         };
         if !FOLDER_NOUNS.contains(&noun) {
@@ -1464,24 +1466,23 @@ fn folders_named(
         // "the folder docs" is left a word: "the directory *tree*", "the
         // folder *structure*" name no folder.
     }
+    // (Each found word was unclaimed, and each is found once.)
     for (i, name) in found {
-        if owner[i].is_some() {
-            continue;
-        }
-        let t = &toks[i];
-        let span = Span::new(t.start, t.start + name.len());
+        let span = Span::new(toks[i].start, toks[i].start + name.len());
         owner[i] = Some(out.len());
-        out.push(Mention {
-            kind: MentionKind::Path,
-            value: Json::from(name.clone()),
+        out.push(Mention::stated(
+            text,
+            MentionKind::Path,
+            Json::from(name),
             span,
-            text: name,
-            cue: Cue::default(),
-            items: vec![],
-            weak: false,
-            unit: None,
-        });
+        ));
     }
+}
+
+/// `w` without the sentence punctuation glued to its end ("age." of
+/// "sort it by age.").
+fn without_stop(w: &str) -> &str {
+    w.trim_end_matches(['.', '?', '!', ':'])
 }
 
 /// Verbs that put items in an order: a word after their "by" is the key.
@@ -1608,7 +1609,7 @@ fn fields(
         let t = toks.get(i)?;
         let k = match &t.kind {
             TokKind::Word(w) if owner[i].is_none() => {
-                let lw = lower(w.trim_end_matches(['.', '?', '!', ':']));
+                let lw = lower(without_stop(w));
                 let ident = lw
                     .chars()
                     .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
@@ -1754,8 +1755,7 @@ fn fields(
                     (None, Some(TokKind::Word(w)))
                         if phrase_ends(v + 1) || matches!(word(v + 1), Some("and" | "or")) =>
                     {
-                        let w = w.trim_end_matches(['.', '?', '!', ':']);
-                        match lower(w).as_str() {
+                        match lower(without_stop(w)).as_str() {
                             "true" => Some((MentionKind::Json, Json::Bool(true))),
                             "false" => Some((MentionKind::Json, Json::Bool(false))),
                             // "whose city is paris": which case the data
@@ -1778,7 +1778,7 @@ fn fields(
     for (i, kind, value) in made {
         let t = &toks[i];
         let end = match &t.kind {
-            TokKind::Word(w) => t.start + w.trim_end_matches(['.', '?', '!', ':']).len(),
+            TokKind::Word(w) => t.start + without_stop(w).len(),
             _ => t.end,
         };
         let span = Span::new(t.start, end);
@@ -1793,16 +1793,7 @@ fn fields(
             continue;
         }
         owner[i] = Some(out.len());
-        out.push(Mention {
-            kind,
-            value,
-            span,
-            text: text[span.start..span.end].to_string(),
-            cue: Cue::default(),
-            items: vec![],
-            weak: false,
-            unit: None,
-        });
+        out.push(Mention::stated(text, kind, value, span));
     }
     for (first, last, span) in names_made {
         if owner[first..=last].iter().any(Option::is_some) {
@@ -1811,17 +1802,8 @@ fn fields(
         for o in &mut owner[first..=last] {
             *o = Some(out.len());
         }
-        let name = &text[span.start..span.end];
-        out.push(Mention {
-            kind: MentionKind::Name,
-            value: Json::from(name),
-            span,
-            text: name.to_string(),
-            cue: Cue::default(),
-            items: vec![],
-            weak: false,
-            unit: None,
-        });
+        let name = Json::from(&text[span.start..span.end]);
+        out.push(Mention::stated(text, MentionKind::Name, name, span));
     }
 }
 
@@ -1984,16 +1966,13 @@ fn word_lists(
             continue;
         };
         owner[t] = Some(out.len());
-        out.push(Mention {
-            kind: MentionKind::Quoted,
-            value: Json::from(w.clone()),
-            span: Span::new(toks[t].start, toks[t].end),
-            text: text[toks[t].start..toks[t].end].to_string(),
-            cue: Cue::default(),
-            items: vec![],
-            weak: false,
-            unit: None,
-        });
+        let span = Span::new(toks[t].start, toks[t].end);
+        out.push(Mention::stated(
+            text,
+            MentionKind::Quoted,
+            Json::from(w.clone()),
+            span,
+        ));
     }
 }
 
