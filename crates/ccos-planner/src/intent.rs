@@ -366,6 +366,9 @@ impl SubIntent {
                 {
                     Some("key filter")
                 }
+                // "list docs/ by size": an ordering, though the goal
+                // says no "sort".
+                MentionKind::Field if m.cue.prep.as_deref() == Some("by") => Some("key sort"),
                 MentionKind::Field => Some("key"),
                 _ => None,
             })

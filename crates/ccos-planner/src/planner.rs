@@ -423,9 +423,15 @@ impl Planner {
                     // Files whose content a parameter needs are read first.
                     let mut intent = c.intent;
                     for (k, (param, path)) in c.read_first.iter().enumerate() {
+                        let how = c.read_as.get(param).copied();
+                        let listing = how == Some(crate::understand::bind::ReadAs::Listing);
                         let read = SubIntent::new(
                             format!("{}-read{}", s.id, k + 1),
-                            "read the file",
+                            if listing {
+                                "list the folder"
+                            } else {
+                                "read the file"
+                            },
                             IntentType::Fetch,
                         )
                         .with_param("path", rtfs::Value::string(path));
@@ -442,13 +448,16 @@ impl Planner {
                             let mut source = rid.clone();
                             // A list parameter takes the file's lines, its
                             // numbers or its JSON value.
-                            if let Some(how) = c.read_as.get(param) {
-                                let split = SubIntent::new(
+                            if let Some(how) = how.filter(|_| !listing) {
+                                let mut split = SubIntent::new(
                                     format!("{}-list{}", s.id, k + 1),
                                     how.request(),
                                     IntentType::Transform,
                                 )
                                 .with_step_param("text", rid);
+                                if let Some((name, value)) = how.preset() {
+                                    split = split.with_param(name, rtfs::Value::string(value));
+                                }
                                 let (ltrace, lines_id) = self.prerequisite(
                                     split,
                                     MissingCapability {
@@ -2705,7 +2714,10 @@ fn read_step_words(b: &crate::understand::bind::Binding) -> Vec<String> {
         out.extend(analyze(match how {
             crate::understand::bind::ReadAs::Lines => "lines line",
             crate::understand::bind::ReadAs::Numbers => "numbers number",
-            crate::understand::bind::ReadAs::Json => lexicon::RECORD_NOUNS,
+            crate::understand::bind::ReadAs::Json | crate::understand::bind::ReadAs::Records => {
+                lexicon::RECORD_NOUNS
+            }
+            crate::understand::bind::ReadAs::Listing => "list files file entries entry folder",
         }));
     }
     out
@@ -3885,6 +3897,39 @@ fn counted_list(s: &SubIntent, m: &CapabilityManifest) -> Option<Option<String>>
     };
     let name = lexicon::name_words(m);
     if is_array(out) {
+        // The noun counted is the head of the phrase, not a word before
+        // it: "how many *unique* cities" counts cities, which a
+        // capability named `unique` does not say it returns.
+        // What a stated file holds counts as the list's ("how many
+        // unique *numbers* are in numbers.txt"). Its name does too, but
+        // not for distinct values: "how many unique scores are in
+        // scores.json" may count distinct records or distinct `score`s.
+        if let Some(head) = counted_noun(&s.description) {
+            let head: Vec<String> = analyze(&head);
+            let distinct = lexicon::words_of(&s.description)
+                .iter()
+                .any(|w| matches!(w.as_str(), "unique" | "distinct" | "different"));
+            let held: BTreeSet<String> = s
+                .mentions
+                .iter()
+                .filter(|x| {
+                    x.kind == crate::understand::MentionKind::Path && lexicon::names_a_file(&x.text)
+                })
+                .flat_map(|x| {
+                    let mut held = lexicon::held_noun_stems(&x.text);
+                    if !distinct {
+                        held.extend(lexicon::file_name_stems(&x.text));
+                    }
+                    held
+                })
+                .collect();
+            return head
+                .iter()
+                .all(|st| {
+                    held.contains(st) || lexicon::synonym_stems(st).iter().any(|x| name.contains(x))
+                })
+                .then_some(None);
+        }
         return named_by(&name).then_some(None);
     }
     let props = out.get("properties")?.as_object()?;
@@ -3903,6 +3948,40 @@ fn counted_list(s: &SubIntent, m: &CapabilityManifest) -> Option<Option<String>>
         .iter()
         .find(|k| matches!(k.as_str(), "results" | "items" | "data"))?;
     named_by(&name).then(|| Some((*page).clone()))
+}
+
+/// The noun a listing read from "how many …" counts: the last word before
+/// the verb or preposition that follows the noun phrase ("list *unique
+/// cities* are in people.json" → `cities`, "list open *issues* does
+/// acme/rocket have" → `issues`); `None` when the phrase is one word or
+/// longer than three.
+fn counted_noun(description: &str) -> Option<String> {
+    let words = lexicon::words_of(description);
+    let rest = words.strip_prefix(&["list".to_string()])?;
+    let end = rest.iter().position(|w| {
+        matches!(
+            w.as_str(),
+            "are"
+                | "is"
+                | "does"
+                | "do"
+                | "did"
+                | "has"
+                | "have"
+                | "were"
+                | "was"
+                | "in"
+                | "of"
+                | "on"
+                | "from"
+                | "for"
+                | "at"
+                | "by"
+                | "with"
+                | "there"
+        )
+    })?;
+    (2..=3).contains(&end).then(|| rest[end - 1].clone())
 }
 
 /// Whether `m`'s result is the list sub-intent `s` asks for: an array, a

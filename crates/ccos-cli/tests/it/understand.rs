@@ -2370,3 +2370,110 @@ fn records_are_sorted_filtered_and_counted_by_the_field_named() {
         refused(home.path(), goal, names);
     }
 }
+
+/// The second attack trial on records (this session's): values as a
+/// reader means them, one key and one value per condition, directions
+/// that agree, listings ordered by what "by" names.
+#[test]
+fn conditions_and_orders_are_read_whole_or_refused() {
+    let home = home(false);
+    let work = home.path().join("work");
+    write(
+        &work,
+        "staff.json",
+        r#"[{"name":"Mia","age":31,"dept":"Sales","active":true},{"name":"Eve","age":"29","dept":"IT","active":false},{"name":"Olga","age":58,"dept":"IT","active":true}]"#,
+    );
+    let mia = json!({"name": "Mia", "age": 31, "dept": "Sales", "active": true});
+    let eve = json!({"name": "Eve", "age": "29", "dept": "IT", "active": false});
+    let olga = json!({"name": "Olga", "age": 58, "dept": "IT", "active": true});
+    // Numbers by value; a text spelling a number is that number; a
+    // boolean however written.
+    for (goal, want) in [
+        ("list staff.json entries whose age is 31.0", json!([mia])),
+        ("list staff.json entries whose age is 29", json!([eve])),
+        (
+            "list staff.json entries whose active is False",
+            json!([eve]),
+        ),
+        ("sort staff.json by age DESC", json!([olga, mia, eve])),
+    ] {
+        right(home.path(), goal, &[], want);
+    }
+    // A folder listed by a key: its entries, ordered.
+    write(&work, "docs/big.txt", "0123456789");
+    write(&work, "docs/small.txt", "0");
+    let entries = |names: &[&str]| -> Value {
+        Value::Array(
+            names
+                .iter()
+                .map(|n| {
+                    let size = if *n == "big.txt" { 10 } else { 1 };
+                    json!({"name": n, "size": size, "type": "file"})
+                })
+                .collect(),
+        )
+    };
+    right(
+        home.path(),
+        "list docs/ by size",
+        &[],
+        entries(&["small.txt", "big.txt"]),
+    );
+    right(
+        home.path(),
+        "sort the files in docs/ by size, largest first",
+        &[],
+        entries(&["big.txt", "small.txt"]),
+    );
+    // Lines: the final newline opens no empty one.
+    write(&work, "notes.txt", "a\nb\n");
+    right(
+        home.path(),
+        "split notes.txt by line",
+        &[],
+        json!(["a", "b"]),
+    );
+    for (goal, names) in [
+        // Another value, a second condition, an approximation.
+        (
+            r#"list staff.json entries whose dept is "Sales" or IT"#,
+            "dept",
+        ),
+        ("list staff.json entries whose dept is IT in Rome", "dept"),
+        ("list staff.json entries whose age is 31 or so", "age"),
+        ("list staff.json entries whose age is 31 and more", "age"),
+        // Two keys, or two directions that disagree, are no one order.
+        ("sort staff.json by age, and by name", "field \"name\""),
+        (
+            "sort staff.json by age descending then name",
+            "field \"name\"",
+        ),
+        (
+            "sort staff.json by age, descending, ascending",
+            "\"ascending\"",
+        ),
+        (
+            "sort staff.json by age ascending, largest first",
+            "largest first",
+        ),
+        // Counting the distinct values of a field is not counting records.
+        ("how many unique depts are in staff.json?", "depts"),
+    ] {
+        refused(home.path(), goal, names);
+    }
+    // Dates whose day and month are both numbers: the order is a guess.
+    write(
+        &work,
+        "dates.json",
+        r#"[{"d":"1/15/2023"},{"d":"12/25/2021"}]"#,
+    );
+    let (code, _, err) = run(home.path(), "sort dates.json by d", &[]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("YYYY-MM-DD"), "{err}");
+    // Records are a list's: one object has entries, not records.
+    write(&work, "one.json", r#"{"a": 1, "b": 2}"#);
+    let (code, _, err) = run(home.path(), "how many records are in one.json?", &[]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("not an array"), "{err}");
+    right(home.path(), "count the entries in one.json", &[], json!(2));
+}

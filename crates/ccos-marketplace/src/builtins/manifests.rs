@@ -214,7 +214,14 @@ pub fn manifests() -> Vec<CapabilityManifest> {
         cap(
             "ccos.json.parse",
             "Parse JSON text into a value.",
-            obj(&[("text", s("JSON text"), true)]),
+            obj(&[
+                ("text", s("JSON text"), true),
+                (
+                    "expect",
+                    json!({"type": "string", "enum": ["array", "object"], "description": "the kind of value the text must hold (else an error)"}),
+                    false,
+                ),
+            ]),
             json!({}),
             &[Pure],
             r#"(call :ccos.json.parse {:text "{\"a\": 1}"})"#,

@@ -145,6 +145,10 @@ impl BuiltinExecutor {
                     text.chars()
                         .map(|c| Value::string(&c.to_string()))
                         .collect()
+                } else if sep == "\n" {
+                    // Into lines: a final newline ends the last line, it
+                    // does not open an empty one (as `ccos.text.lines`).
+                    text.lines().map(Value::string).collect()
                 } else {
                     text.split(sep).map(Value::string).collect()
                 };
@@ -201,8 +205,34 @@ impl BuiltinExecutor {
                 ))
             }
             "ccos.json.parse" => {
-                let text = Args::one_map(id, &args)?.str("text")?;
-                rtfs::parse_json_str(text).map_err(|e| CallError::invalid(id, e.message))
+                let a = Args::one_map(id, &args)?;
+                let text = a.str("text")?;
+                let v =
+                    rtfs::parse_json_str(text).map_err(|e| CallError::invalid(id, e.message))?;
+                // "how many records are in nested.json": a single object
+                // has entries, not records; counting them would answer.
+                match a.opt_str("expect")? {
+                    None => Ok(v),
+                    Some("array") if v.as_seq().is_some() => Ok(v),
+                    Some("object") if v.as_map().is_some() => Ok(v),
+                    Some(kind @ ("array" | "object")) => Err(CallError::invalid(
+                        id,
+                        format!(
+                            "the JSON holds {} {}, not {} {kind}{}",
+                            article(json_kind(&v)),
+                            json_kind(&v),
+                            article(kind),
+                            if kind == "array" {
+                                " (a list of records)"
+                            } else {
+                                ""
+                            }
+                        ),
+                    )),
+                    Some(other) => {
+                        Err(a.wrong("expect", "\"array\" or \"object\"", &Value::string(other)))
+                    }
+                }
             }
             "ccos.json.format" => {
                 let a = Args::one_map(id, &args)?;
@@ -577,7 +607,7 @@ fn data_filter(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
             any_has_key = true;
         }
         let keep = match equals {
-            Some(e) => v == Some(e),
+            Some(e) => v.is_some_and(|v| same_value(v, e)),
             None => v.is_some_and(Value::is_truthy),
         };
         if keep {
@@ -595,6 +625,50 @@ fn data_filter(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
         ));
     }
     Ok(Value::vector(out))
+}
+
+/// Equality as a person reading the data means it: numbers by value
+/// (`34` = `34.0`), a text that spells a number equal to that number
+/// (`"29"` = `29`, as [`data_sort`] orders them); anything else as
+/// written (`"Paris"` ≠ `"paris"`).
+fn same_value(a: &Value, b: &Value) -> bool {
+    let number = |v: &Value| match v {
+        Value::Float(f) => Some(*f),
+        Value::Int(n) => Some(*n as f64),
+        _ => None,
+    };
+    match (a, b) {
+        // Exact: two large integers are not equal because their floats are.
+        (Value::Int(x), Value::Int(y)) => x == y,
+        _ => match (number(a), number(b)) {
+            (Some(x), Some(y)) => x == y,
+            (Some(x), None) => text_number(b) == Some(x),
+            (None, Some(y)) => text_number(a) == Some(y),
+            (None, None) => a == b,
+        },
+    }
+}
+
+/// The JSON name of the kind of `v` ("array", "object", "string"…).
+fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Map(_) => "object",
+        Value::Nil => "null",
+        Value::Bool(_) => "boolean",
+        Value::Int(_) | Value::Float(_) => "number",
+        Value::Str(_) => "string",
+        _ if v.as_seq().is_some() => "array",
+        _ => "value",
+    }
+}
+
+/// "a" or "an" before `word`.
+fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
 }
 
 /// "its keys are :a, :b" for an error about a missing key.
@@ -647,6 +721,20 @@ fn data_sort(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
     }
     if key.is_none() {
         no_order_of_maps(id, items)?;
+    }
+    // "3/1/2022" is March or January: as text it orders by its first
+    // digits, as a date its order is a guess.
+    if let Some((_, (k, _))) = keyed
+        .iter()
+        .enumerate()
+        .find(|(_, (k, _))| k.as_str().is_some_and(is_day_month_date))
+    {
+        return Err(CallError::invalid(
+            id,
+            format!(
+                "{k} is a date written day and month by number: its order is a guess (M/D or D/M); write dates as YYYY-MM-DD"
+            ),
+        ));
     }
     if let Some(k) = &key
         && !alphabetical
@@ -703,6 +791,25 @@ fn data_sort(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
     let numeric = all_numeric_texts(keyed.iter().map(|(k, _)| k));
     keyed.sort_by(|x, y| directed(order(&x.0, &y.0, numeric), descending));
     Ok(Value::vector(keyed.into_iter().map(|(_, v)| v).collect()))
+}
+
+/// A date written with its day and month as numbers ("3/1/2022",
+/// "25/12/21", "12-25-2021", "25.12.2021"), whose order depends on which
+/// is which. (With dots or dashes only before a four-digit year: "1.2.10"
+/// is a version.)
+fn is_day_month_date(t: &str) -> bool {
+    let t = t.trim();
+    let Some(sep) = t.chars().find(|c| matches!(c, '/' | '.' | '-')) else {
+        return false;
+    };
+    let parts: Vec<&str> = t.split(sep).collect();
+    parts.len() == 3
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+        && parts[0].len() <= 2
+        && parts[1].len() <= 2
+        && (parts[2].len() == 4 || (sep == '/' && parts[2].len() == 2))
 }
 
 /// `ascending`'s order, reversed when `descending` (the sort is stable

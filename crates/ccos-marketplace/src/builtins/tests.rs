@@ -135,6 +135,18 @@ async fn text_builtins() {
             .unwrap(),
         r#"["a" "b" "" "c"]"#
     );
+    // Into lines: the final newline ends the last line (no empty one);
+    // an empty line inside stays.
+    assert_eq!(
+        call(
+            &mp,
+            "ccos.text.split",
+            "{:text \"a\n\nb\r\n\" :separator \"\n\"}"
+        )
+        .await
+        .unwrap(),
+        r#"["a" "" "b"]"#
+    );
     assert_eq!(
         call(&mp, "ccos.data.count", "{:items [1 2 3]}")
             .await
@@ -747,6 +759,72 @@ async fn unique_max_min_reverse() {
     )
     .await;
     assert!(format!("{r:?}").contains("no item has :city"), "{r:?}");
+    // Equality as a reader means it: numbers by value, a text spelling a
+    // number as that number; other texts as written.
+    let people =
+        r#"[{:n "a" :age 34} {:n "b" :age "29"} {:n "c" :age 29.5} {:n "d" :city "Paris"}]"#;
+    for (equals, kept) in [
+        ("34.0", r#"[{:age 34 :n "a"}]"#),
+        ("29", r#"[{:age "29" :n "b"}]"#),
+        ("\"34\"", r#"[{:age 34 :n "a"}]"#),
+        ("29.5", r#"[{:age 29.5 :n "c"}]"#),
+        ("30", "[]"),
+    ] {
+        assert_eq!(
+            ok(call(
+                &mp,
+                "ccos.data.filter",
+                &format!("{{:items {people} :key \"age\" :equals {equals}}}")
+            )
+            .await),
+            kept,
+            ":equals {equals}"
+        );
+    }
+    assert_eq!(
+        ok(call(
+            &mp,
+            "ccos.data.filter",
+            &format!("{{:items {people} :key \"city\" :equals \"paris\"}}")
+        )
+        .await),
+        "[]"
+    );
+    assert_eq!(
+        ok(call(
+            &mp,
+            "ccos.data.filter",
+            r#"{:items [{:id 9007199254740993} {:id 9007199254740992}] :key "id" :equals 9007199254740992}"#
+        )
+        .await),
+        "[{:id 9007199254740992}]"
+    );
+    // Dates with day and month as numbers: which is which is a guess.
+    for items in [
+        r#"[{:d "1/15/2023"} {:d "12/25/2021"}]"#,
+        r#"[{:d "25.12.2021"} {:d "2.1.2022"}]"#,
+    ] {
+        let r = call(
+            &mp,
+            "ccos.data.sort",
+            &format!("{{:items {items} :key \"d\"}}"),
+        )
+        .await;
+        assert!(format!("{r:?}").contains("YYYY-MM-DD"), "{items}: {r:?}");
+    }
+    assert_eq!(
+        ok(call(
+            &mp,
+            "ccos.data.sort",
+            r#"{:items ["2022-03-01" "2021-12-25"]}"#
+        )
+        .await),
+        r#"["2021-12-25" "2022-03-01"]"#
+    );
+    assert_eq!(
+        ok(call(&mp, "ccos.data.sort", r#"{:items ["1.2.10" "1.10.2"]}"#).await),
+        r#"["1.10.2" "1.2.10"]"#
+    );
     // Alphabetically: as words, case aside; numbers by their digits.
     assert_eq!(
         ok(call(

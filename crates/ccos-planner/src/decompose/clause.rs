@@ -739,9 +739,13 @@ pub(crate) fn unresolved_variation(clause: &str) -> Option<&'static str> {
 /// "do it again", "repeat that", "once more").
 fn is_bare_repeat(clause: &str) -> bool {
     let words: Vec<String> = lexicon::words_of(clause);
-    words
+    let has = |x: &str| words.iter().any(|w| w == x);
+    // "more" repeats only with "once"/"time" ("once more", "one more
+    // time"): "31 and more" is a bound, not a second request.
+    (words
         .iter()
-        .any(|w| matches!(w.as_str(), "again" | "repeat" | "redo" | "more"))
+        .any(|w| matches!(w.as_str(), "again" | "repeat" | "redo"))
+        || (has("more") && (has("once") || has("time"))))
         && words.iter().all(|w| {
             matches!(
                 w.as_str(),

@@ -386,13 +386,7 @@ impl ResolutionStrategy for CatalogResolution {
         let held_stems: BTreeSet<String> = stated_files
             .iter()
             .filter(|m| crate::understand::lexicon::names_a_file(&m.text))
-            .flat_map(|m| {
-                if crate::understand::lexicon::is_json_file(&m.text) {
-                    analyze(crate::understand::lexicon::RECORD_NOUNS)
-                } else {
-                    analyze("lines line numbers number")
-                }
-            })
+            .flat_map(|m| crate::understand::lexicon::held_noun_stems(&m.text))
             .collect();
         // The request's words in order, for acronyms ("greatest common
         // divisor" spells `gcd`).

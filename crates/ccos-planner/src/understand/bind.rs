@@ -66,7 +66,7 @@ const DURATION_WORDS: &[&str] = &[
 ];
 
 /// The source of a direction switch bound from "oldest first" and the
-/// like (see [`super::lexicon::order_direction`]).
+/// like (see [`super::lexicon::order_directions`]).
 pub const DIRECTION_SOURCE: &str = "the order's direction";
 
 /// Least score for a pair to be bound (weak mentions need [`WEAK_MIN`]).
@@ -670,6 +670,13 @@ pub enum ReadAs {
     Numbers,
     /// Its JSON ("sort people.json by name").
     Json,
+    /// Its JSON, which must be a list: the goal names its members as
+    /// records or rows ("how many *records* are in nested.json": a single
+    /// object has entries — its keys — but no records).
+    Records,
+    /// A folder's entries, listed: the goal orders or filters them by a
+    /// key ("sort the files in docs/ by size").
+    Listing,
 }
 
 impl ReadAs {
@@ -679,7 +686,17 @@ impl ReadAs {
         match self {
             ReadAs::Lines => "split the text into lines",
             ReadAs::Numbers => "the numbers in the text",
-            ReadAs::Json => "parse the JSON text",
+            ReadAs::Json | ReadAs::Records => "parse the JSON text",
+            ReadAs::Listing => "list the folder",
+        }
+    }
+
+    /// A parameter the list-making step is given beside the text: records
+    /// are parsed expecting an array (`ccos.json.parse`'s `expect`).
+    pub fn preset(self) -> Option<(&'static str, &'static str)> {
+        match self {
+            ReadAs::Records => Some(("expect", "array")),
+            _ => None,
         }
     }
 }
@@ -1147,6 +1164,10 @@ fn fan_out(
             continue;
         }
         let kind = mention_at(mentions, src).kind;
+        // "by age, and by name": keys of one order, never one call each.
+        if kind == MentionKind::Field {
+            continue;
+        }
         let mut same: Vec<MentionRef> = all
             .iter()
             .copied()
@@ -4054,6 +4075,12 @@ pub fn bind(
     let says_lines = says("lines");
     // "the biggest number in numbers.txt", "sort the numbers in x.txt".
     let says_numbers = says("numbers") || says("number");
+    let keyed = mentions.iter().any(|x| x.kind == MentionKind::Field);
+    // Records and rows are a list's ("how many records are in x.json");
+    // a single object has entries and items too (its keys).
+    let says_records = ["records", "record", "rows", "row"]
+        .iter()
+        .any(|noun| says(noun));
     for (mi, men) in mentions.iter().enumerate() {
         if whole.contains(&mi) {
             continue;
@@ -4322,8 +4349,15 @@ pub fn bind(
             let path_text = it.value.as_str().unwrap_or(&it.text).to_string();
             // (Numbers asked of a JSON file: of which of its values is not
             // said; "the biggest number in people.json" gave a person.)
-            let list_of = if super::lexicon::is_json_file(&path_text) {
-                (!says_numbers).then_some(ReadAs::Json)
+            let list_of = if !super::lexicon::names_a_file(&path_text) {
+                // A folder: its entries, when a key orders or picks them.
+                keyed.then_some(ReadAs::Listing)
+            } else if super::lexicon::is_json_file(&path_text) {
+                (!says_numbers).then_some(if says_records {
+                    ReadAs::Records
+                } else {
+                    ReadAs::Json
+                })
             } else if says_lines {
                 Some(ReadAs::Lines)
             } else if says_numbers {
@@ -4351,6 +4385,8 @@ pub fn bind(
                     Some(ReadAs::Lines) => "the file's lines: read and split first",
                     Some(ReadAs::Numbers) => "the numbers in the file: read and found first",
                     Some(ReadAs::Json) => "the file's JSON: read and parsed first",
+                    Some(ReadAs::Records) => "the file's records: read and parsed as a list first",
+                    Some(ReadAs::Listing) => "the folder's entries: listed first",
                 };
                 b.notes
                     .push(format!("{} -> :{} ({what})", it.label(), params[pi].name));
@@ -4535,47 +4571,10 @@ pub fn bind(
         }
         b.missing.push(p.name.clone());
     }
-    // An order the words ask for ("from largest to smallest") sets a
-    // boolean `descending`/`reverse` parameter.
-    let lower = clause.to_lowercase();
-    let descending = [
-        "descending",
-        "largest to smallest",
-        "biggest to smallest",
-        "highest to lowest",
-        "largest first",
-        "highest first",
-        "biggest first",
-        "reverse order",
-        "in reverse",
-        "decreasing",
-    ]
-    .iter()
-    .any(|w| lower.contains(w));
-    if descending {
-        for &pi in &free {
-            let p = &params[pi];
-            if !taken_param.contains(&pi)
-                && p.ty.as_deref() == Some("boolean")
-                && has(&p.name_words, &["descending", "reverse", "desc"])
-            {
-                taken_param.insert(pi);
-                b.notes.push(format!("order words -> :{} true", p.name));
-                bound.push((
-                    pi,
-                    Bound {
-                        param: p.name.clone(),
-                        value: Json::Bool(true),
-                        source: "order words".into(),
-                        score: 1.0,
-                    },
-                ));
-            }
-        }
-    }
     // A switch the goal names ("*pretty*-print", "including *human
     // impact*", "with *details*"): a free boolean parameter whose own
     // words are all said is on.
+    let lower = clause.to_lowercase();
     let clause_stems: Vec<String> = analyze(&lower);
     // Not when the goal says a switch is off anywhere ("safe search off",
     // "=false"), nor for a capability whose words may be a search's topic
@@ -4640,26 +4639,31 @@ pub fn bind(
             },
         ));
     }
-    // "by age, oldest first": the direction of an ordering, into its
-    // direction switch (`descending`, `reverse`), either way.
+    // "descending", "from largest to smallest", "by age, oldest first":
+    // the direction of an ordering, into its direction switch
+    // (`descending`, `reverse`, `ascending`), either way. Directions that
+    // contradict each other ("ascending, largest first") are refused,
+    // never one of them picked.
     let key = mentions
         .iter()
         .find(|x| x.kind == MentionKind::Field)
         .and_then(|x| x.value.as_str());
-    let said = |ws: &[&str]| all_words.iter().any(|w| ws.contains(&w.as_str()));
-    if let Some((_, largest_first)) = super::lexicon::order_direction(&all_words, key)
-        // "ascending, oldest first" contradicts itself: neither is read.
-        && !((largest_first && said(&["ascending", "asc"]))
-            || (!largest_first && said(&["descending", "desc", "reverse", "reversed"])))
-        && let Some(pi) = free.iter().copied().find(|&pi| {
-            !taken_param.contains(&pi)
-                && params[pi].ty.as_deref() == Some("boolean")
-                && has(
-                    &params[pi].name_words,
-                    &["descending", "desc", "reverse", "ascending"],
-                )
-        })
-    {
+    let directions = super::lexicon::order_directions(&all_words, key);
+    let direction_switch = free.iter().copied().find(|&pi| {
+        !taken_param.contains(&pi)
+            && params[pi].ty.as_deref() == Some("boolean")
+            && has(
+                &params[pi].name_words,
+                &["descending", "desc", "reverse", "ascending"],
+            )
+    });
+    if directions.windows(2).any(|w| w[0].1 != w[1].1) {
+        let said: Vec<String> = directions.iter().map(|(w, _)| format!("{w:?}")).collect();
+        b.unused.push(format!(
+            "words {} (directions that contradict each other)",
+            said.join(", ")
+        ));
+    } else if let (Some(&(_, largest_first)), Some(pi)) = (directions.first(), direction_switch) {
         let p = &params[pi];
         let ascending = has(&p.name_words, &["ascending"]);
         let value = if ascending {

@@ -436,6 +436,20 @@ pub fn is_json_file(path: &str) -> bool {
 pub const RECORD_NOUNS: &str =
     "entries entry items item records record elements element objects object rows row";
 
+/// Words naming the members of a text file read as a list ("the first
+/// 3 *lines* of notes.txt", "the *numbers* in numbers.txt").
+pub const TEXT_NOUNS: &str = "lines line numbers number";
+
+/// The stems of the nouns naming what the file at `path` holds as a list:
+/// records ([`RECORD_NOUNS`]) in a JSON file, [`TEXT_NOUNS`] in another.
+pub fn held_noun_stems(path: &str) -> Vec<String> {
+    analyze(if is_json_file(path) {
+        RECORD_NOUNS
+    } else {
+        TEXT_NOUNS
+    })
+}
+
 /// Words that put the largest first when they come first ("largest
 /// first").
 const BIG_FIRST: &[&str] = &[
@@ -451,60 +465,64 @@ const SMALL_FIRST: &[&str] = &[
 /// "oldest first" is the largest age but the smallest date.
 const AGE_WORDS: &[&str] = &["oldest", "youngest", "newest", "latest", "earliest"];
 
-/// The direction an ordering's words ask for ("by age, *oldest first*",
-/// "by size, *largest last*"): the index of the word saying it, and
-/// whether the largest comes first. Age words need the `key` to say
-/// which way they go: an age (oldest = largest) or a date (oldest =
-/// smallest); `None` when the words say no direction or it is a guess.
-pub fn order_direction(words: &[String], key: Option<&str>) -> Option<(usize, bool)> {
-    let key = key.map(str::to_lowercase);
-    let key_words: Vec<String> = key
-        .as_deref()
-        .map(|k| {
-            k.split(|c: char| !c.is_alphanumeric())
-                .filter(|w| !w.is_empty())
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default();
-    let is_age = key_words.iter().any(|w| w == "age");
-    let is_date = key_words.iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "date"
-                | "time"
-                | "created"
-                | "modified"
-                | "updated"
-                | "year"
-                | "born"
-                | "birth"
-                | "birthday"
-                | "timestamp"
-                | "at"
-                | "when"
-                | "mtime"
-                | "ctime"
-        )
-    });
-    words.windows(2).enumerate().find_map(|(i, p)| {
-        let first = match p[1].as_str() {
+/// What an ordering's key measures, for the age words of
+/// [`order_directions`]: an age (oldest = largest) or a date (oldest =
+/// smallest). Age words need the key to say which way they go.
+struct KeyMeasure {
+    age: bool,
+    date: bool,
+}
+
+impl KeyMeasure {
+    fn of(key: Option<&str>) -> Self {
+        let key = key.map(str::to_lowercase).unwrap_or_default();
+        let key_words: Vec<&str> = key
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
+        KeyMeasure {
+            age: key_words.contains(&"age"),
+            date: key_words.iter().any(|w| {
+                matches!(
+                    *w,
+                    "date"
+                        | "time"
+                        | "created"
+                        | "modified"
+                        | "updated"
+                        | "year"
+                        | "born"
+                        | "birth"
+                        | "birthday"
+                        | "timestamp"
+                        | "at"
+                        | "when"
+                        | "mtime"
+                        | "ctime"
+                )
+            }),
+        }
+    }
+
+    /// "largest first", "oldest last": whether the largest comes first;
+    /// `None` when the pair says no direction or it is a guess.
+    fn first_or_last(&self, w: &str, place: &str) -> Option<bool> {
+        let first = match place {
             "first" => true,
             "last" => false,
             _ => return None,
         };
-        let w = p[0].as_str();
         let big = if BIG_FIRST.contains(&w) {
             true
         } else if SMALL_FIRST.contains(&w) {
             false
-        } else if AGE_WORDS.contains(&w) && is_age && !is_date {
+        } else if AGE_WORDS.contains(&w) && self.age && !self.date {
             match w {
                 "oldest" => true,
                 "youngest" => false,
                 _ => return None,
             }
-        } else if AGE_WORDS.contains(&w) && is_date && !is_age {
+        } else if AGE_WORDS.contains(&w) && self.date && !self.age {
             match w {
                 "newest" | "latest" => true,
                 "oldest" | "earliest" => false,
@@ -513,8 +531,47 @@ pub fn order_direction(words: &[String], key: Option<&str>) -> Option<(usize, bo
         } else {
             return None;
         };
-        Some((i, big == first))
-    })
+        Some(big == first)
+    }
+}
+
+/// Every direction an ordering's words state, in order: the words, and
+/// whether the largest comes first, for "descending"/"desc"/"decreasing",
+/// "in reverse (order)", "from largest to smallest", "highest to lowest"
+/// and "largest first", "smallest last", "oldest first" (for an age or a
+/// date key: [`KeyMeasure`]) (and the other way for
+/// "ascending"/"asc"/"increasing", "smallest to largest"). Two that
+/// disagree ("ascending, largest first", "descending, ascending") are a
+/// contradiction the caller refuses, never one of them picked.
+pub fn order_directions(words: &[String], key: Option<&str>) -> Vec<(String, bool)> {
+    const HIGH: &[&str] = &[
+        "largest", "biggest", "highest", "maximum", "most", "greatest",
+    ];
+    const LOW: &[&str] = &["smallest", "lowest", "minimum", "least", "fewest"];
+    let measure = KeyMeasure::of(key);
+    let mut out = vec![];
+    let at = |i: usize| words.get(i).map(String::as_str).unwrap_or("");
+    for i in 0..words.len() {
+        let w = at(i);
+        let said = match w {
+            "descending" | "desc" | "decreasing" => Some((w.to_string(), true)),
+            "ascending" | "asc" | "increasing" => Some((w.to_string(), false)),
+            "reverse" | "reversed" if i > 0 && at(i - 1) == "in" || at(i + 1) == "order" => {
+                Some((format!("in {w}"), true))
+            }
+            _ if at(i + 1) == "to" && HIGH.contains(&w) && LOW.contains(&at(i + 2)) => {
+                Some((format!("{w} to {}", at(i + 2)), true))
+            }
+            _ if at(i + 1) == "to" && LOW.contains(&w) && HIGH.contains(&at(i + 2)) => {
+                Some((format!("{w} to {}", at(i + 2)), false))
+            }
+            _ => measure
+                .first_or_last(w, at(i + 1))
+                .map(|big| (format!("{w} {}", at(i + 1)), big)),
+        };
+        out.extend(said);
+    }
+    out
 }
 
 /// The stems of the words [`order_direction`] reads (computed once).
@@ -1700,32 +1757,60 @@ mod tests {
 
     #[test]
     fn an_order_direction_is_read_only_when_the_key_says_which_way() {
-        let w = |t: &str| super::words_of(t);
-        let d = super::order_direction;
+        let d = |t: &str, key: Option<&str>| -> Vec<(String, bool)> {
+            super::order_directions(&super::words_of(t), key)
+        };
+        let one = |w: &str, big: bool| vec![(w.to_string(), big)];
         assert_eq!(
-            d(&w("by size, largest first"), Some("size")),
-            Some((2, true))
+            d("by size, largest first", Some("size")),
+            one("largest first", true)
         );
-        assert_eq!(d(&w("by size, smallest first"), None), Some((2, false)));
-        assert_eq!(d(&w("by size, largest last"), None), Some((2, false)));
-        assert_eq!(d(&w("by age, oldest first"), Some("age")), Some((2, true)));
         assert_eq!(
-            d(&w("by age, youngest first"), Some("age")),
-            Some((2, false))
+            d("by size, smallest first", None),
+            one("smallest first", false)
+        );
+        assert_eq!(d("by size, largest last", None), one("largest last", false));
+        assert_eq!(
+            d("by age, oldest first", Some("age")),
+            one("oldest first", true)
+        );
+        assert_eq!(
+            d("by age, youngest first", Some("age")),
+            one("youngest first", false)
         );
         // Oldest is the smallest date.
         assert_eq!(
-            d(&w("by date, oldest first"), Some("date")),
-            Some((2, false))
+            d("by date, oldest first", Some("date")),
+            one("oldest first", false)
         );
         assert_eq!(
-            d(&w("by created_at, newest first"), Some("created_at")),
-            Some((3, true))
+            d("by created_at, newest first", Some("created_at")),
+            one("newest first", true)
+        );
+        // Words of direction, any case.
+        assert_eq!(d("by age DESC", Some("age")), one("desc", true));
+        assert_eq!(d("in reverse order", None), one("in reverse", true));
+        assert_eq!(
+            d("from largest to smallest", None),
+            one("largest to smallest", true)
+        );
+        assert_eq!(
+            d("lowest to highest", None),
+            one("lowest to highest", false)
+        );
+        // Every direction said, so that a contradiction is seen.
+        assert_eq!(
+            d("by age ascending, largest first", Some("age")),
+            vec![
+                ("ascending".to_string(), false),
+                ("largest first".to_string(), true)
+            ]
         );
         // No direction without a key that says it.
-        assert_eq!(d(&w("by name, oldest first"), Some("name")), None);
-        assert_eq!(d(&w("by age, newest first"), Some("age")), None);
-        assert_eq!(d(&w("sort them"), None), None);
+        assert!(d("by name, oldest first", Some("name")).is_empty());
+        assert!(d("by age, newest first", Some("age")).is_empty());
+        assert!(d("sort them", None).is_empty());
+        assert!(d("reverse the list", None).is_empty());
     }
 
     #[test]

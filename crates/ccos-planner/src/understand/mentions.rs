@@ -1491,6 +1491,27 @@ const ORDER_VERBS: &[&str] = &[
     "arranged",
 ];
 
+/// Verbs opening a listing that "by KEY" may order ("*list* docs/ by
+/// size").
+const LISTING_VERBS: &[&str] = &["list", "show", "display", "print"];
+
+/// Keys that order a listing when "by" names them after a listing verb.
+const ORDERING_KEYS: &[&str] = &[
+    "size",
+    "date",
+    "name",
+    "type",
+    "length",
+    "age",
+    "time",
+    "modified",
+    "created",
+    "updated",
+    "extension",
+    "price",
+    "score",
+];
+
 /// Words that may follow the key of an ordering ("by age *descending*",
 /// "by size, *largest* first").
 const AFTER_ORDER_KEY: &[&str] = &[
@@ -1528,6 +1549,26 @@ const AFTER_ORDER_KEY: &[&str] = &[
 /// Words after "is" that compare rather than state the value ("whose age
 /// is *greater* than 30"): no field reading then (an equality filter would
 /// answer another question).
+/// Direction words that may stand between two keys ("by score
+/// descending then name").
+const DIRECTION_AFTER_KEY: &[&str] = &["ascending", "descending", "asc", "desc", "reversed"];
+
+/// Words that make a stated value approximate ("31 or so", "about 30"):
+/// no equality.
+const APPROXIMATE_WORDS: &[&str] = &[
+    "so",
+    "ish",
+    "thereabouts",
+    "about",
+    "around",
+    "roughly",
+    "approximately",
+    "nearly",
+    "almost",
+    "circa",
+    "approx",
+];
+
 const COMPARISON_WORDS: &[&str] = &[
     "greater",
     "less",
@@ -1648,9 +1689,22 @@ fn fields(
         .iter()
         .flatten()
         .any(|w| ORDER_VERBS.contains(&w.as_str()));
+    // "list docs/ by size", "show the files by date": a listing by a key
+    // that orders lists is an ordering too (what "by" says of other
+    // words — "the commits by alice" — is left alone).
+    let lists = words
+        .iter()
+        .flatten()
+        .next()
+        .is_some_and(|w| LISTING_VERBS.contains(&w.as_str()));
     for i in 0..toks.len() {
         match word(i) {
-            Some("by") if orders => {
+            Some("by")
+                if orders
+                    || (lists
+                        && word(i + 1)
+                            .is_some_and(|w| ORDERING_KEYS.contains(&without_stop(w)))) =>
+            {
                 // "by age", "by the age", "by their age".
                 let mut k = i + 1;
                 if matches!(word(k), Some("the" | "their" | "its" | "each")) {
@@ -1665,6 +1719,7 @@ fn fields(
                     let mut j = k + 1;
                     while matches!(toks.get(j).map(|t| &t.kind), Some(TokKind::Punct(',')))
                         || matches!(word(j), Some("then" | "and" | "by" | "the"))
+                        || word(j).is_some_and(|w| DIRECTION_AFTER_KEY.contains(&w))
                     {
                         j += 1;
                     }
@@ -1687,7 +1742,65 @@ fn fields(
                     _ => 0,
                 };
                 let v = k + 1 + is;
-                if is == 0 || word(v).is_some_and(|w| COMPARISON_WORDS.contains(&w)) {
+                if is == 0
+                    || word(v).is_some_and(|w| {
+                        COMPARISON_WORDS.contains(&w) || APPROXIMATE_WORDS.contains(&w)
+                    })
+                {
+                    continue;
+                }
+                // What follows the value, when it says more than one
+                // equality: another value ("is Sales or IT", "is Paris
+                // and Bob"), a second condition ("is Rome in IT"), an
+                // approximation ("31 or so"). Not one key and one value:
+                // no field is read, and the words stay unserved.
+                let extends = |last: usize| {
+                    let next = last + 1;
+                    match word(next) {
+                        Some("or") => true,
+                        Some(w) if APPROXIMATE_WORDS.contains(&w) => true,
+                        Some("and" | "in" | "at" | "from" | "with" | "of" | "for" | "but") => {
+                            let after = next + 1;
+                            let is_path = owner
+                                .get(after)
+                                .copied()
+                                .flatten()
+                                .and_then(|mi| out.get(mi))
+                                .is_some_and(|m| m.kind == MentionKind::Path);
+                            !is_path
+                                && match toks.get(after).map(|t| &t.kind) {
+                                    Some(TokKind::Word(x)) => {
+                                        owner[after].is_some()
+                                            || x.chars().next().is_some_and(|c| {
+                                                c.is_uppercase() || c.is_ascii_digit()
+                                            })
+                                    }
+                                    Some(TokKind::Punct(_)) | None => false,
+                                    Some(_) => true,
+                                }
+                        }
+                        _ => false,
+                    }
+                };
+                let value_last = match owner[v] {
+                    Some(mi) => (v..toks.len())
+                        .take_while(|&j| owner[j] == Some(mi))
+                        .last()
+                        .unwrap_or(v),
+                    None => {
+                        let mut e = v;
+                        while owner.get(e + 1).is_some_and(Option::is_none)
+                            && matches!(toks.get(e + 1).map(|t| &t.kind), Some(TokKind::Word(x))
+                                if x.chars().next().is_some_and(char::is_uppercase))
+                            && matches!(toks.get(v).map(|t| &t.kind), Some(TokKind::Word(x))
+                                if x.chars().next().is_some_and(char::is_uppercase))
+                        {
+                            e += 1;
+                        }
+                        e
+                    }
+                };
+                if extends(value_last) {
                     continue;
                 }
                 // "whose age is 30 or more", "… 30 and above": a bound,
@@ -1717,7 +1830,17 @@ fn fields(
                 }
                 // The value: a mention already, or a bare word that ends
                 // the phrase ("whose city is paris").
+                let boolean = match word(v) {
+                    Some("true") if owner[v].is_none() => Some(true),
+                    Some("false") if owner[v].is_none() => Some(false),
+                    _ => None,
+                };
                 let value = match (owner[v], toks.get(v).map(|t| &t.kind)) {
+                    // "whose active is True", "… is FALSE": a boolean
+                    // however it is written.
+                    _ if boolean.is_some() && phrase_ends(v + 1) => {
+                        boolean.map(|b| (MentionKind::Json, Json::Bool(b)))
+                    }
                     // A stated value: never left unused ("whose age is
                     // thirty" keeps the thirty-year-olds, not everyone).
                     (Some(mi), _) => {
@@ -3153,6 +3276,38 @@ mod tests {
                     (J, json!(false)),
                 ],
             ),
+            // A boolean however written.
+            (
+                "the tasks in t.json whose done is TRUE",
+                vec![
+                    (Path, json!("t.json")),
+                    (Field, json!("done")),
+                    (J, json!(true)),
+                ],
+            ),
+            // A value ending the condition before the file it is in.
+            (
+                "list the entries whose city is Rome in a.json",
+                vec![
+                    (Field, json!("city")),
+                    (Name, json!("Rome")),
+                    (Path, json!("a.json")),
+                ],
+            ),
+            // A listing by a key that orders lists.
+            (
+                "list docs/ by size",
+                vec![(Path, json!("docs/")), (Field, json!("size"))],
+            ),
+            // A second key after a direction.
+            (
+                "sort t.json by score descending then name",
+                vec![
+                    (Path, json!("t.json")),
+                    (Field, json!("score")),
+                    (Field, json!("name")),
+                ],
+            ),
         ] {
             assert_eq!(kinds(goal), want, "{goal}");
         }
@@ -3163,6 +3318,16 @@ mod tests {
             "list a.json entries whose city is paris",
             "list a.json entries whose age is 30 or more",
             "list a.json entries whose age is 30+",
+            // More than one equality: another value, a second condition,
+            // an approximation (attack trial).
+            r#"list a.json entries whose dept is "Sales" or IT"#,
+            "list a.json entries whose city is 'Rome' or Oslo",
+            "list a.json entries whose city is Rome in IT",
+            "list a.json entries whose city is Paris and Bob",
+            "list a.json entries whose age is 31 or so",
+            "list a.json entries whose age is 31 and more",
+            "list a.json entries whose age is about 31",
+            "split notes.txt by line",
             "divide 10 by 2",
             "list the commits by alice",
             "where does Bob live in a.json?",
