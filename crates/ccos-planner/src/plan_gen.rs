@@ -818,6 +818,20 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
             }
             let Some(t) = target else {
                 note.push(format!("result of {src} not passed: no free property"));
+                // "sort nums.json and list *them*": what the goal speaks
+                // of must reach the step, or it lists something else
+                // (attack trial: the current folder).
+                let says_it = crate::decompose::refers_back(&st.intent.description)
+                    || crate::decompose::refers_back_vaguely(&st.intent.description);
+                if says_it && st.intent.from_text {
+                    missing.push((
+                        id.clone(),
+                        format!(
+                            "{} has no parameter to take the earlier result ({src}) the goal speaks of",
+                            st.manifest.id
+                        ),
+                    ));
+                }
                 continue;
             };
             let how = if by_topic.is_some() {

@@ -1098,6 +1098,18 @@ impl Planner {
         if let Some(why) = deletes_more_than_asked(s, m, &b) {
             return Fit::Refused(why);
         }
+        // "list the duplicate numbers" asks for what repeats, which a
+        // capability removing repeats (`unique`) does not give.
+        if lexicon::asks_for_duplicates(&lexicon::words_of(&s.description))
+            && !lexicon::name_words(m)
+                .iter()
+                .any(|w| w.starts_with("duplic"))
+        {
+            return Fit::Refused(format!(
+                "the goal asks for the duplicates, which {} does not find",
+                m.id
+            ));
+        }
         // "how many issues does acme/rocket have": counting one page of a
         // paged list is not the total.
         if s.counted
@@ -2706,9 +2718,16 @@ fn read_step_words(b: &crate::understand::bind::Binding) -> Vec<String> {
     if !b.read_first.is_empty() {
         out.extend(analyze("read file"));
     }
-    // "the people in people.json": the file's own name says what it holds.
-    for (_, path) in &b.read_first {
-        out.extend(lexicon::file_name_stems(path));
+    // "the people in people.json": the file's own name says what it holds;
+    // not the members of a list when the file is read as one text
+    // ("reverse the *numbers* in numbers.txt" is no reversal of its text).
+    for (param, path) in &b.read_first {
+        let as_text = !b.read_as.contains_key(param);
+        out.extend(
+            lexicon::file_name_stems(path)
+                .into_iter()
+                .filter(|st| !(as_text && lexicon::held_noun_stems_all().contains(st))),
+        );
     }
     for how in b.read_as.values() {
         out.extend(analyze(match how {

@@ -171,6 +171,10 @@ fn out_of_range_literals_are_a_usage_error_with_a_column() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("column 5"), "{err}");
     assert!(!err.contains("planner bug"), "{err}");
+    // A decimal with more digits than a float keeps is another number.
+    let (code, _, err) = run(home.path(), "what is 31.0000000000000001 plus 1", &[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("more digits"), "{err}");
 }
 
 #[test]
@@ -2371,6 +2375,39 @@ fn records_are_sorted_filtered_and_counted_by_the_field_named() {
     }
 }
 
+/// Arithmetic and lists as a new user writes them (new-user trial).
+#[test]
+fn everyday_arithmetic_and_lists_as_people_write_them() {
+    let home = home(false);
+    let work = home.path().join("work");
+    write(&work, "nums.txt", "4\n7\n4\n9\n");
+    for (goal, want) in [
+        ("what is negative 5 plus 12?", json!(7)),
+        ("what's a quarter of 80", json!(20)),
+        ("by how much does 50 exceed 20?", json!(30)),
+        ("if I take 3 from 10 how many are left?", json!(7)),
+        ("I'd like to know the total of 19 and 23", json!(42)),
+        ("what is the sum of 42 and 58, divided by 4?", json!(25)),
+        ("would you kindly sort [8, 6, 7]?", json!([6, 7, 8])),
+        ("say hi", json!("hi")),
+        (
+            r#"join the words apple, banana, cherry with " - ""#,
+            json!("apple - banana - cherry"),
+        ),
+        (
+            "sort these words alphabetically: pear, apple, fig",
+            json!(["apple", "fig", "pear"]),
+        ),
+        (
+            "list the distinct items in [apple, pear, apple, plum]",
+            json!(["apple", "pear", "plum"]),
+        ),
+        ("how many distinct numbers are in nums.txt?", json!(3)),
+    ] {
+        right(home.path(), goal, &[], want);
+    }
+}
+
 /// The second attack trial on records (this session's): values as a
 /// reader means them, one key and one value per condition, directions
 /// that agree, listings ordered by what "by" names.
@@ -2458,6 +2495,41 @@ fn conditions_and_orders_are_read_whole_or_refused() {
         ),
         // Counting the distinct values of a field is not counting records.
         ("how many unique depts are in staff.json?", "depts"),
+        // Second attack trial: values after the first in any writing, a
+        // second order for ties, a reversal of another direction, an
+        // earlier result no step takes, duplicates asked for.
+        ("list staff.json entries whose dept is IT OR Sales", "dept"),
+        (
+            "list staff.json entries whose dept is IT (or Sales)",
+            "dept",
+        ),
+        ("list staff.json entries whose age is 31 & 58", "age"),
+        ("list staff.json entries whose dept is IT and so on", "dept"),
+        (
+            "sort staff.json by age, then alphabetically",
+            "second order",
+        ),
+        ("sort staff.json by age descending in reverse", "in reverse"),
+        ("sort staff.json by age and list them", "earlier result"),
+        (
+            "sort staff.json by age descending, then A-Z",
+            "second order",
+        ),
+        ("list docs/ by how big they are", "how"),
+    ] {
+        refused(home.path(), goal, names);
+    }
+    right(
+        home.path(),
+        "list staff.json entries whose active is 'true'",
+        &[],
+        json!([mia, olga]),
+    );
+    write(&work, "nums.txt", "5\n3\n5\n");
+    for (goal, names) in [
+        ("list the duplicate numbers in nums.txt", "duplicates"),
+        ("reverse the numbers in nums.txt", "numbers"),
+        ("split 'nums.txt' by line", "file's name"),
     ] {
         refused(home.path(), goal, names);
     }

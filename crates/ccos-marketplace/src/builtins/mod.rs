@@ -629,17 +629,25 @@ fn data_filter(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
 
 /// Equality as a person reading the data means it: numbers by value
 /// (`34` = `34.0`), a text that spells a number equal to that number
-/// (`"29"` = `29`, as [`data_sort`] orders them); anything else as
-/// written (`"Paris"` ≠ `"paris"`).
+/// (`"29"` = `29`, as [`data_sort`] orders them), a boolean to the text
+/// spelling it (`true` = `"TRUE"`); anything else as written (`"Paris"`
+/// ≠ `"paris"`).
 fn same_value(a: &Value, b: &Value) -> bool {
     let number = |v: &Value| match v {
         Value::Float(f) => Some(*f),
         Value::Int(n) => Some(*n as f64),
         _ => None,
     };
+    let boolean = |t: &str| match t.trim().to_ascii_lowercase().as_str() {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    };
     match (a, b) {
         // Exact: two large integers are not equal because their floats are.
         (Value::Int(x), Value::Int(y)) => x == y,
+        // `true` = `"true"` (a quoted "'true'" in a goal).
+        (Value::Bool(x), Value::Str(t)) | (Value::Str(t), Value::Bool(x)) => boolean(t) == Some(*x),
         _ => match (number(a), number(b)) {
             (Some(x), Some(y)) => x == y,
             (Some(x), None) => text_number(b) == Some(x),

@@ -799,6 +799,15 @@ async fn unique_max_min_reverse() {
         .await),
         "[{:id 9007199254740992}]"
     );
+    assert_eq!(
+        ok(call(
+            &mp,
+            "ccos.data.filter",
+            r#"{:items [{:d true} {:d false} {:d "x"}] :key "d" :equals "TRUE"}"#
+        )
+        .await),
+        "[{:d true}]"
+    );
     // Dates with day and month as numbers: which is which is a guess.
     for items in [
         r#"[{:d "1/15/2023"} {:d "12/25/2021"}]"#,

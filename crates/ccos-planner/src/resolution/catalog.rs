@@ -524,8 +524,13 @@ impl ResolutionStrategy for CatalogResolution {
                     .0
                     .iter()
                     .any(crate::understand::bind::takes_a_file_as_list);
+            // (A file's name that names members of a list — "numbers" of
+            // numbers.txt — only for a capability taking the list.)
             let file_named = unmatched_weight(&|q| {
-                (file_stems.contains(q) || (takes_list && held_stems.contains(q)))
+                ((file_stems.contains(q)
+                    && (takes_list
+                        || !crate::understand::lexicon::held_noun_stems_all().contains(q)))
+                    || (takes_list && held_stems.contains(q)))
                     && !filler.contains(q)
                     && !naming_stems.contains(q)
             });

@@ -14,20 +14,22 @@
 //! Grammar (case-insensitive; `E` an expression):
 //!
 //! ```text
-//! clause  := lead* body "?"?
+//! clause  := lead* body ","? ("how many are left" | "what is left")? "?"?
 //! body    := "add" NUMS? E ("and" E)+ | "add" E "to" E | ("the")? "sum" "of" E ("and" E)+
 //!          | "sum" NUMS? E ("and" E)+
 //!          | "subtract" E "from" E | ("the")? "difference" ("between"|"of") E "and" E
 //!          | "multiply" E ("by"|"and"|"with") E ("and" E)* | ("the")? "product" "of" E ("and" E)+
 //!          | "divide" E "by" E | ("the")? "quotient" "of" E ("and"|"by") E
 //!          | ("double"|"twice") E | "triple" E | ("halve"|"half of") E | "square" E | E "squared"
+//!          | ("a"|"one")? ("quarter"|"third"|"fifth"|"tenth") "of" E
+//!          | "by"? "how much"? "does" E "exceed" E "by"? | "take" E "away"? "from" E
 //!          | ("increase"|"decrease") E "by" PCT | "add" PCT "to" E | "subtract" PCT "from" E
 //!          | ("the")? ("average"|"mean") "of" E ("and" E)+
 //!          | E (("more"|"less"|"fewer") "than" E)?
 //! E       := term (("+"|"-"|"plus"|"minus") (term | PCT))*
 //! term    := power (("*"|"x"|"×"|"/"|"÷"|"times"|"multiplied by"|"divided by"|"over") (power | PCT))*
 //! power   := factor ("squared" | "cubed" | "to the power of" N)*   (N a whole 1..=12)
-//! factor  := NUM | PCT "of" factor | "-" factor | "(" E ")" | "it" | "that" | "the result"
+//! factor  := NUM | PCT "of" factor | ("-"|"negative") factor | "(" E ")" | "it" | "that" | "the result"
 //! PCT     := NUM ("percent"|"%")
 //! NUMS    := "up"? ("the" "numbers")?
 //! ```
@@ -236,6 +238,14 @@ const LEAD: &[&str] = &[
     "if",
     "kindly",
     "would",
+    // "if I take 3 from 10 …", "I'd like to know the total of 19 and 23"
+    "i",
+    "i'd",
+    "like",
+    "to",
+    "know",
+    "want",
+    "need",
 ];
 
 struct P {
@@ -418,6 +428,17 @@ impl P {
                 }
                 Some(Expr::Num(v))
             }
+            // "negative 5": the number below zero (a word for the sign).
+            Some(T::Word(w))
+                if w == "negative" && matches!(self.t.get(self.i + 1), Some(T::Num(_))) =>
+            {
+                self.i += 1;
+                let f = self.factor()?;
+                Some(match f {
+                    Expr::Num(v) => Expr::Num(negate(&v)?),
+                    other => Expr::bin(Op::Sub, Expr::Num(Json::from(0)), other),
+                })
+            }
             Some(T::Sym('-')) => {
                 self.i += 1;
                 let f = self.factor()?;
@@ -453,11 +474,26 @@ impl P {
         }
     }
 
+    /// `A "exceed(s)" B`: how much A is above B, A - B.
+    fn exceeds(&mut self) -> Option<Expr> {
+        let a = self.expr()?;
+        if !(self.eat_word("exceed") || self.eat_word("exceeds")) {
+            return None;
+        }
+        let b = self.expr()?;
+        Some(Expr::bin(Op::Sub, a, b))
+    }
+
     /// `E (("and"|",") E)*` → operands.
     fn operands(&mut self, sep: &[&str]) -> Option<Vec<Expr>> {
         let mut v = vec![self.expr()?];
         loop {
             let comma = self.eat_sym(',');
+            // ", divided by 4": an operation on all of them, not one more.
+            if comma && self.at_infix() {
+                self.i -= 1;
+                break;
+            }
             if sep.iter().any(|s| self.peek_word() == Some(s)) {
                 self.i += 1;
             } else if !comma {
@@ -478,6 +514,16 @@ impl P {
             Some(it.fold(first, |a, b| Expr::bin(op, a, b)))
         };
         self.eat_word("the");
+        // "a quarter of 80", "one half of 10".
+        let one = matches!(self.t.get(self.i), Some(T::Num(v)) if v.as_i64() == Some(1));
+        if (one || matches!(self.peek_word(), Some("a" | "one")))
+            && matches!(
+                self.peek_word_at(1),
+                Some("quarter" | "third" | "fifth" | "tenth" | "half")
+            )
+        {
+            self.i += 1;
+        }
         let w = self.peek_word().map(str::to_string);
         match w.as_deref() {
             Some("add") => {
@@ -582,8 +628,9 @@ impl P {
                 self.i += 1;
                 let early = k == "take" && self.eat_word("away");
                 let a = self.expr()?;
-                if k == "take" && !early && !self.eat_word("away") {
-                    return None;
+                // "take 3 from 10" too: "away" may be left unsaid.
+                if k == "take" && !early {
+                    self.eat_word("away");
                 }
                 if !self.eat_word("from") {
                     return None;
@@ -603,6 +650,38 @@ impl P {
                 }
                 let b = self.expr()?;
                 Some(Expr::bin(Op::Div, a, b))
+            }
+            // "a quarter of 80", "one third of 90": a fraction of a term.
+            Some(k @ ("quarter" | "third" | "fifth" | "tenth"))
+                if self.peek_word_at(1) == Some("of") =>
+            {
+                let parts = match k {
+                    "quarter" => 4,
+                    "third" => 3,
+                    "fifth" => 5,
+                    _ => 10,
+                };
+                self.i += 2;
+                let a = self.term()?;
+                self.expr_rest(Expr::bin(Op::Div, a, Expr::Num(Json::from(parts))))
+            }
+            // "by how much does 50 exceed 20", "how much does 50 exceed 20
+            // by": the gap, 50 - 20.
+            Some("by") if self.peek_word_at(1) == Some("how") => {
+                self.i += 1;
+                while matches!(
+                    self.peek_word(),
+                    Some("how" | "much" | "does" | "do" | "did")
+                ) {
+                    self.i += 1;
+                }
+                self.exceeds()
+            }
+            Some("does") => {
+                self.i += 1;
+                let e = self.exceeds()?;
+                self.eat_word("by");
+                Some(e)
             }
             Some("quotient") if self.peek_word_at(1) == Some("of") => {
                 self.i += 2;
@@ -709,6 +788,36 @@ pub fn parse(clause: &str, allow_prev: bool) -> Option<Expr> {
     } else {
         p.body()?
     };
+    // "the sum of 42 and 58, divided by 4": the comma closes the sum,
+    // which the operation after it takes as its left operand.
+    let save = p.i;
+    let e = if p.eat_sym(',') && p.at_infix() {
+        let a = p.term_rest(e)?;
+        p.expr_rest(a)?
+    } else {
+        p.i = save;
+        e
+    };
+    // "…, how many are left?", "… what is left": the result asked for.
+    let save = p.i;
+    p.eat_sym(',');
+    let left = match (
+        p.peek_word(),
+        p.peek_word_at(1),
+        p.peek_word_at(2),
+        p.peek_word_at(3),
+    ) {
+        (Some("how"), Some("many" | "much"), Some("are" | "is"), Some("left" | "remaining")) => 4,
+        (Some("how"), Some("many" | "much"), Some("remain"), _) => 3,
+        (Some("what"), Some("is"), Some("left"), _) => 3,
+        (Some("what"), Some("remains"), _, _) => 2,
+        _ => 0,
+    };
+    if left == 0 {
+        p.i = save;
+    } else {
+        p.i += left;
+    }
     p.eat_word("equal");
     p.eat_word("equals");
     // "can you tell me what 6 times 7 is?", "… 40, please"
@@ -841,6 +950,17 @@ mod tests {
             ("add 1,000 and 1", 1001.0),
             ("add 2,500 and 1,250", 3750.0),
             ("1,234,567.5 + 0.5", 1234568.0),
+            // A new user's phrasings (new-user trial).
+            ("what is negative 5 plus 12?", 7.0),
+            ("what's a quarter of 80", 20.0),
+            ("one third of 90", 30.0),
+            ("by how much does 50 exceed 20?", 30.0),
+            ("how much does 50 exceed 20 by?", 30.0),
+            ("if I take 3 from 10 how many are left?", 7.0),
+            ("take 3 from 10", 7.0),
+            ("I'd like to know the total of 19 and 23", 42.0),
+            ("what is the sum of 42 and 58, divided by 4?", 25.0),
+            ("the product of 2 and 3, plus 1", 7.0),
         ] {
             let e = parse(goal, false).unwrap_or_else(|| panic!("{goal}"));
             assert_eq!(eval(&e), want, "{goal}");
@@ -870,6 +990,11 @@ mod tests {
             "2 to the power of 100",
             "2 to the power of 0.5",
             "increase 250 by 10",
+            "take 3",
+            "by how much",
+            "negative",
+            // 100 / 4, or 4 cut into 100 parts? Not guessed.
+            "divide 4 into 100",
         ] {
             assert_eq!(parse(goal, false), None, "{goal}");
         }

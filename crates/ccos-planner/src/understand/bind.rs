@@ -2101,6 +2101,16 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
                 // A slashed name the word beside it names otherwise: "the
                 // feature/login branch" is a branch.
                 (0.9, s(&text_value))
+            } else if m
+                .cue
+                .after
+                .first()
+                .is_some_and(|w| matches!(w.as_str(), "branch" | "tag"))
+                && has(n, &["target", "ref", "revision", "rev", "treeish"])
+            {
+                // "the diff with the feature/login branch": a branch is
+                // a ref a comparison targets.
+                (0.7, s(&text_value))
             } else {
                 return None;
             }
@@ -4379,6 +4389,34 @@ pub fn bind(
                 })
                 .flatten();
             if let Some((pi, how)) = read_into {
+                // "reverse the *numbers* in numbers.txt": an operation on
+                // the members of the file, which a text transformation
+                // of its whole content is not (attack trial: the text was
+                // reversed, digits and all). Its own name may say them
+                // ("count the lines").
+                if how.is_none()
+                    && m.effects
+                        .iter()
+                        .all(|e| *e == ccos_marketplace::Effect::Pure)
+                {
+                    let names = super::lexicon::name_words(m);
+                    // (The clause's own words, not a file name's.)
+                    let said = super::lexicon::words_of(&super::residual(clause, mentions));
+                    if let Some(noun) = [
+                        "numbers", "lines", "records", "entries", "rows", "list", "items",
+                        "elements",
+                    ]
+                    .into_iter()
+                    .find(|n| {
+                        said.iter().skip(1).any(|w| w == n)
+                            && !analyze(n).iter().any(|st| names.contains(st))
+                    }) {
+                        b.unused.push(format!(
+                            "word {noun} (the members of {path_text}; {} works on its whole text)",
+                            m.id
+                        ));
+                    }
+                }
                 taken_param.insert(pi);
                 let what = match how {
                     None => "the file's content: read first",
@@ -4451,6 +4489,31 @@ pub fn bind(
             !literal
         });
     }
+    // "split 'notes.txt' by line": the text "notes.txt", or the file's?
+    // A quoted file name as the data to work on is a guess either way
+    // (attack trial: the name was split); unquoted, it is the file.
+    bound.retain(|(pi, bd)| {
+        let p = &params[*pi];
+        let file_name = bd.source.starts_with("quoted ")
+            && has(&p.name_words, DATA_WORDS)
+            && !has(&p.name_words, USER_TEXT_WORDS)
+            && bd.value.as_str().is_some_and(|v| {
+                !v.contains(char::is_whitespace)
+                    && v.rsplit_once('.').is_some_and(|(stem, ext)| {
+                        !stem.is_empty()
+                            && (1..=4).contains(&ext.len())
+                            && ext.chars().all(|c| c.is_ascii_alphabetic())
+                    })
+            });
+        if file_name {
+            b.unused.push(format!(
+                "{} (a file's name as the text? write it without quotes to read the file)",
+                bd.source
+            ));
+            taken_param.remove(pi);
+        }
+        !file_name
+    });
     bound.sort_by_key(|(pi, _)| *pi);
     for (_, bd) in &bound {
         b.notes
@@ -4470,7 +4533,11 @@ pub fn bind(
     // local capability that changes nothing.
     // A kind of file names what to look for, not where ("find all
     // markdown files" searches here).
+    // Not when the clause speaks of an earlier result ("… and list
+    // *them*", "list *their* names"): that is no folder.
     let names_no_path = !has_input
+        && !crate::decompose::refers_back(clause)
+        && !crate::decompose::refers_back_vaguely(clause)
         && m.local
         && !m.effects.contains(&ccos_marketplace::Effect::Write)
         && mentions.iter().all(|x| x.kind == MentionKind::FilePattern)
@@ -4657,7 +4724,115 @@ pub fn bind(
                 &["descending", "desc", "reverse", "ascending"],
             )
     });
-    if directions.windows(2).any(|w| w[0].1 != w[1].1) {
+    // "by age descending in reverse": a reversal of another direction,
+    // which way is a guess.
+    let reversed_other =
+        directions.len() > 1 && directions.iter().any(|(w, _)| w.starts_with("in reverse"));
+    // "by score, then alphabetically", "…, ties alphabetically": a second
+    // order for ties, which one key does not give.
+    let tie_break = key.is_some()
+        && all_words.iter().enumerate().any(|(i, w)| {
+            let after: Vec<&str> = all_words
+                .iter()
+                .skip(i + 1)
+                .take(3)
+                .map(String::as_str)
+                .collect();
+            matches!(w.as_str(), "then" | "and" | "ties" | "tie" | "tiebreak")
+                && (after.iter().any(|x| {
+                    matches!(
+                        *x,
+                        "alphabetically"
+                            | "alphabetical"
+                            | "ascending"
+                            | "descending"
+                            | "asc"
+                            | "desc"
+                    )
+                }) || after
+                    .windows(2)
+                    .any(|p| matches!(p, ["a", "z"] | ["z", "a"])))
+        });
+    if tie_break {
+        b.unused
+            .push("words of a second order for ties (one key orders once)".to_string());
+    }
+    // "by city (case-insensitive)": a remark on the order the plan does
+    // not make; only a direction may stand in parentheses.
+    if key.is_some()
+        && let Some((_, inner)) = clause.split_once('(')
+    {
+        let inner = inner.split(')').next().unwrap_or(inner);
+        let words = super::lexicon::words_of(inner);
+        let only_direction = !super::lexicon::order_directions(&words, key).is_empty()
+            && words.iter().all(|w| {
+                super::lexicon::is_direction_word(w)
+                    || matches!(
+                        w.as_str(),
+                        "first"
+                            | "last"
+                            | "to"
+                            | "from"
+                            | "in"
+                            | "order"
+                            | "reverse"
+                            | "reversed"
+                            | "ascending"
+                            | "descending"
+                            | "asc"
+                            | "desc"
+                            | "increasing"
+                            | "decreasing"
+                    )
+            });
+        if !only_direction {
+            b.unused
+                .push(format!("words \"({inner})\" (a remark on the order)"));
+        }
+    }
+    // "write *their names* to names.txt": a field of each earlier
+    // result, which no parameter projects (attack trial: the whole
+    // records were written). "By their age" is an ordering's key; "its
+    // contents" the result itself.
+    // (Into what a capability stores: "count its words" computes.)
+    if let Some((_, noun)) = all_words.windows(3).find_map(|w| {
+        (m.effects.contains(&ccos_marketplace::Effect::Write)
+            && matches!(w[1].as_str(), "their" | "its")
+            && w[0] != "by"
+            && !matches!(
+                w[2].as_str(),
+                "content"
+                    | "contents"
+                    | "text"
+                    | "data"
+                    | "result"
+                    | "results"
+                    | "output"
+                    | "value"
+                    | "values"
+                    | "own"
+                    | "way"
+                    | "place"
+            )
+            && !mentions
+                .iter()
+                .any(|x| x.kind == MentionKind::Field && x.value.as_str() == Some(w[2].as_str())))
+        .then(|| (w[1].clone(), w[2].clone()))
+    }) {
+        b.unused.push(format!(
+            "words \"{noun}\" of an earlier result (a field of each: not taken)"
+        ));
+    }
+    // "Rome and so on", "by age etc.": an open list, never its first.
+    if all_words
+        .windows(3)
+        .any(|w| w[0] == "and" && w[1] == "so" && w[2] == "on")
+        || all_words.iter().any(|w| w == "etc")
+    {
+        b.unused
+            .push("words \"and so on\" (an open list)".to_string());
+    }
+    if reversed_other || directions.windows(2).any(|w| w[0].1 != w[1].1) {
         let said: Vec<String> = directions.iter().map(|(w, _)| format!("{w:?}")).collect();
         b.unused.push(format!(
             "words {} (directions that contradict each other)",

@@ -214,13 +214,15 @@ pub const SYNONYMS: &[&[&str]] = &[
     // "the first 3 lines": taking from the start.
     &["take", "first"],
     &["sleep", "wait", "pause", "delay"],
-    &["echo", "repeat"],
+    &["echo", "repeat", "say"],
     // Not "capitalize": it makes the first letter a capital ("Hello").
     &["upper", "uppercase", "capitals", "caps"],
     &["lower", "lowercase"],
     &["remember", "memorize", "memorise"],
     &["count", "tally"],
-    &["add", "sum"],
+    &["unique", "distinct", "dedupe", "deduplicate"],
+    // (Git's index: to stage a file is to add it.)
+    &["add", "sum", "stage"],
     &["repo", "repository"],
     &["folder", "directory"],
     // "what's *different* between …" asks for a diff.
@@ -234,6 +236,39 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["now", "today"],
 ];
 
+/// Whether the words ask for the duplicates themselves ("list the
+/// *duplicate* numbers", "find duplicated lines"), not to remove them
+/// ("remove the duplicates", "without duplicates").
+pub fn asks_for_duplicates(words: &[String]) -> bool {
+    const REMOVING: &[&str] = &[
+        "remove",
+        "removing",
+        "drop",
+        "dropping",
+        "delete",
+        "deleting",
+        "without",
+        "eliminate",
+        "strip",
+        "dedupe",
+        "deduplicate",
+        "no",
+        "rid",
+        "discard",
+        "exclude",
+        "excluding",
+        "minus",
+        "ignore",
+        "ignoring",
+        "skip",
+        "skipping",
+        "filter",
+    ];
+    words.iter().enumerate().any(|(i, w)| {
+        w.starts_with("duplic") && !words[..i].iter().any(|x| REMOVING.contains(&x.as_str()))
+    })
+}
+
 /// Set phrases read as the one word they mean ("right now" is "now": the
 /// "right" of it asks for nothing).
 pub const IDIOMS: &[(&str, &str)] = &[
@@ -244,6 +279,12 @@ pub const IDIOMS: &[(&str, &str)] = &[
     ("check out a new branch", "checkout a new branch"),
     ("check out the branch", "checkout the branch"),
     ("check out branch", "checkout branch"),
+    // Git compares with the working tree unless told otherwise: "between
+    // my working tree and the main branch" asks for the diff with main.
+    ("between my working tree and", "between"),
+    ("between the working tree and", "between"),
+    ("between my working copy and", "between"),
+    ("between the working copy and", "between"),
     // A question of what is known asks to look it up, not to memorise.
     // (Longest first: "tell me" asks for nothing more.)
     ("tell me what you remember about", "search"),
@@ -401,6 +442,7 @@ pub fn filler_word_stems() -> &'static BTreeSet<String> {
         REQUEST_WORDS
             .iter()
             .chain(FILLER_WORDS)
+            .chain(COURTESY)
             .flat_map(|w| analyze(w))
             .collect()
     })
@@ -447,6 +489,18 @@ pub fn held_noun_stems(path: &str) -> Vec<String> {
         RECORD_NOUNS
     } else {
         TEXT_NOUNS
+    })
+}
+
+/// The stems of every noun naming the members of a file read as a list
+/// ([`RECORD_NOUNS`] and [`TEXT_NOUNS`]; computed once).
+pub fn held_noun_stems_all() -> &'static BTreeSet<String> {
+    static S: OnceLock<BTreeSet<String>> = OnceLock::new();
+    S.get_or_init(|| {
+        analyze(RECORD_NOUNS)
+            .into_iter()
+            .chain(analyze(TEXT_NOUNS))
+            .collect()
     })
 }
 

@@ -794,6 +794,28 @@ fn parse_number(w: &str) -> Option<Result<Json, String>> {
     if !f.is_finite() {
         return Some(Err(format!("the number {w} is out of range")));
     }
+    // "31.0000000000000001" is 31 once a 64-bit float holds it: more
+    // digits than it keeps, and an equality on it would be a different
+    // number's (attack trial).
+    let digits = |t: &str| -> String {
+        let t = t.trim_start_matches(['-', '+']);
+        let t = if t.contains('.') {
+            t.trim_end_matches('0').trim_end_matches('.')
+        } else {
+            t
+        };
+        t.chars()
+            .filter(char::is_ascii_digit)
+            .collect::<String>()
+            .trim_start_matches('0')
+            .to_string()
+    };
+    let written = digits(body);
+    if written.len() > 15 && digits(&format!("{}", f.abs())) != written {
+        return Some(Err(format!(
+            "the number {w} has more digits than a 64-bit float keeps (about 15): write it shorter"
+        )));
+    }
     Some(Ok(
         serde_json::Number::from_f64(f).map_or(Json::Null, Json::Number)
     ))
@@ -1549,6 +1571,11 @@ const AFTER_ORDER_KEY: &[&str] = &[
 /// Words after "is" that compare rather than state the value ("whose age
 /// is *greater* than 30"): no field reading then (an equality filter would
 /// answer another question).
+/// "and", "or" in any case ("Rome OR Oslo"): never part of a name.
+fn is_conjunction(w: Option<&str>) -> bool {
+    matches!(w, Some("and" | "or" | "nor" | "but"))
+}
+
 /// Direction words that may stand between two keys ("by score
 /// descending then name").
 const DIRECTION_AFTER_KEY: &[&str] = &["ascending", "descending", "asc", "desc", "reversed"];
@@ -1697,12 +1724,44 @@ fn fields(
         .flatten()
         .next()
         .is_some_and(|w| LISTING_VERBS.contains(&w.as_str()));
+    // A folder listed ("list docs/ by …"): whatever "by" names orders it.
+    let lists_folder = lists
+        && out
+            .iter()
+            .any(|m| m.kind == MentionKind::Path && !super::lexicon::names_a_file(&m.text));
+    // The word after "by" and its determiner.
+    let after_by = |i: usize| {
+        if matches!(word(i + 1), Some("the" | "their" | "its" | "each")) {
+            i + 2
+        } else {
+            i + 1
+        }
+    };
     for i in 0..toks.len() {
         match word(i) {
+            // "list docs/ by how big they are": an order the folder's
+            // entries have no key for (refused, never the name order).
+            Some("by")
+                if lists_folder
+                    && !orders
+                    && word(after_by(i))
+                        .is_some_and(|w| !ORDERING_KEYS.contains(&without_stop(w))) =>
+            {
+                let k = after_by(i);
+                if owner.get(k).is_some_and(Option::is_none)
+                    && let Some(w) = word(k)
+                {
+                    made.push((
+                        k,
+                        MentionKind::Field,
+                        Json::from(without_stop(w).to_string()),
+                    ));
+                }
+            }
             Some("by")
                 if orders
                     || (lists
-                        && word(i + 1)
+                        && word(after_by(i))
                             .is_some_and(|w| ORDERING_KEYS.contains(&without_stop(w)))) =>
             {
                 // "by age", "by the age", "by their age".
@@ -1756,9 +1815,30 @@ fn fields(
                 // no field is read, and the words stay unserved.
                 let extends = |last: usize| {
                     let next = last + 1;
+                    // "Rome (or Oslo)", "Rome & Oslo", "Rome / Oslo",
+                    // "Rome; Oslo": more than one value.
+                    if (matches!(toks.get(next).map(|t| &t.kind),
+                        Some(TokKind::Punct('(' | '[' | '&' | '+' | '|' | ';' | '/')))
+                        && matches!(toks.get(next + 1).map(|t| &t.kind),
+                            Some(TokKind::Word(_) | TokKind::Quoted(_) | TokKind::Json(_))))
+                        || (toks.get(last).is_some_and(|t| {
+                            matches!(&t.kind, TokKind::Word(w) if w.ends_with([';', '/', '&', '|', '+']))
+                        }) && matches!(toks.get(next).map(|t| &t.kind), Some(TokKind::Word(_))))
+                    {
+                        return true;
+                    }
                     match word(next) {
-                        Some("or") => true,
+                        Some("or" | "nor" | "etc" | "etc." | "&" | "/" | "&&" | "||") => true,
                         Some(w) if APPROXIMATE_WORDS.contains(&w) => true,
+                        // "Rome and so on", "Rome and others".
+                        Some("and")
+                            if matches!(
+                                word(next + 1),
+                                Some("so" | "more" | "others" | "other" | "similar" | "etc")
+                            ) =>
+                        {
+                            true
+                        }
                         Some("and" | "in" | "at" | "from" | "with" | "of" | "for" | "but") => {
                             let after = next + 1;
                             let is_path = owner
@@ -1790,6 +1870,7 @@ fn fields(
                     None => {
                         let mut e = v;
                         while owner.get(e + 1).is_some_and(Option::is_none)
+                            && !is_conjunction(word(e + 1))
                             && matches!(toks.get(e + 1).map(|t| &t.kind), Some(TokKind::Word(x))
                                 if x.chars().next().is_some_and(char::is_uppercase))
                             && matches!(toks.get(v).map(|t| &t.kind), Some(TokKind::Word(x))
@@ -1857,6 +1938,7 @@ fn fields(
                     {
                         let capital = |j: usize| {
                             owner.get(j).is_some_and(Option::is_none)
+                                && !is_conjunction(word(j))
                                 && matches!(toks.get(j).map(|t| &t.kind), Some(TokKind::Word(x))
                                     if x.chars().next().is_some_and(char::is_uppercase)
                                         && x.chars().any(char::is_alphabetic))
@@ -2077,7 +2159,16 @@ fn word_lists(
                 words[i - 1].as_deref(),
                 Some("the" | "its" | "their" | "his" | "her" | "my" | "your" | "our" | "as")
             );
-        if closed && items.len() >= 3 && ends && !asked {
+        // Without a closing "and": a list the text introduces as one
+        // ("the words apple, banana, cherry", "alphabetically: pear,
+        // apple, fig", "[apple, pear, plum]").
+        let introduced = i > 0
+            && (matches!(toks[i - 1].kind, TokKind::Punct(':') | TokKind::Punct('['))
+                || matches!(
+                    words[i - 1].as_deref(),
+                    Some("words" | "items" | "values" | "names" | "strings" | "elements")
+                ));
+        if (closed || introduced) && items.len() >= 3 && ends && !asked {
             found.extend(items);
             i = k + 1;
         } else {
