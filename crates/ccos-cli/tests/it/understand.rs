@@ -2433,6 +2433,15 @@ fn conditions_and_orders_are_read_whole_or_refused() {
             json!([eve]),
         ),
         ("sort staff.json by age DESC", json!([olga, mia, eve])),
+        ("sort staff.json by age desc", json!([olga, mia, eve])),
+        (
+            "sort staff.json by age, high to low",
+            json!([olga, mia, eve]),
+        ),
+        (
+            "sort staff.json by age in increasing order",
+            json!([eve, mia, olga]),
+        ),
     ] {
         right(home.path(), goal, &[], want);
     }

@@ -221,6 +221,8 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["remember", "memorize", "memorise"],
     &["count", "tally"],
     &["unique", "distinct", "dedupe", "deduplicate"],
+    &["descending", "desc", "decreasing"],
+    &["ascending", "asc", "increasing"],
     // (Git's index: to stage a file is to add it.)
     &["add", "sum", "stage"],
     &["repo", "repository"],
@@ -279,6 +281,19 @@ pub const IDIOMS: &[(&str, &str)] = &[
     ("check out a new branch", "checkout a new branch"),
     ("check out the branch", "checkout the branch"),
     ("check out branch", "checkout branch"),
+    // An order's direction as the one word that says it ("sort by age,
+    // high to low").
+    ("highest to lowest", "descending"),
+    ("largest to smallest", "descending"),
+    ("biggest to smallest", "descending"),
+    ("high to low", "descending"),
+    ("lowest to highest", "ascending"),
+    ("smallest to largest", "ascending"),
+    ("low to high", "ascending"),
+    ("decreasing order", "descending"),
+    ("descending order", "descending"),
+    ("increasing order", "ascending"),
+    ("ascending order", "ascending"),
     // Git compares with the working tree unless told otherwise: "between
     // my working tree and the main branch" asks for the diff with main.
     ("between my working tree and", "between"),
@@ -599,9 +614,9 @@ impl KeyMeasure {
 /// contradiction the caller refuses, never one of them picked.
 pub fn order_directions(words: &[String], key: Option<&str>) -> Vec<(String, bool)> {
     const HIGH: &[&str] = &[
-        "largest", "biggest", "highest", "maximum", "most", "greatest",
+        "largest", "biggest", "highest", "maximum", "most", "greatest", "high",
     ];
-    const LOW: &[&str] = &["smallest", "lowest", "minimum", "least", "fewest"];
+    const LOW: &[&str] = &["smallest", "lowest", "minimum", "least", "fewest", "low"];
     let measure = KeyMeasure::of(key);
     let mut out = vec![];
     let at = |i: usize| words.get(i).map(String::as_str).unwrap_or("");
@@ -1852,6 +1867,11 @@ mod tests {
             d("lowest to highest", None),
             one("lowest to highest", false)
         );
+        assert_eq!(
+            d("by age, high to low", Some("age")),
+            one("high to low", true)
+        );
+        assert_eq!(d("in decreasing order", None), one("decreasing", true));
         // Every direction said, so that a contradiction is seen.
         assert_eq!(
             d("by age ascending, largest first", Some("age")),
