@@ -2539,6 +2539,9 @@ fn conditions_and_orders_are_read_whole_or_refused() {
         ("list the duplicate numbers in nums.txt", "duplicates"),
         ("reverse the numbers in nums.txt", "numbers"),
         ("split 'nums.txt' by line", "file's name"),
+        // A count in words before a superlative is stated (new-user
+        // trial: "the three biggest" answered the biggest).
+        ("what are the three biggest numbers in nums.txt", "three"),
     ] {
         refused(home.path(), goal, names);
     }

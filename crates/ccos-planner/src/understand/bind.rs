@@ -4476,25 +4476,17 @@ pub fn bind(
     // is one: "find '1+1' in '1+1=2'" searches the text, and a regex
     // engine would answer wrongly. Unsaid, it is not bound (refused).
     if !says_regex(clause) {
-        bound.retain(|(pi, bd)| {
-            let literal = takes_regex(&params[*pi])
-                && bd.value.as_str().is_some_and(has_regex_metacharacters);
-            if literal {
-                b.unused.push(format!(
-                    "{} (a regular expression? the goal does not say)",
-                    bd.source
-                ));
-                taken_param.remove(pi);
-            }
-            !literal
+        unbind_where(&mut bound, &mut taken_param, &mut b.unused, |pi, bd| {
+            (takes_regex(&params[pi]) && bd.value.as_str().is_some_and(has_regex_metacharacters))
+                .then_some("a regular expression? the goal does not say")
         });
     }
     // "split 'notes.txt' by line": the text "notes.txt", or the file's?
     // A quoted file name as the data to work on is a guess either way
     // (attack trial: the name was split); unquoted, it is the file.
-    bound.retain(|(pi, bd)| {
-        let p = &params[*pi];
-        let file_name = bd.source.starts_with("quoted ")
+    unbind_where(&mut bound, &mut taken_param, &mut b.unused, |pi, bd| {
+        let p = &params[pi];
+        (bd.source.starts_with("quoted ")
             && has(&p.name_words, DATA_WORDS)
             && !has(&p.name_words, USER_TEXT_WORDS)
             && bd.value.as_str().is_some_and(|v| {
@@ -4504,15 +4496,8 @@ pub fn bind(
                             && (1..=4).contains(&ext.len())
                             && ext.chars().all(|c| c.is_ascii_alphabetic())
                     })
-            });
-        if file_name {
-            b.unused.push(format!(
-                "{} (a file's name as the text? write it without quotes to read the file)",
-                bd.source
-            ));
-            taken_param.remove(pi);
-        }
-        !file_name
+            }))
+        .then_some("a file's name as the text? write it without quotes to read the file")
     });
     bound.sort_by_key(|(pi, _)| *pi);
     for (_, bd) in &bound {
@@ -4891,6 +4876,24 @@ pub fn bind(
     bound.sort_by_key(|(pi, _)| *pi);
     b.args = bound.into_iter().map(|(_, bd)| bd).collect();
     b
+}
+
+/// Takes back the bindings `why` objects to, listing each value as unused
+/// with the reason.
+fn unbind_where(
+    bound: &mut Vec<(usize, Bound)>,
+    taken: &mut BTreeSet<usize>,
+    unused: &mut Vec<String>,
+    why: impl Fn(usize, &Bound) -> Option<&'static str>,
+) {
+    bound.retain(|(pi, bd)| match why(*pi, bd) {
+        Some(reason) => {
+            unused.push(format!("{} ({reason})", bd.source));
+            taken.remove(pi);
+            false
+        }
+        None => true,
+    });
 }
 
 /// Two values that fit two parameters as well one way as the other

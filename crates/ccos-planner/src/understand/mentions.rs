@@ -1228,8 +1228,36 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                         m = Some((MentionKind::Duration, json_num(v as f64 * ms), false));
                         take = n + 1;
                     } else {
-                        // Number words are weak evidence ("one of", "a").
-                        m = Some((MentionKind::Number, Json::from(v), true));
+                        // Number words are weak evidence ("one of", "a"),
+                        // except a count before a superlative ("the *three*
+                        // biggest numbers": never dropped, new-user trial).
+                        let counts = after.is_some_and(|a| {
+                            matches!(
+                                a,
+                                "biggest"
+                                    | "largest"
+                                    | "smallest"
+                                    | "highest"
+                                    | "lowest"
+                                    | "longest"
+                                    | "shortest"
+                                    | "greatest"
+                                    | "first"
+                                    | "last"
+                                    | "top"
+                                    | "bottom"
+                                    | "oldest"
+                                    | "youngest"
+                                    | "newest"
+                                    | "latest"
+                                    | "earliest"
+                                    | "most"
+                                    | "least"
+                                    | "best"
+                                    | "worst"
+                            )
+                        });
+                        m = Some((MentionKind::Number, Json::from(v), !counts));
                         take = n;
                     }
                 } else if w.contains('@')
