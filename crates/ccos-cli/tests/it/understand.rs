@@ -2560,4 +2560,11 @@ fn conditions_and_orders_are_read_whole_or_refused() {
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("not an array"), "{err}");
     right(home.path(), "count the entries in one.json", &[], json!(2));
+    // "etc" inside a path is no open list: the write is denied by policy.
+    let (code, _, err) = run(
+        home.path(),
+        "sort staff.json by age and write it to /etc/x.json",
+        &["--yes"],
+    );
+    assert_eq!(code, Some(3), "{err}");
 }

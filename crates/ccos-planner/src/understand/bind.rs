@@ -4809,10 +4809,12 @@ pub fn bind(
         ));
     }
     // "Rome and so on", "by age etc.": an open list, never its first.
-    if all_words
+    // (The clause's own words: "/etc/x.json" is a path.)
+    let own_words = super::lexicon::words_of(&super::residual(clause, mentions));
+    if own_words
         .windows(3)
         .any(|w| w[0] == "and" && w[1] == "so" && w[2] == "on")
-        || all_words.iter().any(|w| w == "etc")
+        || own_words.iter().any(|w| w == "etc")
     {
         b.unused
             .push("words \"and so on\" (an open list)".to_string());
