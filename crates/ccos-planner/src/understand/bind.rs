@@ -3961,6 +3961,14 @@ pub fn bind(
     // The clause's words, lower-case, its values' words included (read
     // once for the checks below).
     let all_words = super::lexicon::words_of(clause);
+    // The clause's own words, without its stated values ("/etc/x.json",
+    // "numbers.txt" are no words of the request).
+    let own_words = super::lexicon::words_of(&super::residual(clause, mentions));
+    // The key a field names ("sort people.json by *age*").
+    let key = mentions
+        .iter()
+        .find(|x| x.kind == MentionKind::Field)
+        .and_then(|x| x.value.as_str());
     let respectively = all_words.iter().any(|w| w == "respectively");
     let fan_allowed = !m.effects.contains(&ccos_marketplace::Effect::Write)
         && !all_words
@@ -4085,7 +4093,6 @@ pub fn bind(
     let says_lines = says("lines");
     // "the biggest number in numbers.txt", "sort the numbers in x.txt".
     let says_numbers = says("numbers") || says("number");
-    let keyed = mentions.iter().any(|x| x.kind == MentionKind::Field);
     // Records and rows are a list's ("how many records are in x.json");
     // a single object has entries and items too (its keys).
     let says_records = ["records", "record", "rows", "row"]
@@ -4361,7 +4368,7 @@ pub fn bind(
             // said; "the biggest number in people.json" gave a person.)
             let list_of = if !super::lexicon::names_a_file(&path_text) {
                 // A folder: its entries, when a key orders or picks them.
-                keyed.then_some(ReadAs::Listing)
+                key.is_some().then_some(ReadAs::Listing)
             } else if super::lexicon::is_json_file(&path_text) {
                 (!says_numbers).then_some(if says_records {
                     ReadAs::Records
@@ -4400,15 +4407,13 @@ pub fn bind(
                         .all(|e| *e == ccos_marketplace::Effect::Pure)
                 {
                     let names = super::lexicon::name_words(m);
-                    // (The clause's own words, not a file name's.)
-                    let said = super::lexicon::words_of(&super::residual(clause, mentions));
                     if let Some(noun) = [
                         "numbers", "lines", "records", "entries", "rows", "list", "items",
                         "elements",
                     ]
                     .into_iter()
                     .find(|n| {
-                        said.iter().skip(1).any(|w| w == n)
+                        own_words.iter().skip(1).any(|w| w == n)
                             && !analyze(n).iter().any(|st| names.contains(st))
                     }) {
                         b.unused.push(format!(
@@ -4696,10 +4701,6 @@ pub fn bind(
     // (`descending`, `reverse`, `ascending`), either way. Directions that
     // contradict each other ("ascending, largest first") are refused,
     // never one of them picked.
-    let key = mentions
-        .iter()
-        .find(|x| x.kind == MentionKind::Field)
-        .and_then(|x| x.value.as_str());
     let directions = super::lexicon::order_directions(&all_words, key);
     let direction_switch = free.iter().copied().find(|&pi| {
         !taken_param.contains(&pi)
@@ -4810,7 +4811,6 @@ pub fn bind(
     }
     // "Rome and so on", "by age etc.": an open list, never its first.
     // (The clause's own words: "/etc/x.json" is a path.)
-    let own_words = super::lexicon::words_of(&super::residual(clause, mentions));
     if own_words
         .windows(3)
         .any(|w| w[0] == "and" && w[1] == "so" && w[2] == "on")

@@ -643,7 +643,7 @@ pub fn order_directions(words: &[String], key: Option<&str>) -> Vec<(String, boo
     out
 }
 
-/// The stems of the words [`order_direction`] reads (computed once).
+/// The stems of the words [`order_directions`] reads (computed once).
 pub fn direction_stems() -> &'static BTreeSet<String> {
     static S: OnceLock<BTreeSet<String>> = OnceLock::new();
     S.get_or_init(|| {
@@ -657,7 +657,15 @@ pub fn direction_stems() -> &'static BTreeSet<String> {
     })
 }
 
-/// Whether `w` is a word [`order_direction`] may read.
+/// Whether `w` picks items by rank ("the three *biggest*", "the two
+/// *first*"): a count in words before it is stated, not a weak word
+/// (`mentions`).
+pub fn is_superlative(w: &str) -> bool {
+    is_direction_word(w) && !matches!(w, "heaviest" | "tallest" | "fewest" | "lightest")
+        || matches!(w, "first" | "last" | "top" | "bottom" | "best" | "worst")
+}
+
+/// Whether `w` is a word [`order_directions`] may read.
 pub fn is_direction_word(w: &str) -> bool {
     BIG_FIRST.contains(&w) || SMALL_FIRST.contains(&w) || AGE_WORDS.contains(&w)
 }

@@ -1231,32 +1231,7 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                         // Number words are weak evidence ("one of", "a"),
                         // except a count before a superlative ("the *three*
                         // biggest numbers": never dropped, new-user trial).
-                        let counts = after.is_some_and(|a| {
-                            matches!(
-                                a,
-                                "biggest"
-                                    | "largest"
-                                    | "smallest"
-                                    | "highest"
-                                    | "lowest"
-                                    | "longest"
-                                    | "shortest"
-                                    | "greatest"
-                                    | "first"
-                                    | "last"
-                                    | "top"
-                                    | "bottom"
-                                    | "oldest"
-                                    | "youngest"
-                                    | "newest"
-                                    | "latest"
-                                    | "earliest"
-                                    | "most"
-                                    | "least"
-                                    | "best"
-                                    | "worst"
-                            )
-                        });
+                        let counts = after.is_some_and(super::lexicon::is_superlative);
                         m = Some((MentionKind::Number, Json::from(v), !counts));
                         take = n;
                     }
@@ -1793,10 +1768,7 @@ fn fields(
                             .is_some_and(|w| ORDERING_KEYS.contains(&without_stop(w)))) =>
             {
                 // "by age", "by the age", "by their age".
-                let mut k = i + 1;
-                if matches!(word(k), Some("the" | "their" | "its" | "each")) {
-                    k += 1;
-                }
+                let k = after_by(i);
                 if let Some(key) = key_at(owner, k)
                     && phrase_ends(k + 1)
                 {
