@@ -358,11 +358,13 @@ impl SubIntent {
                 MentionKind::Date => Some("date"),
                 MentionKind::Duration => Some("duration"),
                 // "whose city is London" keeps some records: a filter.
+                // "live in Paris": a condition whose key is not said.
                 MentionKind::Field
-                    if m.cue
-                        .before
-                        .last()
-                        .is_some_and(|w| matches!(w.as_str(), "whose" | "where")) =>
+                    if m.value.is_null()
+                        || m.cue
+                            .before
+                            .last()
+                            .is_some_and(|w| matches!(w.as_str(), "whose" | "where")) =>
                 {
                     Some("key filter")
                 }

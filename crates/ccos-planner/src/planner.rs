@@ -3972,8 +3972,9 @@ fn counted_list(s: &SubIntent, m: &CapabilityManifest) -> Option<Option<String>>
 /// The noun a listing read from "how many …" counts: the last word before
 /// the verb or preposition that follows the noun phrase ("list *unique
 /// cities* are in people.json" → `cities`, "list open *issues* does
-/// acme/rocket have" → `issues`); `None` when the phrase is one word or
-/// longer than three.
+/// acme/rocket have" → `issues`, "list *people* in people.json live in
+/// London" → `people`); `None` when the phrase is longer than three
+/// words.
 fn counted_noun(description: &str) -> Option<String> {
     let words = lexicon::words_of(description);
     let rest = words.strip_prefix(&["list".to_string()])?;
@@ -4000,7 +4001,7 @@ fn counted_noun(description: &str) -> Option<String> {
                 | "there"
         )
     })?;
-    (2..=3).contains(&end).then(|| rest[end - 1].clone())
+    (1..=3).contains(&end).then(|| rest[end - 1].clone())
 }
 
 /// Whether `m`'s result is the list sub-intent `s` asks for: an array, a

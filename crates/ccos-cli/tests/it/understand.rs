@@ -2408,6 +2408,69 @@ fn everyday_arithmetic_and_lists_as_people_write_them() {
     }
 }
 
+/// A condition that names no key ("people who *live in* Paris", "the
+/// people *from* Berlin") keeps the records whose one key holding the
+/// value equals it; another time, a negation, or more than one value is
+/// refused, and a value held under two keys is an error (new-user trial).
+#[test]
+fn conditions_without_a_key_use_the_key_that_holds_the_value() {
+    let home = home(false);
+    let work = home.path().join("work");
+    write(
+        &work,
+        "people.json",
+        r#"[{"name":"Ada","city":"Paris"},{"name":"Bo","city":"London"},{"name":"Cy","city":"Paris"}]"#,
+    );
+    let ada = json!({"name": "Ada", "city": "Paris"});
+    let cy = json!({"name": "Cy", "city": "Paris"});
+    for (goal, want) in [
+        (
+            "which people in people.json live in Paris?",
+            json!([ada, cy]),
+        ),
+        (
+            "who in people.json lives in London?",
+            json!([{"name": "Bo", "city": "London"}]),
+        ),
+        (
+            "show me the people from Paris in people.json",
+            json!([ada, cy]),
+        ),
+        ("how many people in people.json live in London", json!(1)),
+        (
+            "keep only the people in people.json who live in Paris",
+            json!([ada, cy]),
+        ),
+        ("which people in people.json live in Oslo?", json!([])),
+    ] {
+        right(home.path(), goal, &[], want);
+    }
+    for (goal, names) in [
+        ("which people in people.json used to live in Paris", "live"),
+        ("which people in people.json lived in Paris", "lived"),
+        (
+            "which people in people.json live in Paris or London",
+            "live",
+        ),
+        ("which people in people.json live near Paris", "live near"),
+        ("which people in people.json live in paris", "paris"),
+    ] {
+        refused(home.path(), goal, names);
+    }
+    write(
+        &work,
+        "born/people.json",
+        r#"[{"name":"Ada","city":"Paris","born":"Rome"},{"name":"Bo","city":"Rome","born":"Paris"}]"#,
+    );
+    let (code, _, err) = run(
+        home.path(),
+        "which people in born/people.json live in Paris?",
+        &[],
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("more than one key"), "{err}");
+}
+
 /// The second attack trial on records (this session's): values as a
 /// reader means them, one key and one value per condition, directions
 /// that agree, listings ordered by what "by" names.

@@ -243,14 +243,18 @@ pub fn manifests() -> Vec<CapabilityManifest> {
         ),
         cap(
             "ccos.data.filter",
-            "Keep the maps of a list whose key equals a value (or, without :equals, whose key is truthy).",
+            "Keep the maps of a list whose key equals a value (or, without :equals, whose key is truthy; with :key nil, whose one key holding the value does).",
             obj(&[
                 (
                     "items",
                     json!({"type": "array", "items": {"type": "object"}, "description": "maps to filter"}),
                     true,
                 ),
-                ("key", s("the key to test"), true),
+                (
+                    "key",
+                    json!({"type": ["string", "null"], "description": "the key to test; nil when the goal names none: the key that holds :equals, which must be one key in every map"}),
+                    true,
+                ),
                 (
                     "equals",
                     json!({"description": "the value the key must equal"}),

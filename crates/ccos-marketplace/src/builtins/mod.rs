@@ -592,8 +592,23 @@ fn math(id: &str, args: &[Value]) -> Result<Value, CallError> {
 
 fn data_filter(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
     let items = a.seq("items")?;
-    let key = a.key_name("key")?;
     let equals = a.opt_value("equals");
+    let key = match a.opt_key_name("key")? {
+        Some(key) => key,
+        None => {
+            let Some(e) = equals else {
+                return Err(CallError::invalid(
+                    id,
+                    "no :key and no :equals: say which key to test",
+                ));
+            };
+            match key_holding(id, items, e)? {
+                Some(key) => key,
+                // No map holds the value under any key: none is kept.
+                None => return Ok(Value::vector(Vec::new())),
+            }
+        }
+    };
     let mut out = Vec::new();
     let mut any_has_key = false;
     let mut first_map: Option<&rtfs::Map> = None;
@@ -625,6 +640,42 @@ fn data_filter(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
         ));
     }
     Ok(Value::vector(out))
+}
+
+/// The one key under which the maps of `items` hold `value` ("live in
+/// Paris": `city`), for a condition that names no key; `None` when no map
+/// holds it. Two keys holding it ("Paris" as a `city` and a `birthplace`)
+/// are an error: which one the goal means is a guess.
+fn key_holding(id: &str, items: &[Value], value: &Value) -> Result<Option<String>, CallError> {
+    let mut keys: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    for (i, item) in items.iter().enumerate() {
+        let m = item.as_map().ok_or_else(|| {
+            CallError::invalid(id, format!("item {i} is a {}, not a map", item.type_name()))
+        })?;
+        for (k, v) in m.iter() {
+            if same_value(v, value) {
+                keys.insert(match k {
+                    Value::Keyword(s) | Value::Str(s) => s.to_string(),
+                    other => other.to_string(),
+                });
+            }
+        }
+    }
+    match keys.len() {
+        0 => Ok(None),
+        1 => Ok(keys.into_iter().next()),
+        _ => Err(CallError::invalid(
+            id,
+            format!(
+                "{} is held under more than one key ({}): say which one",
+                value,
+                keys.iter()
+                    .map(|k| format!(":{k}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )),
+    }
 }
 
 /// Equality as a person reading the data means it: numbers by value
@@ -957,11 +1008,6 @@ impl<'a> Args<'a> {
     }
 
     /// A key name given as a string or a keyword.
-    fn key_name(&self, key: &str) -> Result<String, CallError> {
-        self.opt_key_name(key)?
-            .ok_or_else(|| CallError::invalid(self.cap, format!("missing :{key}")))
-    }
-
     fn opt_key_name(&self, key: &str) -> Result<Option<String>, CallError> {
         match self.opt_value(key) {
             None | Some(Value::Nil) => Ok(None),

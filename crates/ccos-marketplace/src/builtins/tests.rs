@@ -808,6 +808,44 @@ async fn unique_max_min_reverse() {
         .await),
         "[{:d true}]"
     );
+    // No key said (`:key nil`): the one key holding the value; two keys
+    // holding it are a guess; none holding it keeps none.
+    let places = r#"[{:name "Ada" :city "Paris"} {:name "Bo" :city "Rome"}]"#;
+    assert_eq!(
+        ok(call(
+            &mp,
+            "ccos.data.filter",
+            &format!("{{:items {places} :key nil :equals \"Paris\"}}")
+        )
+        .await),
+        r#"[{:city "Paris" :name "Ada"}]"#
+    );
+    assert_eq!(
+        ok(call(
+            &mp,
+            "ccos.data.filter",
+            &format!("{{:items {places} :key nil :equals \"Oslo\"}}")
+        )
+        .await),
+        "[]"
+    );
+    let r = call(
+        &mp,
+        "ccos.data.filter",
+        r#"{:items [{:city "Paris"} {:city "Rome" :born "Paris"}] :key nil :equals "Paris"}"#,
+    )
+    .await;
+    assert!(
+        format!("{r:?}").contains("more than one key (:born, :city)"),
+        "{r:?}"
+    );
+    let r = call(
+        &mp,
+        "ccos.data.filter",
+        &format!("{{:items {places} :key nil}}"),
+    )
+    .await;
+    assert!(format!("{r:?}").contains("no :key and no :equals"), "{r:?}");
     // Dates with day and month as numbers: which is which is a guess.
     for items in [
         r#"[{:d "1/15/2023"} {:d "12/25/2021"}]"#,

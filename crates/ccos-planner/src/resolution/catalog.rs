@@ -349,6 +349,28 @@ impl ResolutionStrategy for CatalogResolution {
                 evidence_text.push_str(key);
             }
         }
+        // A condition whose key is not said ("people who *live in*
+        // Paris") asks to keep some records: evidence of a filter, though
+        // no word says "filter". It counts for a capability that filters
+        // and never against another (see `condition_stems` below).
+        // Only where records come from: a stated file or an earlier step
+        // ("who works at Globex?" alone names nothing to filter).
+        let has_records = !intent.depends_on.is_empty()
+            || intent
+                .mentions
+                .iter()
+                .any(|m| m.kind == crate::understand::MentionKind::Path);
+        let condition_stems: BTreeSet<String> = if has_records
+            && intent
+                .mentions
+                .iter()
+                .any(|m| m.kind == crate::understand::MentionKind::Field && m.value.is_null())
+        {
+            evidence_text.push_str(" filter");
+            analyze("filter").into_iter().collect()
+        } else {
+            BTreeSet::new()
+        };
         let evidence_terms: BTreeSet<String> = analyze(&evidence_text).into_iter().collect();
         // Each evidence word with its synonyms' stems (itself included),
         // computed once per request, not per candidate.
@@ -515,7 +537,8 @@ impl ResolutionStrategy for CatalogResolution {
             let unmatched_filler = unmatched_weight(&|q| filler.contains(q));
             // So does a word introducing a stated value ("a branch
             // *called* v2"): it says a name follows, not what to do.
-            let naming = unmatched_weight(&|q| naming_stems.contains(q));
+            let naming =
+                unmatched_weight(&|q| naming_stems.contains(q) || condition_stems.contains(q));
             // So does a word repeating a stated file's name ("the
             // *people* in people.json"): what the file holds.
             // (A parameter slot filling would read the file into.)

@@ -1541,6 +1541,15 @@ pub fn unserved_qualifier(
         // directory: sorted entries").
         let served = if as_param {
             stems.iter().any(|s| bound_stems.contains(s))
+        } else if *concept == "select"
+            && ["filter", "keep", "select"]
+                .iter()
+                .flat_map(|w| analyze(w))
+                .any(|s| operation.contains(&s))
+        {
+            // "keep *only* the people from London": a filter keeps only
+            // what its condition names.
+            true
         } else if *concept == "position" {
             // "the first line": a capability whose description merely
             // says it can read "the first N lines" does not, unless a

@@ -1656,6 +1656,124 @@ const COMPARISON_WORDS: &[&str] = &[
     "the",
 ];
 
+/// Verbs that relate a record to a place or an organisation without
+/// naming the key that holds it ("people who *live in* Paris", "*based
+/// in*", "*works at* Globex"), each with the prepositions it takes.
+const RELATION_VERBS: &[(&[&str], &[&str])] = &[
+    (
+        &[
+            "live", "lives", "living", "reside", "resides", "residing", "based", "located",
+            "situated",
+        ],
+        &["in", "at"],
+    ),
+    (
+        &["work", "works", "working", "employed"],
+        &["at", "for", "by"],
+    ),
+    (&["born"], &["in"]),
+];
+
+/// Words before a relation that put it at another time or deny it.
+const NOT_NOW_BEFORE_RELATION: &[&str] = &[
+    "to",
+    "used",
+    "never",
+    "not",
+    "no",
+    "longer",
+    "formerly",
+    "previously",
+    "once",
+    "ever",
+    "would",
+    "will",
+    "could",
+    "might",
+    "may",
+    "should",
+    "can",
+    "must",
+    "don't",
+    "doesn't",
+    "didn't",
+    "won't",
+    "wouldn't",
+    "isn't",
+    "aren't",
+    "wasn't",
+    "weren't",
+    "dont",
+    "doesnt",
+    "didnt",
+    "arent",
+    "isnt",
+    "had",
+    "have",
+    "has",
+    "been",
+    "soon",
+];
+
+/// Words before "from" that make it a record's origin ("people *from*
+/// Berlin", "who *are* from Berlin"), not a source to read or a start
+/// ("flights from Paris", "copy from X").
+const ORIGIN_BEFORE_FROM: &[&str] = &[
+    "are",
+    "is",
+    "come",
+    "comes",
+    "came",
+    "coming",
+    "people",
+    "persons",
+    "person",
+    "users",
+    "user",
+    "employees",
+    "employee",
+    "customers",
+    "customer",
+    "students",
+    "student",
+    "members",
+    "member",
+    "staff",
+    "everyone",
+    "anyone",
+    "somebody",
+    "someone",
+    "those",
+    "ones",
+    "one",
+    "folks",
+    "friends",
+    "contacts",
+    "authors",
+    "players",
+    "workers",
+];
+
+/// The last token of a relation that names no key starting at `i` ("live
+/// in", "lives at", "from" after a person), if one does.
+fn relation_at<'a>(i: usize, word: &impl Fn(usize) -> Option<&'a str>) -> Option<usize> {
+    let w = word(i)?;
+    // "used *to* live in Paris", "never lived", "would live", "don't
+    // live": another time or a negation; the data says where one is.
+    if i > 0 && word(i - 1).is_some_and(|b| NOT_NOW_BEFORE_RELATION.contains(&b)) {
+        return None;
+    }
+    if w == "from" {
+        return (i > 0 && word(i - 1).is_some_and(|b| ORIGIN_BEFORE_FROM.contains(&b)))
+            .then_some(i);
+    }
+    let (_, preps) = RELATION_VERBS
+        .iter()
+        .find(|(verbs, _)| verbs.contains(&w))?;
+    let p = word(i + 1)?;
+    preps.contains(&p).then_some(i + 1)
+}
+
 /// Fields of records a clause names by their key (see
 /// [`MentionKind::Field`]); structural, so that the key and the value are
 /// never swapped:
@@ -1715,6 +1833,8 @@ fn fields(
     let mut made: Vec<(usize, MentionKind, Json)> = vec![];
     // Capitalised values: (first token, last token, span).
     let mut names_made: Vec<(usize, usize, Span)> = vec![];
+    // Relations that name no key ("live in"): (first token, last token).
+    let mut relations_made: Vec<(usize, usize)> = vec![];
     let orders = words
         .iter()
         .flatten()
@@ -1790,17 +1910,43 @@ fn fields(
                     }
                 }
             }
-            Some("whose" | "where") => {
-                let k = i + 1;
-                let Some(key) = key_at(owner, k) else {
+            Some(w)
+                if matches!(w, "whose" | "where")
+                    || relation_at(i, &word)
+                        .is_some_and(|prep| owner[i..=prep].iter().all(Option::is_none)) =>
+            {
+                // "whose city is Paris": the key, then "is" and the value;
+                // "live in Paris": no key, the relation's words, then the
+                // value.
+                let (k, key, v, is) = if let Some(prep) = relation_at(i, &word) {
+                    (i, None, prep + 1, 1)
+                } else {
+                    let k = i + 1;
+                    let Some(key) = key_at(owner, k) else {
+                        continue;
+                    };
+                    let is = match (word(k + 1), toks.get(k + 1).map(|t| &t.kind)) {
+                        (Some("is" | "equals" | "was" | "are"), _) => 1,
+                        (_, Some(TokKind::Punct('='))) => 1,
+                        _ => 0,
+                    };
+                    (k, Some(key), k + 1 + is, is)
+                };
+                // A relation's value is a name or a quoted text ("live in
+                // Paris", "from 'Berlin'"), never a path or a number.
+                if key.is_none()
+                    && !match (owner[v], toks.get(v).map(|t| &t.kind)) {
+                        (Some(mi), _) => out.get(mi).is_some_and(|m| {
+                            matches!(m.kind, MentionKind::Name | MentionKind::Quoted)
+                        }),
+                        (None, Some(TokKind::Word(x))) => {
+                            x.chars().next().is_some_and(char::is_uppercase)
+                        }
+                        _ => false,
+                    }
+                {
                     continue;
-                };
-                let is = match (word(k + 1), toks.get(k + 1).map(|t| &t.kind)) {
-                    (Some("is" | "equals" | "was" | "are"), _) => 1,
-                    (_, Some(TokKind::Punct('='))) => 1,
-                    _ => 0,
-                };
-                let v = k + 1 + is;
+                }
                 if is == 0
                     || word(v).is_some_and(|w| {
                         COMPARISON_WORDS.contains(&w) || APPROXIMATE_WORDS.contains(&w)
@@ -1972,7 +2118,10 @@ fn fields(
                     (None, Some(TokKind::Quoted(_) | TokKind::Json(_))) => None,
                     _ => continue,
                 };
-                made.push((k, MentionKind::Field, Json::from(key)));
+                match key {
+                    Some(key) => made.push((k, MentionKind::Field, Json::from(key))),
+                    None => relations_made.push((k, v - 1)),
+                }
                 if let Some((kind, value)) = value {
                     made.push((v, kind, value));
                 }
@@ -1999,6 +2148,21 @@ fn fields(
         }
         owner[i] = Some(out.len());
         out.push(Mention::stated(text, kind, value, span));
+    }
+    // "live in Paris": a condition on the field that holds the value,
+    // whichever it is (`null`: no key said). Weak: only a filter takes it;
+    // elsewhere "located in Paris" is just where the name stands.
+    for (first, last) in relations_made {
+        if owner[first..=last].iter().any(Option::is_some) {
+            continue;
+        }
+        for o in &mut owner[first..=last] {
+            *o = Some(out.len());
+        }
+        let span = Span::new(toks[first].start, toks[last].end);
+        let mut m = Mention::stated(text, MentionKind::Field, Json::Null, span);
+        m.weak = true;
+        out.push(m);
     }
     for (first, last, span) in names_made {
         if owner[first..=last].iter().any(Option::is_some) {
