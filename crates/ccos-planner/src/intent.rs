@@ -358,6 +358,8 @@ impl SubIntent {
                 MentionKind::Date => Some("date"),
                 MentionKind::Duration => Some("duration"),
                 // "whose city is London" keeps some records: a filter.
+                // "what port is set in config.json": a key's value, got.
+                MentionKind::Field if m.lookup => Some("key get"),
                 // "live in Paris": a condition whose key is not said.
                 MentionKind::Field
                     if m.value.is_null()

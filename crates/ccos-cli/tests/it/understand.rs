@@ -2471,6 +2471,45 @@ fn conditions_without_a_key_use_the_key_that_holds_the_value() {
     assert!(err.contains("more than one key"), "{err}");
 }
 
+/// A key asked of a JSON file ("what port is set in config.json", "the
+/// tags in config.json", "the cities in people.json") is looked up
+/// (`ccos.data.get`); a key the data lacks is an error naming its keys,
+/// and a phrase that says more than the key is refused (new-user trial).
+#[test]
+fn keys_asked_of_a_json_file_are_looked_up() {
+    let home = home(false);
+    let work = home.path().join("work");
+    write(
+        &work,
+        "config.json",
+        r#"{"app_name":"demo","version":"1.4.2","debug":false,"port":8080,"tags":["web","api"]}"#,
+    );
+    write(
+        &work,
+        "people.json",
+        r#"[{"name":"Ada","city":"Paris"},{"name":"Bo","city":"London"}]"#,
+    );
+    for (goal, want) in [
+        ("what port is set in config.json", json!(8080)),
+        ("what's the version in config.json?", json!("1.4.2")),
+        ("list the tags in config.json", json!(["web", "api"])),
+        ("what is the app name in config.json", json!("demo")),
+        ("what debug is set in config.json", json!(false)),
+        ("list the cities in people.json", json!(["Paris", "London"])),
+    ] {
+        right(home.path(), goal, &[], want);
+    }
+    let (code, _, err) = run(home.path(), "what is the port in people.json", &[]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("no :port"), "{err}");
+    // The key names other records, not the file's.
+    refused(
+        home.path(),
+        "what are the names of the people in people.json",
+        "people",
+    );
+}
+
 /// The second attack trial on records (this session's): values as a
 /// reader means them, one key and one value per condition, directions
 /// that agree, listings ordered by what "by" names.

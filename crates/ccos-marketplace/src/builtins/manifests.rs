@@ -266,6 +266,27 @@ pub fn manifests() -> Vec<CapabilityManifest> {
             r#"(call :ccos.data.filter {:items [{:a 1} {:a 2}] :key "a" :equals 2})"#,
         ),
         cap(
+            "ccos.data.get",
+            "Get the value under a key of a map, or the key's value of each map of a list (a field of records).",
+            obj(&[
+                (
+                    "data",
+                    json!({"description": "a map, or a list of maps"}),
+                    true,
+                ),
+                (
+                    "key",
+                    s(
+                        "the key, as written or in another case and spacing (\"app name\" for app_name)",
+                    ),
+                    true,
+                ),
+            ]),
+            json!({}),
+            &[Pure],
+            r#"(call :ccos.data.get {:data {:port 8080} :key "port"})"#,
+        ),
+        cap(
             "ccos.data.sort",
             "Sort a list, by a key of its maps when :key is given, ascending unless :descending.",
             obj(&[

@@ -248,6 +248,7 @@ impl BuiltinExecutor {
                 Ok(Value::string(&s))
             }
             "ccos.data.filter" => data_filter(id, &Args::one_map(id, &args)?),
+            "ccos.data.get" => data_get(id, &Args::one_map(id, &args)?),
             "ccos.data.sort" => data_sort(id, &Args::one_map(id, &args)?),
             "ccos.data.take" => {
                 let a = Args::one_map(id, &args)?;
@@ -640,6 +641,94 @@ fn data_filter(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
         ));
     }
     Ok(Value::vector(out))
+}
+
+/// The value under `:key` of a map, or of each map of a list ("the port
+/// in config.json", "the names in people.json"): see [`field_of`]. A
+/// list item that is no map, or a map without the key, is an error (an
+/// answer missing some records would look whole).
+fn data_get(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
+    let data = a.value("data")?;
+    let key = a
+        .opt_key_name("key")?
+        .ok_or_else(|| CallError::invalid(id, "missing :key"))?;
+    if let Value::Map(m) = data {
+        return Ok(field_of(id, m, &key, false)?.clone());
+    }
+    let Some(items) = data.as_seq() else {
+        return Err(CallError::invalid(
+            id,
+            format!(
+                ":data is a {}, not a map or a list of maps",
+                data.type_name()
+            ),
+        ));
+    };
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let m = item.as_map().ok_or_else(|| {
+            CallError::invalid(id, format!("item {i} is a {}, not a map", item.type_name()))
+        })?;
+        let v = field_of(id, m, &key, true).map_err(|e| match e {
+            CallError::InvalidArguments { message, .. } => {
+                CallError::invalid(id, format!("item {i}: {message}"))
+            }
+            other => other,
+        })?;
+        out.push(v.clone());
+    }
+    Ok(Value::vector(out))
+}
+
+/// The value of `m` under the key `key` names: as written, else ignoring
+/// case and the separators between words ("app name" = `app_name` =
+/// `appName`), else, for a record of a list (`plural`), a plural's
+/// singular ("names" = `name`). Several keys so found, or none, is an
+/// error naming the map's keys.
+fn field_of<'m>(
+    id: &str,
+    m: &'m rtfs::Map,
+    key: &str,
+    plural: bool,
+) -> Result<&'m Value, CallError> {
+    if let Some(v) = lookup(m, key) {
+        return Ok(v);
+    }
+    let norm = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let want = norm(key);
+    // "cities" = `city`, "boxes" = `box`, "tags" = `tag`.
+    let singulars: Vec<String> = if plural {
+        [("ies", "y"), ("es", ""), ("s", "")]
+            .iter()
+            .filter_map(|(end, with)| want.strip_suffix(end).map(|s| format!("{s}{with}")))
+            .collect()
+    } else {
+        vec![]
+    };
+    let found: Vec<&Value> = m
+        .iter()
+        .filter(|(k, _)| {
+            let n = norm(&match k {
+                Value::Keyword(s) | Value::Str(s) => s.to_string(),
+                other => other.to_string(),
+            });
+            !n.is_empty() && (n == want || singulars.contains(&n))
+        })
+        .map(|(_, v)| v)
+        .collect();
+    match found.as_slice() {
+        [v] => Ok(v),
+        [] => Err(CallError::invalid(id, format!("no :{key}: {}", keys_of(m)))),
+        _ => Err(CallError::invalid(
+            id,
+            format!("more than one key reads as :{key}: {}", keys_of(m)),
+        )),
+    }
 }
 
 /// The one key under which the maps of `items` hold `value` ("live in

@@ -808,6 +808,41 @@ async fn unique_max_min_reverse() {
         .await),
         "[{:d true}]"
     );
+    // A key's value: as written, in another case and spacing, or, of each
+    // record of a list, as a plural's singular; never a guess.
+    for (args, want) in [
+        (r#"{:data {:port 8080} :key "port"}"#, "8080"),
+        (
+            r#"{:data {"app_name" "demo"} :key "app name"}"#,
+            r#""demo""#,
+        ),
+        (r#"{:data {:appName "demo"} :key "App Name"}"#, r#""demo""#),
+        (
+            r#"{:data [{:city "Rome"} {:city "Oslo"}] :key "cities"}"#,
+            r#"["Rome" "Oslo"]"#,
+        ),
+        (
+            r#"{:data [{:tag "a"} {:tag "b"}] :key "tags"}"#,
+            r#"["a" "b"]"#,
+        ),
+    ] {
+        assert_eq!(ok(call(&mp, "ccos.data.get", args).await), want, "{args}");
+    }
+    for (args, why) in [
+        (
+            r#"{:data {:port 1} :key "ports"}"#,
+            "no :ports: its keys are :port",
+        ),
+        (r#"{:data [{:a 1} {:b 2}] :key "a"}"#, "item 1: no :a"),
+        (
+            r#"{:data {:app_name 1 :appName 2} :key "app name"}"#,
+            "more than one key",
+        ),
+        (r#"{:data 5 :key "a"}"#, "not a map or a list of maps"),
+    ] {
+        let r = call(&mp, "ccos.data.get", args).await;
+        assert!(format!("{r:?}").contains(why), "{args}: {r:?}");
+    }
     // No key said (`:key nil`): the one key holding the value; two keys
     // holding it are a guess; none holding it keeps none.
     let places = r#"[{:name "Ada" :city "Paris"} {:name "Bo" :city "Rome"}]"#;

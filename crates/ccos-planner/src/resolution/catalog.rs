@@ -368,6 +368,15 @@ impl ResolutionStrategy for CatalogResolution {
         {
             evidence_text.push_str(" filter");
             analyze("filter").into_iter().collect()
+        } else if intent
+            .mentions
+            .iter()
+            .any(|m| m.kind == crate::understand::MentionKind::Field && m.lookup)
+        {
+            // So does a key asked of a JSON file ("what *port* is set in
+            // config.json"): evidence of getting it.
+            evidence_text.push_str(" get");
+            analyze("get").into_iter().collect()
         } else {
             BTreeSet::new()
         };

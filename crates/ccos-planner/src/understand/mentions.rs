@@ -148,6 +148,11 @@ pub struct Mention {
     /// [`super::units`]), part of the mention's text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unit: Option<String>,
+    /// For a field: its value is what the goal asks ("what *port* is set
+    /// in config.json", "the *tags* in config.json"): a lookup, not an
+    /// order or a condition.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lookup: bool,
 }
 
 impl Mention {
@@ -164,6 +169,7 @@ impl Mention {
             items: vec![],
             weak: false,
             unit: None,
+            lookup: false,
         }
     }
 
@@ -1369,6 +1375,7 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                 items: vec![],
                 weak,
                 unit: unit.map(str::to_string),
+                lookup: false,
             });
         }
         i += take;
@@ -1674,6 +1681,200 @@ const RELATION_VERBS: &[(&[&str], &[&str])] = &[
     (&["born"], &["in"]),
 ];
 
+/// Words after "what KEY is" that say the key holds a value ("what port
+/// is *set* in config.json"): part of the asked key's phrase.
+const HOLDING_PARTICIPLES: &[&str] = &[
+    "set",
+    "configured",
+    "defined",
+    "specified",
+    "stored",
+    "listed",
+    "given",
+    "recorded",
+    "saved",
+    "written",
+    "there",
+];
+
+/// Words that are no key of a JSON file's value: what a file holds or is
+/// ("the *lines* in notes.json", "the *size* of config.json"), or a
+/// quantity of it ("the *number* of keys").
+const NOT_A_KEY: &[&str] = &[
+    "size",
+    "length",
+    "type",
+    "path",
+    "contents",
+    "content",
+    "text",
+    "words",
+    "word",
+    "characters",
+    "character",
+    "chars",
+    "letters",
+    "bytes",
+    "extension",
+    "format",
+    "encoding",
+    "date",
+    "owner",
+    "permissions",
+    "modified",
+    "created",
+    "keys",
+    "values",
+    "value",
+    "data",
+    "json",
+    "file",
+    "files",
+    "number",
+    "numbers",
+    "count",
+    "total",
+    "sum",
+    "average",
+    "mean",
+    "lines",
+    "line",
+    "first",
+    "last",
+    "top",
+    "rest",
+    "whole",
+    "full",
+    "same",
+    "other",
+    "result",
+    "results",
+    "answer",
+    "output",
+    "difference",
+];
+
+/// A key of a JSON file's value the clause asks for, starting at the
+/// question word or article at `i`: "*what* port is set in config.json",
+/// "*the* tags in config.json", "*the* app name of config.json" (one or
+/// two words, then "in"/"of"/"from" and a stated `.json` file). Returns
+/// (first token, last token of the phrase, key).
+fn lookup_at<'a>(
+    i: usize,
+    word: &impl Fn(usize) -> Option<&'a str>,
+    owner: &[Option<usize>],
+    out: &[Mention],
+    key_at: &impl Fn(&[Option<usize>], usize) -> Option<String>,
+) -> Option<(usize, usize, String)> {
+    let asks = matches!(word(i), Some("what" | "which"));
+    // After "the", only in a question or a request to read ("show the
+    // tags in config.json"), never as another verb's object ("sort the
+    // tags in …").
+    if !asks {
+        // The whole object: "what is *the* port", "show *the* tags", not
+        // "the names of *the* people in people.json".
+        if !(i > 0
+            && word(i - 1).is_some_and(|b| {
+                matches!(
+                    b,
+                    "is" | "are"
+                        | "was"
+                        | "were"
+                        | "what's"
+                        | "whats"
+                        | "me"
+                        | "us"
+                        | "show"
+                        | "list"
+                        | "get"
+                        | "give"
+                        | "print"
+                        | "display"
+                        | "read"
+                        | "return"
+                        | "fetch"
+                        | "find"
+                        | "tell"
+                )
+            }))
+        {
+            return None;
+        }
+        let first = (0..i).find_map(word)?;
+        if !matches!(
+            first,
+            "what"
+                | "what's"
+                | "whats"
+                | "which"
+                | "show"
+                | "list"
+                | "get"
+                | "tell"
+                | "give"
+                | "print"
+                | "display"
+                | "read"
+                | "return"
+                | "fetch"
+                | "find"
+        ) {
+            return None;
+        }
+    }
+    let k = i + 1;
+    let not_key = |key: &str| {
+        NOT_A_KEY.contains(&key)
+            || super::lexicon::is_superlative(key)
+            || super::lexicon::is_direction_word(key)
+            || super::lexicon::held_noun_stems_all()
+                .iter()
+                .any(|st| ccos_marketplace::search::analyze(key).contains(st))
+    };
+    let first_key = key_at(owner, k)?;
+    if not_key(&first_key) {
+        return None;
+    }
+    // A second word of the key ("app name"), when a preposition follows.
+    let (key, mut j) = match key_at(owner, k + 1) {
+        Some(second) if !asks && !not_key(&second) => (format!("{first_key} {second}"), k + 2),
+        _ => (first_key, k + 1),
+    };
+    let mut last = j - 1;
+    if asks {
+        // "what port *is* (set) in …".
+        if !matches!(word(j), Some("is" | "are" | "was")) {
+            return None;
+        }
+        j += 1;
+        if word(j).is_some_and(|w| HOLDING_PARTICIPLES.contains(&w)) {
+            last = j;
+            j += 1;
+        }
+    }
+    if !matches!(word(j), Some("in" | "of" | "from" | "inside"))
+        // "the name of config.json" is the file's.
+        || (word(j) == Some("of") && matches!(key.as_str(), "name" | "names"))
+    {
+        return None;
+    }
+    let p = if matches!(word(j + 1), Some("the")) {
+        j + 2
+    } else {
+        j + 1
+    };
+    let path = owner.get(p).copied().flatten().and_then(|mi| out.get(mi))?;
+    // The file ends the phrase: "the people in people.json *whose* age is
+    // 41" are records kept, not a key.
+    let after = (p..).find(|&j| owner.get(j).copied().flatten() != owner[p])?;
+    if word(after).is_some_and(|w| !matches!(w, "and" | "then" | "please" | "too" | "also")) {
+        return None;
+    }
+    (path.kind == MentionKind::Path
+        && super::lexicon::is_json_file(path.value.as_str().unwrap_or(&path.text)))
+    .then_some((k, last, key))
+}
+
 /// Words before a relation that put it at another time or deny it.
 const NOT_NOW_BEFORE_RELATION: &[&str] = &[
     "to",
@@ -1833,6 +2034,8 @@ fn fields(
     let mut made: Vec<(usize, MentionKind, Json)> = vec![];
     // Capitalised values: (first token, last token, span).
     let mut names_made: Vec<(usize, usize, Span)> = vec![];
+    // Keys asked of a JSON file: (first token, last token, key).
+    let mut lookups_made: Vec<(usize, usize, String)> = vec![];
     // Relations that name no key ("live in"): (first token, last token).
     let mut relations_made: Vec<(usize, usize)> = vec![];
     let orders = words
@@ -2126,8 +2329,31 @@ fn fields(
                     made.push((v, kind, value));
                 }
             }
+            // "what port is set in config.json", "the tags in
+            // config.json": the value of a key of a JSON file, asked.
+            Some("what" | "which" | "the") => {
+                if let Some(found) = lookup_at(i, &word, owner, out, &key_at) {
+                    lookups_made.push(found);
+                }
+            }
             _ => {}
         }
+    }
+    for (first, last, key) in lookups_made {
+        if owner[first..=last].iter().any(Option::is_some) {
+            continue;
+        }
+        for o in &mut owner[first..=last] {
+            *o = Some(out.len());
+        }
+        let end = match &toks[last].kind {
+            TokKind::Word(w) => toks[last].start + without_stop(w).len(),
+            _ => toks[last].end,
+        };
+        let span = Span::new(toks[first].start, end);
+        let mut m = Mention::stated(text, MentionKind::Field, Json::from(key), span);
+        m.lookup = true;
+        out.push(m);
     }
     for (i, kind, value) in made {
         let t = &toks[i];
@@ -2799,6 +3025,7 @@ fn names(
             // capitalised word, or one opening the goal, may be chance.
             weak: (end - start < 2 && !object_of && !whose) || start == 0,
             unit: None,
+            lookup: false,
         });
         i = end;
     }
@@ -2965,6 +3192,7 @@ fn lists(
                 weak: items.iter().all(|m| m.weak),
                 items,
                 unit: None,
+                lookup: false,
             });
             i = j + 1;
         } else {
