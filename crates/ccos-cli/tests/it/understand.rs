@@ -359,7 +359,8 @@ fn qualifiers_the_plan_does_not_do_are_refused() {
     for (goal, names) in [
         ("count the unique lines in lines.txt", "\"unique\""),
         ("count the distinct words in story.txt", "\"distinct\""),
-        ("sort the words of story.txt", "\"sort\""),
+        // (A sort takes a list: the words of a text are none it reads.)
+        ("sort the words of story.txt", "story.txt"),
         (
             "count the words in story.txt ignoring the word the",
             "\"ignoring\"",
@@ -565,7 +566,7 @@ fn every_word_of_the_request_is_accounted_for() {
     );
     write(&work, "people.csv", "name,age\nBob,25\n");
     for (goal, names) in [
-        ("count the capitalized words in b.txt", "\"capitalized\""),
+        ("count the capitalized words in b.txt", "\"capitalized"),
         ("count only the words in b.txt", "\"only\""),
         ("count the empty lines in b.txt", "\"empty\""),
         ("list the json files", "\"json files\""),
@@ -2508,6 +2509,42 @@ fn keys_asked_of_a_json_file_are_looked_up() {
         "what are the names of the people in people.json",
         "people",
     );
+}
+
+/// Occurrences counted as people ask for them, and chat shorthand that
+/// says nothing of the task (new-user trial).
+#[test]
+fn occurrences_and_chat_shorthand() {
+    let home = home(false);
+    let work = home.path().join("work");
+    write(
+        &work,
+        "notes.txt",
+        "The day Tom met Maria.\nTom left; the rain stayed.\nTomorrow, Maria said.\n",
+    );
+    for (goal, want) in [
+        (
+            r#"how many times does the letter a appear in "banana""#,
+            json!(3),
+        ),
+        (r#"how many times does "Tom" appear in notes.txt"#, json!(2)),
+        ("how many times is Maria mentioned in notes.txt?", json!(2)),
+        ("how often does the word the appear in notes.txt?", json!(2)),
+        ("hey, whats 9 plus 10", json!(19)),
+        ("hey can u count the lines in notes.txt thx", json!(3)),
+        ("pls sort the numbers 3, 1, 2", json!([1, 2, 3])),
+    ] {
+        right(home.path(), goal, &[], want);
+    }
+    // As a word or inside words: the counts differ, and the goal does not
+    // say which.
+    let (code, _, err) = run(
+        home.path(),
+        r#"how many times does "an" appear in "banana""#,
+        &[],
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("as a word"), "{err}");
 }
 
 /// The second attack trial on records (this session's): values as a

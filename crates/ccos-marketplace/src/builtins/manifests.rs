@@ -115,6 +115,22 @@ pub fn manifests() -> Vec<CapabilityManifest> {
             r#"(call :ccos.text.count_words {:text "a b c"})"#,
         ),
         cap(
+            "ccos.text.occurrences",
+            "How many times one text occurs in another (a name, a letter, any text), case aside.",
+            obj(&[
+                ("text", s("the text to search"), true),
+                ("of", s("what to count, as written"), true),
+                (
+                    "whole",
+                    json!({"type": "boolean", "description": "true: only where no letter or digit adjoins it; false: anywhere, inside others too; unset: an error when the two counts differ"}),
+                    false,
+                ),
+            ]),
+            int.clone(),
+            &[Pure],
+            r#"(call :ccos.text.occurrences {:text "a cat, a hat" :of "a" :whole true})"#,
+        ),
+        cap(
             "ccos.text.count_lines",
             "Count the lines in a text.",
             text_in(),

@@ -125,6 +125,7 @@ impl BuiltinExecutor {
                     .count();
                 Ok(int(t))
             }
+            "ccos.text.occurrences" => occurrences(id, &Args::one_map(id, &args)?).map(int),
             "ccos.text.count_lines" => {
                 Ok(int(Args::one_map(id, &args)?.str("text")?.lines().count()))
             }
@@ -641,6 +642,52 @@ fn data_filter(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
         ));
     }
     Ok(Value::vector(out))
+}
+
+/// How many times `:of` occurs in `:text` (case aside, without overlaps):
+/// as a whole word (`:whole true`: no letter or digit on either side),
+/// anywhere (`false`), or, unset, the one count when both agree — "an"
+/// in "banana" is 0 as a word and 2 inside words, which the goal must
+/// say.
+fn occurrences(id: &str, a: &Args<'_>) -> Result<usize, CallError> {
+    let text = a.str("text")?;
+    // A number to count is its digits ("how many times does 7 appear").
+    let of = match a.value("of")? {
+        Value::Int(n) => n.to_string(),
+        Value::Float(f) => f.to_string(),
+        _ => a.str("of")?.to_string(),
+    };
+    if of.is_empty() {
+        return Err(CallError::invalid(id, ":of is empty: say what to count"));
+    }
+    // Case aside: "the word the" counts "The" too, as a reader would.
+    let (text, of) = (text.to_lowercase(), of.to_lowercase());
+    let (text, of) = (text.as_str(), of.as_str());
+    let anywhere = text.matches(of).count();
+    let as_word = text
+        .match_indices(of)
+        .filter(|(at, m)| {
+            let before = text[..*at].chars().next_back();
+            let after = text[at + m.len()..].chars().next();
+            // A boundary is only needed where `of` itself starts or ends
+            // with a letter or digit ("C++" ends with none).
+            let edge = |c: Option<char>, own: Option<char>| {
+                !(own.is_some_and(char::is_alphanumeric) && c.is_some_and(char::is_alphanumeric))
+            };
+            edge(before, of.chars().next()) && edge(after, of.chars().next_back())
+        })
+        .count();
+    match a.opt_bool("whole")? {
+        Some(true) => Ok(as_word),
+        Some(false) => Ok(anywhere),
+        None if as_word == anywhere => Ok(anywhere),
+        None => Err(CallError::invalid(
+            id,
+            format!(
+                "{of:?} occurs {as_word} time(s) as a word and {anywhere} in all (inside other words too): say which (\"the word …\" or \"the letter …\"; :whole)"
+            ),
+        )),
+    }
 }
 
 /// The value under `:key` of a map, or of each map of a list ("the port

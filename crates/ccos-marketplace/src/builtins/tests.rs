@@ -808,6 +808,32 @@ async fn unique_max_min_reverse() {
         .await),
         "[{:d true}]"
     );
+    // Occurrences: case aside, as a word, anywhere, or the one count both
+    // agree on; they differ: an error that says so.
+    for (args, want) in [
+        (r#"{:text "The cat saw the rat" :of "the"}"#, "2"),
+        (r#"{:text "banana" :of "a" :whole false}"#, "3"),
+        (r#"{:text "an banana" :of "an" :whole true}"#, "1"),
+        (r#"{:text "an banana" :of "an" :whole false}"#, "3"),
+        (r#"{:text "C++ and C" :of "C++"}"#, "1"),
+        (r#"{:text "7 17 7" :of 7 :whole true}"#, "2"),
+    ] {
+        assert_eq!(
+            ok(call(&mp, "ccos.text.occurrences", args).await),
+            want,
+            "{args}"
+        );
+    }
+    for (args, why) in [
+        (
+            r#"{:text "banana" :of "an"}"#,
+            "0 time(s) as a word and 2 in all",
+        ),
+        (r#"{:text "x" :of ""}"#, ":of is empty"),
+    ] {
+        let r = call(&mp, "ccos.text.occurrences", args).await;
+        assert!(format!("{r:?}").contains(why), "{args}: {r:?}");
+    }
     // A key's value: as written, in another case and spacing, or, of each
     // record of a list, as a plural's singular; never a guess.
     for (args, want) in [

@@ -344,6 +344,10 @@ fn param(template: &str, values: &BTreeMap<&str, (String, bool)>) -> DraftParam 
         };
         return DraftParam::Item { prefix, field };
     }
+    // `true`/`false`: a boolean parameter (`as_word = "true"`).
+    if let Ok(b) = template.parse::<bool>() {
+        return DraftParam::Literal(rtfs::Value::Bool(b));
+    }
     if let Some(name) = template.strip_prefix('{').and_then(|t| t.strip_suffix('}'))
         && let Some((v, quoted)) = values.get(name)
     {

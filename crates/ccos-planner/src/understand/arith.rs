@@ -246,6 +246,16 @@ const LEAD: &[&str] = &[
     "know",
     "want",
     "need",
+    // "hey, whats 9 plus 10", "pls calculate …"
+    "hey",
+    "hi",
+    "hello",
+    "ok",
+    "okay",
+    "so",
+    "pls",
+    "plz",
+    "u",
 ];
 
 struct P {
@@ -775,7 +785,13 @@ pub fn parse(clause: &str, allow_prev: bool) -> Option<Expr> {
     // Lead words ("what is", "calculate") unless they are the verb forms.
     while let Some(w) = p.peek_word() {
         if LEAD.contains(&w) || (w == "get" && p.peek_word_at(1) == Some("if")) {
+            // "hey, whats 9 plus 10", "hi! what is 2 times 3": a greeting
+            // and its punctuation.
+            let greeting = matches!(w, "hey" | "hi" | "hello" | "ok" | "okay" | "so");
             p.i += 1;
+            if greeting && !p.eat_sym(',') {
+                p.eat_sym('!');
+            }
         } else {
             break;
         }

@@ -673,7 +673,10 @@ pub fn is_direction_word(w: &str) -> bool {
 /// Words of courtesy around a request ("could you please ..."): they say
 /// nothing about what to do, so they are not evidence for or against a
 /// capability (a word no capability uses would otherwise weigh most).
-pub const COURTESY: &[&str] = &["could", "would", "please", "kindly", "pls"];
+/// Chat shorthand counts too ("hey can u count …, thx").
+pub const COURTESY: &[&str] = &[
+    "could", "would", "please", "kindly", "pls", "plz", "hey", "thx", "thanks", "thank", "ty", "u",
+];
 
 /// The stems of [`COURTESY`] (computed once).
 pub fn courtesy_stems() -> &'static BTreeSet<String> {
