@@ -362,7 +362,7 @@ impl SubIntent {
                 MentionKind::Field if m.lookup => Some("key get"),
                 // "live in Paris": a condition whose key is not said.
                 MentionKind::Field
-                    if m.value.is_null()
+                    if m.value.is_array()
                         || m.cue
                             .before
                             .last()

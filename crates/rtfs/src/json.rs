@@ -130,6 +130,11 @@ fn from_json_at(j: &serde_json::Value, limits: &Limits, depth: usize) -> Result<
                 }
                 Value::Map(Coll::<Map>::new(m))
             }
+            // An integer past 64 bits ("id": 12345678901234567890) would
+            // come back rounded as a float: an error, nothing lost.
+            J::Number(n) if n.is_u64() && n.as_i64().is_none() => {
+                return Err(unfit_integer(n));
+            }
             scalar => from_json_inner(scalar),
         })
     })?;
@@ -276,7 +281,34 @@ pub fn json_key(k: &str) -> Value {
 /// For text of modest, known size; parse outside data with
 /// [`parse_json_bounded`].
 pub fn parse_json_str(text: &str) -> Result<Value> {
-    parse_serde(text).map(|j| from_json(&j))
+    let j = parse_serde(text)?;
+    // An integer past 64 bits would come back rounded as a float.
+    if let Some(n) = first_unfit_integer(&j) {
+        return Err(unfit_integer(n));
+    }
+    Ok(from_json(&j))
+}
+
+/// The first integer of `j` that does not fit in 64 bits (signed).
+fn first_unfit_integer(j: &serde_json::Value) -> Option<&serde_json::Number> {
+    use serde_json::Value as J;
+    let mut stack = vec![j];
+    while let Some(v) = stack.pop() {
+        match v {
+            J::Number(n) if n.is_u64() && n.as_i64().is_none() => return Some(n),
+            J::Array(items) => stack.extend(items.iter()),
+            J::Object(obj) => stack.extend(obj.values()),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn unfit_integer(n: &serde_json::Number) -> RtfsError {
+    RtfsError::new(
+        ErrorKind::Type,
+        format!("the integer {n} does not fit in 64 bits (signed); it would be rounded"),
+    )
 }
 
 /// Parses JSON text (serde_json refuses nesting deeper than 128).
@@ -308,6 +340,21 @@ mod tests {
         let j = to_json(&v).unwrap();
         assert_eq!(j["perPage"], 10);
         assert_eq!(j["first name"], "x");
+    }
+
+    #[test]
+    fn integers_past_64_bits_are_an_error_not_rounded() {
+        let text = r#"{"ids": [1, {"id": 12345678901234567890}]}"#;
+        let e = parse_json_str(text).unwrap_err();
+        assert!(e.message.contains("12345678901234567890"), "{}", e.message);
+        let e = parse_json_bounded(text, &Limits::default()).unwrap_err();
+        assert!(e.message.contains("does not fit"), "{}", e.message);
+        assert_eq!(
+            parse_json_str(r#"[9223372036854775807, -9223372036854775808]"#)
+                .unwrap()
+                .to_string(),
+            "[9223372036854775807 -9223372036854775808]"
+        );
     }
 
     #[test]

@@ -2410,20 +2410,23 @@ fn everyday_arithmetic_and_lists_as_people_write_them() {
 }
 
 /// A condition that names no key ("people who *live in* Paris", "the
-/// people *from* Berlin") keeps the records whose one key holding the
-/// value equals it; another time, a negation, or more than one value is
-/// refused, and a value held under two keys is an error (new-user trial).
+/// people *from* Berlin") is on the one of the relation's keys the
+/// records have (where one lives: `city`, `town`, `country`, …), case
+/// aside; another time, a mood, a negation, a yes/no question, a
+/// quantifier or more than one value is refused; no such key, or a record
+/// without it, is an error (new-user trial, then the attack trial: a
+/// person *named* Paris, "lives in Alice", a `former_city`).
 #[test]
-fn conditions_without_a_key_use_the_key_that_holds_the_value() {
+fn conditions_without_a_key_use_the_relations_keys() {
     let home = home(false);
     let work = home.path().join("work");
     write(
         &work,
         "people.json",
-        r#"[{"name":"Ada","city":"Paris"},{"name":"Bo","city":"London"},{"name":"Cy","city":"Paris"}]"#,
+        r#"[{"name":"Ada","city":"Paris","former_city":"Rome"},{"name":"Paris","city":"London","former_city":"Paris"},{"name":"Cy","city":"paris","former_city":"Oslo"}]"#,
     );
-    let ada = json!({"name": "Ada", "city": "Paris"});
-    let cy = json!({"name": "Cy", "city": "Paris"});
+    let ada = json!({"name": "Ada", "city": "Paris", "former_city": "Rome"});
+    let cy = json!({"name": "Cy", "city": "paris", "former_city": "Oslo"});
     for (goal, want) in [
         (
             "which people in people.json live in Paris?",
@@ -2431,10 +2434,10 @@ fn conditions_without_a_key_use_the_key_that_holds_the_value() {
         ),
         (
             "who in people.json lives in London?",
-            json!([{"name": "Bo", "city": "London"}]),
+            json!([{"name": "Paris", "city": "London", "former_city": "Paris"}]),
         ),
         (
-            "show me the people from Paris in people.json",
+            "show me the people from PARIS in people.json",
             json!([ada, cy]),
         ),
         ("how many people in people.json live in London", json!(1)),
@@ -2442,13 +2445,18 @@ fn conditions_without_a_key_use_the_key_that_holds_the_value() {
             "keep only the people in people.json who live in Paris",
             json!([ada, cy]),
         ),
-        ("which people in people.json live in Oslo?", json!([])),
+        ("which people in people.json live in Rome?", json!([])),
+        ("who in people.json lives in Ada?", json!([])),
     ] {
         right(home.path(), goal, &[], want);
     }
     for (goal, names) in [
         ("which people in people.json used to live in Paris", "live"),
         ("which people in people.json lived in Paris", "lived"),
+        ("which people in people.json were living in Paris", "living"),
+        ("who in people.json will be living in Paris", "living"),
+        ("do all people in people.json live in Paris?", "live"),
+        ("do most people in people.json live in Paris?", "live"),
         (
             "which people in people.json live in Paris or London",
             "live",
@@ -2458,18 +2466,29 @@ fn conditions_without_a_key_use_the_key_that_holds_the_value() {
     ] {
         refused(home.path(), goal, names);
     }
-    write(
-        &work,
-        "born/people.json",
-        r#"[{"name":"Ada","city":"Paris","born":"Rome"},{"name":"Bo","city":"Rome","born":"Paris"}]"#,
-    );
-    let (code, _, err) = run(
-        home.path(),
-        "which people in born/people.json live in Paris?",
-        &[],
-    );
-    assert_eq!(code, Some(1), "{err}");
-    assert!(err.contains("more than one key"), "{err}");
+    for (file, content, why) in [
+        (
+            "born/people.json",
+            r#"[{"name":"Ada","born":"Paris"}]"#,
+            "no key among :city",
+        ),
+        (
+            "gaps/people.json",
+            r#"[{"name":"Ada","city":"Paris"},{"name":"Bo"}]"#,
+            "item 1 has no :city",
+        ),
+        (
+            "both/people.json",
+            r#"[{"city":"Paris","country":"FR"},{"city":"Nice","country":"Paris"}]"#,
+            "more than one key",
+        ),
+    ] {
+        write(&work, file, content);
+        let goal = format!("which people in {file} live in Paris?");
+        let (code, _, err) = run(home.path(), &goal, &[]);
+        assert_eq!(code, Some(1), "{goal}: {err}");
+        assert!(err.contains(why), "{goal}: {err}");
+    }
 }
 
 /// A key asked of a JSON file ("what port is set in config.json", "the
@@ -2483,7 +2502,7 @@ fn keys_asked_of_a_json_file_are_looked_up() {
     write(
         &work,
         "config.json",
-        r#"{"app_name":"demo","version":"1.4.2","debug":false,"port":8080,"tags":["web","api"]}"#,
+        r#"{"app_name":"demo","version":"1.4.2","debug":false,"port":8080,"tags":["web","api"],"size":"large","type":"service","count":7,"database":{"host":"db1"}}"#,
     );
     write(
         &work,
@@ -2497,17 +2516,37 @@ fn keys_asked_of_a_json_file_are_looked_up() {
         ("what is the app name in config.json", json!("demo")),
         ("what debug is set in config.json", json!(false)),
         ("list the cities in people.json", json!(["Paris", "London"])),
+        // A file's property after "in", or said to be set, is a key.
+        ("what size is set in config.json", json!("large")),
+        ("what is the type in config.json", json!("service")),
+        ("what's the count set in config.json", json!(7)),
+        ("what is the database host in config.json", json!("db1")),
     ] {
         right(home.path(), goal, &[], want);
     }
     let (code, _, err) = run(home.path(), "what is the port in people.json", &[]);
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("no :port"), "{err}");
-    // The key names other records, not the file's.
-    refused(
+    // The key names other records, not the file's; more is asked than the
+    // key; a plural that is no key's plural.
+    for (goal, names) in [
+        ("what are the names of the people in people.json", "people"),
+        ("what port is set in config.json and why", "why"),
+        ("list the tags in config.json and their count", "count"),
+        ("list the people in people.json", "people"),
+    ] {
+        refused(home.path(), goal, names);
+    }
+    write(&work, "flags.json", r#"{"new": true}"#);
+    let (code, _, err) = run(home.path(), "list the news in flags.json", &[]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("no :news"), "{err}");
+    // The size *of* the file is the file's.
+    right(
         home.path(),
-        "what are the names of the people in people.json",
-        "people",
+        "what is the size of flags.json",
+        &[],
+        json!(13),
     );
 }
 

@@ -259,7 +259,7 @@ pub fn manifests() -> Vec<CapabilityManifest> {
         ),
         cap(
             "ccos.data.filter",
-            "Keep the maps of a list whose key equals a value (or, without :equals, whose key is truthy; with :key nil, whose one key holding the value does).",
+            "Keep the maps of a list whose key equals a value, or whose key is truthy when :equals is absent.",
             obj(&[
                 (
                     "items",
@@ -268,7 +268,7 @@ pub fn manifests() -> Vec<CapabilityManifest> {
                 ),
                 (
                     "key",
-                    json!({"type": ["string", "null"], "description": "the key to test; nil when the goal names none: the key that holds :equals, which must be one key in every map"}),
+                    json!({"type": ["string", "array"], "items": {"type": "string"}, "description": "the key to test, or the keys that may hold the value when the goal says none (the one the maps have)"}),
                     true,
                 ),
                 (

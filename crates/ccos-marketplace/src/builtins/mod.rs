@@ -595,22 +595,12 @@ fn math(id: &str, args: &[Value]) -> Result<Value, CallError> {
 fn data_filter(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
     let items = a.seq("items")?;
     let equals = a.opt_value("equals");
-    let key = match a.opt_key_name("key")? {
-        Some(key) => key,
-        None => {
-            let Some(e) = equals else {
-                return Err(CallError::invalid(
-                    id,
-                    "no :key and no :equals: say which key to test",
-                ));
-            };
-            match key_holding(id, items, e)? {
-                Some(key) => key,
-                // No map holds the value under any key: none is kept.
-                None => return Ok(Value::vector(Vec::new())),
-            }
-        }
-    };
+    if let Some(candidates) = a.opt_value("key").and_then(Value::as_seq) {
+        return filter_among(id, items, candidates, equals);
+    }
+    let key = a
+        .opt_key_name("key")?
+        .ok_or_else(|| CallError::invalid(id, "missing :key"))?;
     let mut out = Vec::new();
     let mut any_has_key = false;
     let mut first_map: Option<&rtfs::Map> = None;
@@ -748,29 +738,60 @@ fn field_of<'m>(
             .collect()
     };
     let want = norm(key);
-    // "cities" = `city`, "boxes" = `box`, "tags" = `tag`.
-    let singulars: Vec<String> = if plural {
-        [("ies", "y"), ("es", ""), ("s", "")]
+    // "cities" = `city`, "boxes" = `box`, "tags" = `tag`; never a word
+    // whose plural is its only form ("news" is no `new`, "sales" no
+    // `sale`).
+    let singulars: Vec<String> = if plural && !PLURAL_ONLY.contains(&want.as_str()) {
+        if let Some(stem) = want.strip_suffix("ies") {
+            vec![format!("{stem}y")]
+        } else if ["ches", "shes", "sses", "xes", "zes"]
             .iter()
-            .filter_map(|(end, with)| want.strip_suffix(end).map(|s| format!("{s}{with}")))
-            .collect()
+            .any(|end| want.ends_with(end))
+        {
+            want.strip_suffix("es")
+                .map(str::to_string)
+                .into_iter()
+                .collect()
+        } else if want.ends_with("ss") || want.ends_with("us") {
+            vec![]
+        } else {
+            want.strip_suffix('s')
+                .map(str::to_string)
+                .into_iter()
+                .collect()
+        }
     } else {
         vec![]
+    };
+    let key_text = |k: &Value| match k {
+        Value::Keyword(s) | Value::Str(s) => s.to_string(),
+        other => other.to_string(),
     };
     let found: Vec<&Value> = m
         .iter()
         .filter(|(k, _)| {
-            let n = norm(&match k {
-                Value::Keyword(s) | Value::Str(s) => s.to_string(),
-                other => other.to_string(),
-            });
+            let n = norm(&key_text(k));
             !n.is_empty() && (n == want || singulars.contains(&n))
         })
         .map(|(_, v)| v)
         .collect();
     match found.as_slice() {
         [v] => Ok(v),
-        [] => Err(CallError::invalid(id, format!("no :{key}: {}", keys_of(m)))),
+        [] => {
+            // "database host": the `host` of the map under `database`.
+            let words: Vec<&str> = key
+                .split([' ', '.', '/'])
+                .filter(|w| !w.is_empty())
+                .collect();
+            if let [outer, inner @ ..] = words.as_slice()
+                && !inner.is_empty()
+                && let Ok(Value::Map(nested)) = field_of(id, m, outer, false)
+            {
+                return field_of(id, nested, &inner.join(" "), false)
+                    .map_err(|_| CallError::invalid(id, format!("no :{key}: {}", keys_of(m))));
+            }
+            Err(CallError::invalid(id, format!("no :{key}: {}", keys_of(m))))
+        }
         _ => Err(CallError::invalid(
             id,
             format!("more than one key reads as :{key}: {}", keys_of(m)),
@@ -778,40 +799,153 @@ fn field_of<'m>(
     }
 }
 
-/// The one key under which the maps of `items` hold `value` ("live in
-/// Paris": `city`), for a condition that names no key; `None` when no map
-/// holds it. Two keys holding it ("Paris" as a `city` and a `birthplace`)
-/// are an error: which one the goal means is a guess.
-fn key_holding(id: &str, items: &[Value], value: &Value) -> Result<Option<String>, CallError> {
-    let mut keys: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+/// Nouns whose plural is their only form (or whose singular is another
+/// word): never read as a key's singular.
+const PLURAL_ONLY: &[&str] = &[
+    "news",
+    "goods",
+    "clothes",
+    "sales",
+    "series",
+    "species",
+    "means",
+    "thanks",
+    "glasses",
+    "savings",
+    "earnings",
+    "arms",
+    "customs",
+    "odds",
+    "shorts",
+    "pants",
+    "stats",
+    "physics",
+    "economics",
+    "politics",
+    "lyrics",
+    "headquarters",
+    "premises",
+    "belongings",
+    "outskirts",
+    "remains",
+    "riches",
+    "surroundings",
+    "whereabouts",
+    "manners",
+    "minutes",
+    "works",
+    "details",
+    "settings",
+    "options",
+    "credits",
+    "terms",
+    "items",
+    "data",
+];
+
+/// A condition whose key the goal does not name but its relation narrows
+/// ("live in Paris": one of `city`, `town`, `country`, …): the candidate
+/// keys the maps have (case and separators aside). One: the condition's
+/// key, which every map must have (a map without it would silently be
+/// nobody); several: the one holding the value. None, or several holding
+/// it, is an error: which one the goal means is a guess. Texts compare
+/// case aside ("PARIS" lives in "Paris").
+fn filter_among(
+    id: &str,
+    items: &[Value],
+    candidates: &[Value],
+    equals: Option<&Value>,
+) -> Result<Value, CallError> {
+    let Some(e) = equals else {
+        return Err(CallError::invalid(id, "a list of keys needs :equals"));
+    };
+    let norm = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let key_text = |k: &Value| match k {
+        Value::Keyword(s) | Value::Str(s) => s.to_string(),
+        other => other.to_string(),
+    };
+    let wanted: Vec<String> = candidates
+        .iter()
+        .map(|c| {
+            c.as_str()
+                .map(norm)
+                .ok_or_else(|| CallError::invalid(id, format!(":key holds {c}, not a key name")))
+        })
+        .collect::<Result<_, _>>()?;
+    let mut maps: Vec<&rtfs::Map> = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
-        let m = item.as_map().ok_or_else(|| {
+        maps.push(item.as_map().ok_or_else(|| {
             CallError::invalid(id, format!("item {i} is a {}, not a map", item.type_name()))
-        })?;
-        for (k, v) in m.iter() {
-            if same_value(v, value) {
-                keys.insert(match k {
-                    Value::Keyword(s) | Value::Str(s) => s.to_string(),
-                    other => other.to_string(),
-                });
+        })?);
+    }
+    let Some(first) = maps.first() else {
+        return Ok(Value::vector(Vec::new()));
+    };
+    let same = |v: &Value| match (v, e) {
+        (Value::Str(x), Value::Str(y)) => x.to_lowercase() == y.to_lowercase(),
+        _ => same_value(v, e),
+    };
+    let present: std::collections::BTreeSet<String> = maps
+        .iter()
+        .flat_map(|m| m.keys())
+        .map(key_text)
+        .filter(|k| wanted.contains(&norm(k)))
+        .collect();
+    let names = |keys: &mut dyn Iterator<Item = &String>| {
+        keys.map(|k| format!(":{k}")).collect::<Vec<_>>().join(", ")
+    };
+    let key = match present.len() {
+        0 => {
+            return Err(CallError::invalid(
+                id,
+                format!(
+                    "no key among {}: {}",
+                    candidates
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .map(|c| format!(":{c}"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    keys_of(first)
+                ),
+            ));
+        }
+        1 => present.iter().next().cloned().unwrap_or_default(),
+        _ => {
+            let holding: Vec<&String> = present
+                .iter()
+                .filter(|k| maps.iter().any(|m| lookup(m, k).is_some_and(same)))
+                .collect();
+            match holding.as_slice() {
+                [] => return Ok(Value::vector(Vec::new())),
+                [k] => (*k).clone(),
+                _ => {
+                    return Err(CallError::invalid(
+                        id,
+                        format!(
+                            "{e} is held under more than one key ({}): say which one",
+                            names(&mut holding.into_iter())
+                        ),
+                    ));
+                }
             }
         }
+    };
+    let mut out = Vec::new();
+    for (i, (item, m)) in items.iter().zip(&maps).enumerate() {
+        let v = lookup(m, &key).ok_or_else(|| {
+            CallError::invalid(id, format!("item {i} has no :{key}: {}", keys_of(m)))
+        })?;
+        if same(v) {
+            out.push(item.clone());
+        }
     }
-    match keys.len() {
-        0 => Ok(None),
-        1 => Ok(keys.into_iter().next()),
-        _ => Err(CallError::invalid(
-            id,
-            format!(
-                "{} is held under more than one key ({}): say which one",
-                value,
-                keys.iter()
-                    .map(|k| format!(":{k}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        )),
-    }
+    Ok(Value::vector(out))
 }
 
 /// Equality as a person reading the data means it: numbers by value

@@ -851,6 +851,12 @@ async fn unique_max_min_reverse() {
             r#"{:data [{:tag "a"} {:tag "b"}] :key "tags"}"#,
             r#"["a" "b"]"#,
         ),
+        (r#"{:data [{:state "NY"}] :key "states"}"#, r#"["NY"]"#),
+        (r#"{:data [{:box 1}] :key "boxes"}"#, "[1]"),
+        (
+            r#"{:data {:database {:host "db1" :port 5432}} :key "database host"}"#,
+            r#""db1""#,
+        ),
     ] {
         assert_eq!(ok(call(&mp, "ccos.data.get", args).await), want, "{args}");
     }
@@ -865,48 +871,57 @@ async fn unique_max_min_reverse() {
             "more than one key",
         ),
         (r#"{:data 5 :key "a"}"#, "not a map or a list of maps"),
+        (r#"{:data [{:new true}] :key "news"}"#, "no :news"),
+        (r#"{:data [{:sale 1}] :key "sales"}"#, "no :sales"),
+        (
+            r#"{:data {:database {:port 1}} :key "database host"}"#,
+            "no :database host",
+        ),
     ] {
         let r = call(&mp, "ccos.data.get", args).await;
         assert!(format!("{r:?}").contains(why), "{args}: {r:?}");
     }
-    // No key said (`:key nil`): the one key holding the value; two keys
-    // holding it are a guess; none holding it keeps none.
-    let places = r#"[{:name "Ada" :city "Paris"} {:name "Bo" :city "Rome"}]"#;
-    assert_eq!(
-        ok(call(
-            &mp,
-            "ccos.data.filter",
-            &format!("{{:items {places} :key nil :equals \"Paris\"}}")
-        )
-        .await),
-        r#"[{:city "Paris" :name "Ada"}]"#
-    );
-    assert_eq!(
-        ok(call(
-            &mp,
-            "ccos.data.filter",
-            &format!("{{:items {places} :key nil :equals \"Oslo\"}}")
-        )
-        .await),
-        "[]"
-    );
-    let r = call(
-        &mp,
-        "ccos.data.filter",
-        r#"{:items [{:city "Paris"} {:city "Rome" :born "Paris"}] :key nil :equals "Paris"}"#,
-    )
-    .await;
-    assert!(
-        format!("{r:?}").contains("more than one key (:born, :city)"),
-        "{r:?}"
-    );
-    let r = call(
-        &mp,
-        "ccos.data.filter",
-        &format!("{{:items {places} :key nil}}"),
-    )
-    .await;
-    assert!(format!("{r:?}").contains("no :key and no :equals"), "{r:?}");
+    // No key said, the keys that may hold the value (a relation's): the
+    // one the maps have, case aside; several: the one holding it; none,
+    // or two holding it, or a map without the key: an error.
+    let places = r#"[{:name "Paris" :city "Rome"} {:name "Bo" :city "paris"}]"#;
+    for (args, want) in [
+        (
+            format!("{{:items {places} :key [\"city\" \"town\"] :equals \"PARIS\"}}"),
+            r#"[{:city "paris" :name "Bo"}]"#,
+        ),
+        (
+            format!("{{:items {places} :key [\"city\"] :equals \"Oslo\"}}"),
+            "[]",
+        ),
+        (
+            r#"{:items [{:city "Rome" :country "IT"} {:city "Oslo" :country "NO"}] :key ["city" "country"] :equals "NO"}"#.to_string(),
+            r#"[{:city "Oslo" :country "NO"}]"#,
+        ),
+    ] {
+        assert_eq!(ok(call(&mp, "ccos.data.filter", &args).await), want, "{args}");
+    }
+    for (args, why) in [
+        (
+            format!("{{:items {places} :key [\"company\"] :equals \"Paris\"}}"),
+            "no key among :company",
+        ),
+        (
+            r#"{:items [{:city "Paris"} {:name "Bo"}] :key ["city"] :equals "Paris"}"#.to_string(),
+            "item 1 has no :city",
+        ),
+        (
+            r#"{:items [{:city "Paris" :country "Paris"}] :key ["city" "country"] :equals "Paris"}"#.to_string(),
+            "more than one key (:city, :country)",
+        ),
+        (
+            format!("{{:items {places} :key [\"city\"]}}"),
+            "needs :equals",
+        ),
+    ] {
+        let r = call(&mp, "ccos.data.filter", &args).await;
+        assert!(format!("{r:?}").contains(why), "{args}: {r:?}");
+    }
     // Dates with day and month as numbers: which is which is a guess.
     for items in [
         r#"[{:d "1/15/2023"} {:d "12/25/2021"}]"#,

@@ -364,7 +364,7 @@ impl ResolutionStrategy for CatalogResolution {
             && intent
                 .mentions
                 .iter()
-                .any(|m| m.kind == crate::understand::MentionKind::Field && m.value.is_null())
+                .any(|m| m.kind == crate::understand::MentionKind::Field && m.value.is_array())
         {
             evidence_text.push_str(" filter");
             analyze("filter").into_iter().collect()

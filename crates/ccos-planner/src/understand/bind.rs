@@ -1638,15 +1638,16 @@ fn field_fit(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     if !matches!(p.ty.as_deref(), Some("string") | None) {
         return None;
     }
-    // "live in Paris": no key said; a parameter that may be nil takes it
-    // (the capability finds the key that holds the value).
-    if m.value.is_null() {
-        let nullable = p
+    // "live in Paris": no key said, the keys that may hold it; a key
+    // parameter that takes a list of them takes it (the capability uses
+    // the one the records have).
+    if m.value.is_array() {
+        let lists = p
             .schema
             .get("type")
             .and_then(Json::as_array)
-            .is_some_and(|ts| ts.iter().any(|t| t == "null"));
-        return (nullable && has(&p.name_words, KEY_WORDS)).then_some((1.0, Json::Null));
+            .is_some_and(|ts| ts.iter().any(|t| t == "array"));
+        return (lists && has(&p.name_words, KEY_WORDS)).then(|| (1.0, m.value.clone()));
     }
     let key = m.value.as_str()?;
     if let Some(v) = enum_choice(p, key) {

@@ -1665,20 +1665,80 @@ const COMPARISON_WORDS: &[&str] = &[
 
 /// Verbs that relate a record to a place or an organisation without
 /// naming the key that holds it ("people who *live in* Paris", "*based
-/// in*", "*works at* Globex"), each with the prepositions it takes.
-const RELATION_VERBS: &[(&[&str], &[&str])] = &[
+/// in*", "*works at* Globex"), each with the prepositions it takes and
+/// the keys that may hold what it relates to: the condition is on the one
+/// of them the records have (`ccos.data.filter` with a list of keys), so
+/// "lives in Alice" never reads a `name`, nor "works for Dee" a manager.
+const RELATION_VERBS: &[(&[&str], &[&str], &[&str])] = &[
     (
         &[
             "live", "lives", "living", "reside", "resides", "residing", "based", "located",
             "situated",
         ],
         &["in", "at"],
+        PLACE_KEYS,
     ),
     (
         &["work", "works", "working", "employed"],
         &["at", "for", "by"],
+        &[
+            "company",
+            "employer",
+            "organization",
+            "organisation",
+            "org",
+            "firm",
+            "workplace",
+            "business",
+            "current_company",
+            "current_employer",
+        ],
     ),
-    (&["born"], &["in"]),
+    (
+        &["born"],
+        &["in"],
+        &[
+            "birthplace",
+            "birth_place",
+            "place_of_birth",
+            "born_in",
+            "birth_city",
+            "city_of_birth",
+            "birth_country",
+            "country_of_birth",
+        ],
+    ),
+];
+
+/// Keys saying where one is now ("lives in", "based in").
+const PLACE_KEYS: &[&str] = &[
+    "city",
+    "town",
+    "country",
+    "state",
+    "region",
+    "province",
+    "location",
+    "place",
+    "current_city",
+    "current_location",
+    "home_city",
+    "residence",
+];
+
+/// Keys saying where one comes from ("people *from* Berlin").
+const ORIGIN_KEYS: &[&str] = &[
+    "city",
+    "town",
+    "country",
+    "state",
+    "region",
+    "province",
+    "hometown",
+    "home_town",
+    "origin",
+    "home_city",
+    "home_country",
 ];
 
 /// Words after "what KEY is" that say the key holds a value ("what port
@@ -1697,17 +1757,14 @@ const HOLDING_PARTICIPLES: &[&str] = &[
     "there",
 ];
 
-/// Words that are no key of a JSON file's value: what a file holds or is
-/// ("the *lines* in notes.json", "the *size* of config.json"), or a
-/// quantity of it ("the *number* of keys").
-const NOT_A_KEY: &[&str] = &[
+/// Words that name what a file is, not a key of its value ("the *size*
+/// of config.json"); after "in", or with "is set", they are keys ("what
+/// size is set in settings.json").
+const FILE_PROPERTIES: &[&str] = &[
     "size",
     "length",
     "type",
     "path",
-    "contents",
-    "content",
-    "text",
     "words",
     "word",
     "characters",
@@ -1723,28 +1780,43 @@ const NOT_A_KEY: &[&str] = &[
     "permissions",
     "modified",
     "created",
-    "keys",
-    "values",
-    "value",
+    "number",
+    "numbers",
+    "count",
+];
+
+/// Words that are never a key asked of a file: its whole content, a
+/// quantity or an ordinal of something else ("the *total* of", "the
+/// *second* tag"), a qualifier ("the *unique* cities"), a word that asks
+/// ("what *exactly* is set").
+const NEVER_A_KEY: &[&str] = &[
+    "contents",
+    "content",
+    "text",
     "data",
     "json",
     "file",
     "files",
-    "number",
-    "numbers",
-    "count",
+    "key",
+    "keys",
+    "values",
+    "value",
     "total",
     "sum",
     "average",
     "mean",
-    "lines",
-    "line",
+    "median",
     "first",
     "last",
+    "second",
+    "third",
+    "next",
+    "previous",
     "top",
     "rest",
     "whole",
     "full",
+    "entire",
     "same",
     "other",
     "result",
@@ -1752,6 +1824,16 @@ const NOT_A_KEY: &[&str] = &[
     "answer",
     "output",
     "difference",
+    "unique",
+    "distinct",
+    "different",
+    "duplicate",
+    "duplicates",
+    "exactly",
+    "else",
+    "kind",
+    "sort",
+    "list",
 ];
 
 /// A key of a JSON file's value the clause asks for, starting at the
@@ -1823,21 +1905,34 @@ fn lookup_at<'a>(
         }
     }
     let k = i + 1;
-    let not_key = |key: &str| {
-        NOT_A_KEY.contains(&key)
+    // Words that are never a key, and, unless the phrase says the key
+    // holds a value ("is *set*") or looks inside ("in"), what a file is
+    // or holds ("the *size* of config.json", "the *lines* of …").
+    let never = |key: &str| {
+        NEVER_A_KEY.contains(&key)
             || super::lexicon::is_superlative(key)
             || super::lexicon::is_direction_word(key)
+    };
+    let of_the_file = |key: &str| {
+        FILE_PROPERTIES.contains(&key)
             || super::lexicon::held_noun_stems_all()
                 .iter()
                 .any(|st| ccos_marketplace::search::analyze(key).contains(st))
     };
     let first_key = key_at(owner, k)?;
-    if not_key(&first_key) {
+    if never(&first_key) {
         return None;
     }
-    // A second word of the key ("app name"), when a preposition follows.
+    // A second word of the key ("app name", "database host"), when a
+    // preposition follows.
+    let mut holds = false;
     let (key, mut j) = match key_at(owner, k + 1) {
-        Some(second) if !asks && !not_key(&second) => (format!("{first_key} {second}"), k + 2),
+        // "what's the count *set* in settings.json".
+        _ if !asks && word(k + 1).is_some_and(|w| HOLDING_PARTICIPLES.contains(&w)) => {
+            holds = true;
+            (first_key, k + 2)
+        }
+        Some(second) if !asks && !never(&second) => (format!("{first_key} {second}"), k + 2),
         _ => (first_key, k + 1),
     };
     let mut last = j - 1;
@@ -1850,11 +1945,24 @@ fn lookup_at<'a>(
         if word(j).is_some_and(|w| HOLDING_PARTICIPLES.contains(&w)) {
             last = j;
             j += 1;
+            holds = true;
         }
     }
-    if !matches!(word(j), Some("in" | "of" | "from" | "inside"))
-        // "the name of config.json" is the file's.
-        || (word(j) == Some("of") && matches!(key.as_str(), "name" | "names"))
+    let prep = word(j)?;
+    if !matches!(prep, "in" | "of" | "from" | "inside") {
+        return None;
+    }
+    // "the size *of* config.json", "the name of config.json": the file's;
+    // "what size is set in settings.json", "the type in package.json": a
+    // key. A member noun reads the file as a list unless a key is said
+    // to hold it.
+    let property = key.split(' ').any(of_the_file) || matches!(key.as_str(), "name" | "names");
+    if property
+        && !holds
+        && (prep == "of"
+            || key
+                .split(' ')
+                .any(|w| !FILE_PROPERTIES.contains(&w) && of_the_file(w)))
     {
         return None;
     }
@@ -1867,12 +1975,23 @@ fn lookup_at<'a>(
     // The file ends the phrase: "the people in people.json *whose* age is
     // 41" are records kept, not a key.
     let after = (p..).find(|&j| owner.get(j).copied().flatten() != owner[p])?;
-    if word(after).is_some_and(|w| !matches!(w, "and" | "then" | "please" | "too" | "also")) {
+    // ("… and why", "… and their count": more asked than the key.)
+    if word(after).is_some_and(|w| !matches!(w, "please" | "too" | "also")) {
         return None;
     }
-    (path.kind == MentionKind::Path
-        && super::lexicon::is_json_file(path.value.as_str().unwrap_or(&path.text)))
-    .then_some((k, last, key))
+    let path_text = path.value.as_str().unwrap_or(&path.text);
+    // "the people in people.json": the file's own name says what it
+    // holds, not a key of it.
+    let own_name = super::lexicon::file_name_stems(path_text);
+    if key
+        .split(' ')
+        .flat_map(ccos_marketplace::search::analyze)
+        .any(|st| own_name.contains(&st))
+    {
+        return None;
+    }
+    (path.kind == MentionKind::Path && super::lexicon::is_json_file(path_text))
+        .then_some((k, last, key))
 }
 
 /// Words before a relation that put it at another time or deny it.
@@ -1955,24 +2074,97 @@ const ORIGIN_BEFORE_FROM: &[&str] = &[
     "workers",
 ];
 
-/// The last token of a relation that names no key starting at `i` ("live
-/// in", "lives at", "from" after a person), if one does.
-fn relation_at<'a>(i: usize, word: &impl Fn(usize) -> Option<&'a str>) -> Option<usize> {
+/// Words before a relation, up to three words back, that put it at
+/// another time, in a mood, or in doubt ("*were* living in", "*will be*
+/// working at", "is *supposed* to be living"): the data says where one is.
+const NOT_NOW_NEAR_RELATION: &[&str] = &[
+    "be", "was", "were", "been", "being", "supposed", "likely", "going", "gonna", "wanna",
+    "planning", "plan", "plans", "hoping", "hope", "hopes", "expected", "want", "wants", "wanted",
+    "moving", "moved", "move", "later", "next", "last", "then", "still", "yet", "already", "maybe",
+    "perhaps", "probably",
+];
+
+/// Words that ask how many or whether, not which ("do *all* people …
+/// live in Paris?", "*most*"): a list of the records is no answer.
+const QUANTIFIERS: &[&str] = &[
+    "all",
+    "most",
+    "every",
+    "each",
+    "any",
+    "none",
+    "more",
+    "fewer",
+    "less",
+    "both",
+    "few",
+    "many",
+    "several",
+    "some",
+    "no",
+    "exactly",
+    "least",
+    "majority",
+    "half",
+    "nobody",
+    "anybody",
+    "everybody",
+    "everyone",
+    "anyone",
+    "whether",
+];
+
+/// A relation that names no key starting at `i` ("live in", "lives at",
+/// "from" after a person): its last token and the keys that may hold its
+/// value. None in another time, mood or negation ("used to live", "were
+/// living", "don't live"), in a yes/no question ("do all people live
+/// in …?") or after a quantifier ("most people living in …").
+fn relation_at<'a>(
+    i: usize,
+    word: &impl Fn(usize) -> Option<&'a str>,
+) -> Option<(usize, &'static [&'static str])> {
     let w = word(i)?;
-    // "used *to* live in Paris", "never lived", "would live", "don't
-    // live": another time or a negation; the data says where one is.
+    let before = |n: usize| (1..=n).filter_map(|d| i.checked_sub(d)).filter_map(word);
     if i > 0 && word(i - 1).is_some_and(|b| NOT_NOW_BEFORE_RELATION.contains(&b)) {
+        return None;
+    }
+    if before(3).any(|b| NOT_NOW_NEAR_RELATION.contains(&b) || NOT_NOW_BEFORE_RELATION.contains(&b))
+    {
+        return None;
+    }
+    // The clause's first word: a yes/no question.
+    let first = (0..=i).find_map(word)?;
+    if matches!(
+        first,
+        "do" | "does"
+            | "did"
+            | "is"
+            | "are"
+            | "was"
+            | "were"
+            | "can"
+            | "could"
+            | "will"
+            | "would"
+            | "should"
+            | "has"
+            | "have"
+            | "had"
+    ) {
+        return None;
+    }
+    if (0..i).filter_map(word).any(|b| QUANTIFIERS.contains(&b)) {
         return None;
     }
     if w == "from" {
         return (i > 0 && word(i - 1).is_some_and(|b| ORIGIN_BEFORE_FROM.contains(&b)))
-            .then_some(i);
+            .then_some((i, ORIGIN_KEYS));
     }
-    let (_, preps) = RELATION_VERBS
+    let (_, preps, keys) = RELATION_VERBS
         .iter()
-        .find(|(verbs, _)| verbs.contains(&w))?;
+        .find(|(verbs, _, _)| verbs.contains(&w))?;
     let p = word(i + 1)?;
-    preps.contains(&p).then_some(i + 1)
+    preps.contains(&p).then_some((i + 1, *keys))
 }
 
 /// Fields of records a clause names by their key (see
@@ -2037,7 +2229,8 @@ fn fields(
     // Keys asked of a JSON file: (first token, last token, key).
     let mut lookups_made: Vec<(usize, usize, String)> = vec![];
     // Relations that name no key ("live in"): (first token, last token).
-    let mut relations_made: Vec<(usize, usize)> = vec![];
+    let mut relations_made: Vec<(usize, usize, &[&str])> = vec![];
+    let mut relation_keys: &[&str] = &[];
     let orders = words
         .iter()
         .flatten()
@@ -2116,12 +2309,13 @@ fn fields(
             Some(w)
                 if matches!(w, "whose" | "where")
                     || relation_at(i, &word)
-                        .is_some_and(|prep| owner[i..=prep].iter().all(Option::is_none)) =>
+                        .is_some_and(|(prep, _)| owner[i..=prep].iter().all(Option::is_none)) =>
             {
                 // "whose city is Paris": the key, then "is" and the value;
                 // "live in Paris": no key, the relation's words, then the
                 // value.
-                let (k, key, v, is) = if let Some(prep) = relation_at(i, &word) {
+                let (k, key, v, is) = if let Some((prep, keys)) = relation_at(i, &word) {
+                    relation_keys = keys;
                     (i, None, prep + 1, 1)
                 } else {
                     let k = i + 1;
@@ -2323,7 +2517,7 @@ fn fields(
                 };
                 match key {
                     Some(key) => made.push((k, MentionKind::Field, Json::from(key))),
-                    None => relations_made.push((k, v - 1)),
+                    None => relations_made.push((k, v - 1, relation_keys)),
                 }
                 if let Some((kind, value)) = value {
                     made.push((v, kind, value));
@@ -2375,10 +2569,10 @@ fn fields(
         owner[i] = Some(out.len());
         out.push(Mention::stated(text, kind, value, span));
     }
-    // "live in Paris": a condition on the field that holds the value,
-    // whichever it is (`null`: no key said). Weak: only a filter takes it;
-    // elsewhere "located in Paris" is just where the name stands.
-    for (first, last) in relations_made {
+    // "live in Paris": a condition on whichever of the relation's keys
+    // the records have (the value: the keys, a list). Weak: only a filter
+    // takes it; elsewhere "located in Paris" is just where the name stands.
+    for (first, last, keys) in relations_made {
         if owner[first..=last].iter().any(Option::is_some) {
             continue;
         }
@@ -2386,7 +2580,8 @@ fn fields(
             *o = Some(out.len());
         }
         let span = Span::new(toks[first].start, toks[last].end);
-        let mut m = Mention::stated(text, MentionKind::Field, Json::Null, span);
+        let keys = Json::Array(keys.iter().map(|k| Json::from(*k)).collect());
+        let mut m = Mention::stated(text, MentionKind::Field, keys, span);
         m.weak = true;
         out.push(m);
     }
