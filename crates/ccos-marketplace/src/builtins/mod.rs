@@ -741,28 +741,27 @@ fn field_of<'m>(
     // "cities" = `city`, "boxes" = `box`, "tags" = `tag`; never a word
     // whose plural is its only form ("news" is no `new`, "sales" no
     // `sale`).
-    let singulars: Vec<String> = if plural && !PLURAL_ONLY.contains(&want.as_str()) {
+    let mut singulars: Vec<String> = vec![];
+    if plural && !PLURAL_ONLY.contains(&want.as_str()) {
         if let Some(stem) = want.strip_suffix("ies") {
-            vec![format!("{stem}y")]
-        } else if ["ches", "shes", "sses", "xes", "zes"]
+            singulars.push(format!("{stem}y"));
+        }
+        // "boxes", "buses", "churches": without "es"; "sizes", "houses":
+        // without "s" (both tried; only a key the map has counts).
+        if ["ches", "shes", "ses", "xes", "zes"]
             .iter()
             .any(|end| want.ends_with(end))
+            && let Some(stem) = want.strip_suffix("es")
         {
-            want.strip_suffix("es")
-                .map(str::to_string)
-                .into_iter()
-                .collect()
-        } else if want.ends_with("ss") || want.ends_with("us") {
-            vec![]
-        } else {
-            want.strip_suffix('s')
-                .map(str::to_string)
-                .into_iter()
-                .collect()
+            singulars.push(stem.to_string());
         }
-    } else {
-        vec![]
-    };
+        if !want.ends_with("ss")
+            && !want.ends_with("us")
+            && let Some(stem) = want.strip_suffix('s')
+        {
+            singulars.push(stem.to_string());
+        }
+    }
     let key_text = |k: &Value| match k {
         Value::Keyword(s) | Value::Str(s) => s.to_string(),
         other => other.to_string(),
@@ -886,9 +885,33 @@ fn filter_among(
     let Some(first) = maps.first() else {
         return Ok(Value::vector(Vec::new()));
     };
+    // A place's words, case and punctuation aside ("Paris, Texas" =
+    // "paris texas").
+    let words = |t: &str| -> Vec<String> {
+        t.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
     let same = |v: &Value| match (v, e) {
-        (Value::Str(x), Value::Str(y)) => x.to_lowercase() == y.to_lowercase(),
+        (Value::Str(x), Value::Str(y)) => words(x) == words(y),
         _ => same_value(v, e),
+    };
+    // One's words a run of the other's ("New York City", "New York"): no
+    // match, but "nobody" would mislead.
+    let near = |v: &Value| match (v, e) {
+        (Value::Str(x), Value::Str(y)) => {
+            let (a, b) = (words(x), words(y));
+            let (short, long) = if a.len() < b.len() {
+                (&a, &b)
+            } else {
+                (&b, &a)
+            };
+            !short.is_empty()
+                && short.len() < long.len()
+                && long.windows(short.len()).any(|w| w == short.as_slice())
+        }
+        _ => false,
     };
     let present: std::collections::BTreeSet<String> = maps
         .iter()
@@ -944,6 +967,17 @@ fn filter_among(
         if same(v) {
             out.push(item.clone());
         }
+    }
+    if out.is_empty()
+        && let Some(v) = maps
+            .iter()
+            .filter_map(|m| lookup(m, &key))
+            .find(|v| near(v))
+    {
+        return Err(CallError::invalid(
+            id,
+            format!("no item's :{key} is {e}, but one is {v}: say which"),
+        ));
     }
     Ok(Value::vector(out))
 }

@@ -853,6 +853,8 @@ async fn unique_max_min_reverse() {
         ),
         (r#"{:data [{:state "NY"}] :key "states"}"#, r#"["NY"]"#),
         (r#"{:data [{:box 1}] :key "boxes"}"#, "[1]"),
+        (r#"{:data [{:size 1}] :key "sizes"}"#, "[1]"),
+        (r#"{:data [{:bus 1}] :key "buses"}"#, "[1]"),
         (
             r#"{:data {:database {:host "db1" :port 5432}} :key "database host"}"#,
             r#""db1""#,
@@ -898,6 +900,10 @@ async fn unique_max_min_reverse() {
             r#"{:items [{:city "Rome" :country "IT"} {:city "Oslo" :country "NO"}] :key ["city" "country"] :equals "NO"}"#.to_string(),
             r#"[{:city "Oslo" :country "NO"}]"#,
         ),
+        (
+            r#"{:items [{:city "Paris, Texas"} {:city "Paris"}] :key ["city"] :equals "paris texas"}"#.to_string(),
+            r#"[{:city "Paris, Texas"}]"#,
+        ),
     ] {
         assert_eq!(ok(call(&mp, "ccos.data.filter", &args).await), want, "{args}");
     }
@@ -917,6 +923,10 @@ async fn unique_max_min_reverse() {
         (
             format!("{{:items {places} :key [\"city\"]}}"),
             "needs :equals",
+        ),
+        (
+            r#"{:items [{:city "New York"}] :key ["city"] :equals "New York City"}"#.to_string(),
+            "but one is",
         ),
     ] {
         let r = call(&mp, "ccos.data.filter", &args).await;

@@ -1982,11 +1982,13 @@ fn lookup_at<'a>(
     let path_text = path.value.as_str().unwrap_or(&path.text);
     // "the people in people.json": the file's own name says what it
     // holds, not a key of it.
+    // (A plural or collective noun only: "the order in order.json" may
+    // well be its `order`.)
     let own_name = super::lexicon::file_name_stems(path_text);
-    if key
-        .split(' ')
-        .flat_map(ccos_marketplace::search::analyze)
-        .any(|st| own_name.contains(&st))
+    let key_stems = ccos_marketplace::search::analyze(&key);
+    if !key_stems.is_empty()
+        && key_stems == own_name
+        && (key.ends_with('s') || matches!(key.as_str(), "people" | "staff"))
     {
         return None;
     }
