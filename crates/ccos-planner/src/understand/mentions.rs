@@ -2331,6 +2331,10 @@ fn fields(
                     };
                     (k, Some(key), k + 1 + is, is)
                 };
+                // No value after it ("… people from"): nothing to read.
+                if v >= toks.len() || v >= owner.len() {
+                    continue;
+                }
                 // A relation's value is a name or a quoted text ("live in
                 // Paris", "from 'Berlin'"), never a path or a number.
                 if key.is_none()
@@ -3453,7 +3457,93 @@ pub fn unshouted(goal: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
     use serde_json::json;
+
+    /// Words the structural passes read (relations, conditions, lookups,
+    /// orders), in any order and cut anywhere: the scan never panics (an
+    /// index past the end was one: "… people from" at the end).
+    const TRICKY: &[&str] = &[
+        "what",
+        "which",
+        "the",
+        "whose",
+        "where",
+        "city",
+        "is",
+        "are",
+        "set",
+        "in",
+        "of",
+        "from",
+        "live",
+        "lives",
+        "works",
+        "at",
+        "born",
+        "people",
+        "Paris",
+        "New",
+        "York",
+        "config.json",
+        "people.json",
+        "by",
+        "age",
+        "sort",
+        "list",
+        "then",
+        "or",
+        "and",
+        "not",
+        "\"x\"",
+        "'y'",
+        "=",
+        ",",
+        "(",
+        ")",
+        "42",
+        "descending",
+        "used",
+        "to",
+        "be",
+        "port",
+        "what's",
+        "show",
+        "me",
+        "size",
+        "?",
+        "etc",
+        "&",
+        "docs/",
+    ];
+
+    proptest! {
+        #[test]
+        fn any_arrangement_of_structural_words_scans_without_panic(
+            picks in proptest::collection::vec(0..TRICKY.len(), 0..12)
+        ) {
+            let text: Vec<&str> = picks.iter().map(|&i| TRICKY[i]).collect();
+            let text = text.join(" ");
+            let _ = mentions(&text);
+        }
+    }
+
+    #[test]
+    fn every_prefix_of_structural_goals_scans_without_panic() {
+        for goal in [
+            "which people in people.json live in Paris?",
+            "show me the people from Berlin in people.json",
+            "what port is set in config.json",
+            "what's the count set in settings.json",
+            "list staff.json entries whose city is Rome",
+            "sort people.json by age descending then name",
+        ] {
+            let words: Vec<&str> = goal.split(' ').collect();
+            for n in 0..=words.len() {
+                let _ = mentions(&words[..n].join(" "));
+            }
+        }
+    }
 
     fn kinds(t: &str) -> Vec<(MentionKind, Json)> {
         mentions(t)
