@@ -798,6 +798,27 @@ fn field_of<'m>(
     }
 }
 
+/// `c` without its accent, for the common Latin letters ("ü" → "u"); any
+/// other character as it is.
+fn unaccented(c: char) -> char {
+    match c {
+        'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' | 'ā' => 'a',
+        'ç' | 'ć' | 'č' => 'c',
+        'è' | 'é' | 'ê' | 'ë' | 'ē' | 'ę' | 'ě' => 'e',
+        'ì' | 'í' | 'î' | 'ï' | 'ī' => 'i',
+        'ñ' | 'ń' | 'ň' => 'n',
+        'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' | 'ō' => 'o',
+        'ù' | 'ú' | 'û' | 'ü' | 'ū' | 'ů' => 'u',
+        'ý' | 'ÿ' => 'y',
+        'ś' | 'š' => 's',
+        'ź' | 'ż' | 'ž' => 'z',
+        'ł' => 'l',
+        'ř' => 'r',
+        'ß' => 's',
+        other => other,
+    }
+}
+
 /// Nouns whose plural is their only form (or whose singular is another
 /// word): never read as a key's singular.
 const PLURAL_ONLY: &[&str] = &[
@@ -897,11 +918,20 @@ fn filter_among(
         (Value::Str(x), Value::Str(y)) => words(x) == words(y),
         _ => same_value(v, e),
     };
-    // One's words a run of the other's ("New York City", "New York"): no
-    // match, but "nobody" would mislead.
+    // One's words a run of the other's ("New York City", "New York"), or
+    // the same but for accents ("Zurich", "Zürich"): no match, but
+    // "nobody" would mislead.
     let near = |v: &Value| match (v, e) {
         (Value::Str(x), Value::Str(y)) => {
             let (a, b) = (words(x), words(y));
+            let plain = |ws: &[String]| -> Vec<String> {
+                ws.iter()
+                    .map(|w| w.chars().map(unaccented).collect())
+                    .collect()
+            };
+            if a != b && plain(&a) == plain(&b) {
+                return true;
+            }
             let (short, long) = if a.len() < b.len() {
                 (&a, &b)
             } else {
@@ -945,7 +975,21 @@ fn filter_among(
                 .filter(|k| maps.iter().any(|m| lookup(m, k).is_some_and(same)))
                 .collect();
             match holding.as_slice() {
-                [] => return Ok(Value::vector(Vec::new())),
+                [] => {
+                    // "Paris Texas": a `city` and a `state`, not one key.
+                    if let Some((k, v)) = present.iter().find_map(|k| {
+                        maps.iter()
+                            .filter_map(|m| lookup(m, k))
+                            .find(|v| near(v))
+                            .map(|v| (k, v))
+                    }) {
+                        return Err(CallError::invalid(
+                            id,
+                            format!("no item holds {e}, but one's :{k} is {v}: say which"),
+                        ));
+                    }
+                    return Ok(Value::vector(Vec::new()));
+                }
                 [k] => (*k).clone(),
                 _ => {
                     return Err(CallError::invalid(

@@ -928,6 +928,14 @@ async fn unique_max_min_reverse() {
             r#"{:items [{:city "New York"}] :key ["city"] :equals "New York City"}"#.to_string(),
             "but one is",
         ),
+        (
+            r#"{:items [{:city "Zürich"}] :key ["city"] :equals "Zurich"}"#.to_string(),
+            "but one is",
+        ),
+        (
+            r#"{:items [{:city "Paris" :state "Texas"}] :key ["city" "state"] :equals "Paris Texas"}"#.to_string(),
+            "but one's :city is",
+        ),
     ] {
         let r = call(&mp, "ccos.data.filter", &args).await;
         assert!(format!("{r:?}").contains(why), "{args}: {r:?}");
