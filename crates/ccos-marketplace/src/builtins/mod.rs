@@ -731,13 +731,7 @@ fn field_of<'m>(
     if let Some(v) = lookup(m, key) {
         return Ok(v);
     }
-    let norm = |s: &str| -> String {
-        s.chars()
-            .filter(|c| c.is_alphanumeric())
-            .flat_map(char::to_lowercase)
-            .collect()
-    };
-    let want = norm(key);
+    let want = key_norm(key);
     // "cities" = `city`, "boxes" = `box`, "tags" = `tag`; never a word
     // whose plural is its only form ("news" is no `new`, "sales" no
     // `sale`).
@@ -762,14 +756,10 @@ fn field_of<'m>(
             singulars.push(stem.to_string());
         }
     }
-    let key_text = |k: &Value| match k {
-        Value::Keyword(s) | Value::Str(s) => s.to_string(),
-        other => other.to_string(),
-    };
     let found: Vec<&Value> = m
         .iter()
         .filter(|(k, _)| {
-            let n = norm(&key_text(k));
+            let n = key_norm(&key_text(k));
             !n.is_empty() && (n == want || singulars.contains(&n))
         })
         .map(|(_, v)| v)
@@ -795,6 +785,23 @@ fn field_of<'m>(
             id,
             format!("more than one key reads as :{key}: {}", keys_of(m)),
         )),
+    }
+}
+
+/// A key as compared when the goal names it in its own words: case and
+/// separators aside ("app name" = `app_name` = `appName`).
+fn key_norm(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// A map key's text (`:city` and `"city"` are `city`).
+fn key_text(k: &Value) -> String {
+    match k {
+        Value::Keyword(s) | Value::Str(s) => s.to_string(),
+        other => other.to_string(),
     }
 }
 
@@ -879,21 +886,11 @@ fn filter_among(
     let Some(e) = equals else {
         return Err(CallError::invalid(id, "a list of keys needs :equals"));
     };
-    let norm = |s: &str| -> String {
-        s.chars()
-            .filter(|c| c.is_alphanumeric())
-            .flat_map(char::to_lowercase)
-            .collect()
-    };
-    let key_text = |k: &Value| match k {
-        Value::Keyword(s) | Value::Str(s) => s.to_string(),
-        other => other.to_string(),
-    };
     let wanted: Vec<String> = candidates
         .iter()
         .map(|c| {
             c.as_str()
-                .map(norm)
+                .map(key_norm)
                 .ok_or_else(|| CallError::invalid(id, format!(":key holds {c}, not a key name")))
         })
         .collect::<Result<_, _>>()?;
@@ -947,7 +944,7 @@ fn filter_among(
         .iter()
         .flat_map(|m| m.keys())
         .map(key_text)
-        .filter(|k| wanted.contains(&norm(k)))
+        .filter(|k| wanted.contains(&key_norm(k)))
         .collect();
     let names = |keys: &mut dyn Iterator<Item = &String>| {
         keys.map(|k| format!(":{k}")).collect::<Vec<_>>().join(", ")

@@ -1836,6 +1836,13 @@ const NEVER_A_KEY: &[&str] = &[
     "list",
 ];
 
+/// Words that open a question or a request to read: "the X in FILE"
+/// after them asks for a key.
+const READING_VERBS: &[&str] = &[
+    "what", "what's", "whats", "which", "show", "list", "get", "tell", "give", "print", "display",
+    "read", "return", "fetch", "find",
+];
+
 /// A key of a JSON file's value the clause asks for, starting at the
 /// question word or article at `i`: "*what* port is set in config.json",
 /// "*the* tags in config.json", "*the* app name of config.json" (one or
@@ -1849,58 +1856,19 @@ fn lookup_at<'a>(
     key_at: &impl Fn(&[Option<usize>], usize) -> Option<String>,
 ) -> Option<(usize, usize, String)> {
     let asks = matches!(word(i), Some("what" | "which"));
-    // After "the", only in a question or a request to read ("show the
-    // tags in config.json"), never as another verb's object ("sort the
-    // tags in …").
     if !asks {
         // The whole object: "what is *the* port", "show *the* tags", not
-        // "the names of *the* people in people.json".
-        if !(i > 0
-            && word(i - 1).is_some_and(|b| {
-                matches!(
-                    b,
-                    "is" | "are"
-                        | "was"
-                        | "were"
-                        | "what's"
-                        | "whats"
-                        | "me"
-                        | "us"
-                        | "show"
-                        | "list"
-                        | "get"
-                        | "give"
-                        | "print"
-                        | "display"
-                        | "read"
-                        | "return"
-                        | "fetch"
-                        | "find"
-                        | "tell"
-                )
-            }))
-        {
+        // "the names of *the* people in people.json" — in a question or a
+        // request to read, never another verb's object ("sort the tags in
+        // …").
+        let before = i.checked_sub(1).and_then(word);
+        if !before.is_some_and(|b| {
+            matches!(b, "is" | "are" | "was" | "were" | "me" | "us") || READING_VERBS.contains(&b)
+        }) {
             return None;
         }
         let first = (0..i).find_map(word)?;
-        if !matches!(
-            first,
-            "what"
-                | "what's"
-                | "whats"
-                | "which"
-                | "show"
-                | "list"
-                | "get"
-                | "tell"
-                | "give"
-                | "print"
-                | "display"
-                | "read"
-                | "return"
-                | "fetch"
-                | "find"
-        ) {
+        if !READING_VERBS.contains(&first) {
             return None;
         }
     }
