@@ -2404,6 +2404,8 @@ fn everyday_arithmetic_and_lists_as_people_write_them() {
             json!(["apple", "pear", "plum"]),
         ),
         ("how many distinct numbers are in nums.txt?", json!(3)),
+        (r#"what is the biggest number in "5, 17, 2, 9""#, json!(17)),
+        ("what is the smallest number in '5, 17, 2, 9'?", json!(2)),
     ] {
         right(home.path(), goal, &[], want);
     }
