@@ -362,7 +362,7 @@ impl SubIntent {
                 MentionKind::Field if m.lookup => Some("key get"),
                 // "live in Paris": a condition whose key is not said.
                 MentionKind::Field
-                    if m.value.is_array()
+                    if m.is_relation()
                         || m.cue
                             .before
                             .last()

@@ -132,9 +132,7 @@ fn from_json_at(j: &serde_json::Value, limits: &Limits, depth: usize) -> Result<
             }
             // An integer past 64 bits ("id": 12345678901234567890) would
             // come back rounded as a float: an error, nothing lost.
-            J::Number(n) if n.is_u64() && n.as_i64().is_none() => {
-                return Err(unfit_integer(n));
-            }
+            J::Number(n) if past_64_bits(n) => return Err(unfit_integer(n)),
             scalar => from_json_inner(scalar),
         })
     })?;
@@ -295,13 +293,18 @@ fn first_unfit_integer(j: &serde_json::Value) -> Option<&serde_json::Number> {
     let mut stack = vec![j];
     while let Some(v) = stack.pop() {
         match v {
-            J::Number(n) if n.is_u64() && n.as_i64().is_none() => return Some(n),
+            J::Number(n) if past_64_bits(n) => return Some(n),
             J::Array(items) => stack.extend(items.iter()),
             J::Object(obj) => stack.extend(obj.values()),
             _ => {}
         }
     }
     None
+}
+
+/// Whether `n` is an integer a 64-bit signed integer does not hold.
+fn past_64_bits(n: &serde_json::Number) -> bool {
+    n.is_u64() && n.as_i64().is_none()
 }
 
 fn unfit_integer(n: &serde_json::Number) -> RtfsError {

@@ -946,8 +946,11 @@ fn filter_among(
         .map(key_text)
         .filter(|k| wanted.contains(&key_norm(k)))
         .collect();
-    let names = |keys: &mut dyn Iterator<Item = &String>| {
-        keys.map(|k| format!(":{k}")).collect::<Vec<_>>().join(", ")
+    let names = |keys: &[&str]| {
+        keys.iter()
+            .map(|k| format!(":{k}"))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     let key = match present.len() {
         0 => {
@@ -955,12 +958,12 @@ fn filter_among(
                 id,
                 format!(
                     "no key among {}: {}",
-                    candidates
-                        .iter()
-                        .filter_map(Value::as_str)
-                        .map(|c| format!(":{c}"))
-                        .collect::<Vec<_>>()
-                        .join(", "),
+                    names(
+                        &candidates
+                            .iter()
+                            .filter_map(Value::as_str)
+                            .collect::<Vec<_>>()
+                    ),
                     keys_of(first)
                 ),
             ));
@@ -993,7 +996,7 @@ fn filter_among(
                         id,
                         format!(
                             "{e} is held under more than one key ({}): say which one",
-                            names(&mut holding.into_iter())
+                            names(&holding.iter().map(|k| k.as_str()).collect::<Vec<_>>())
                         ),
                     ));
                 }

@@ -360,26 +360,22 @@ impl ResolutionStrategy for CatalogResolution {
                 .mentions
                 .iter()
                 .any(|m| m.kind == crate::understand::MentionKind::Path);
-        let condition_stems: BTreeSet<String> = if has_records
-            && intent
+        let condition_stems: BTreeSet<String> =
+            if has_records && intent.mentions.iter().any(|m| m.is_relation()) {
+                evidence_text.push_str(" filter");
+                analyze("filter").into_iter().collect()
+            } else if intent
                 .mentions
                 .iter()
-                .any(|m| m.kind == crate::understand::MentionKind::Field && m.value.is_array())
-        {
-            evidence_text.push_str(" filter");
-            analyze("filter").into_iter().collect()
-        } else if intent
-            .mentions
-            .iter()
-            .any(|m| m.kind == crate::understand::MentionKind::Field && m.lookup)
-        {
-            // So does a key asked of a JSON file ("what *port* is set in
-            // config.json"): evidence of getting it.
-            evidence_text.push_str(" get");
-            analyze("get").into_iter().collect()
-        } else {
-            BTreeSet::new()
-        };
+                .any(|m| m.kind == crate::understand::MentionKind::Field && m.lookup)
+            {
+                // So does a key asked of a JSON file ("what *port* is set in
+                // config.json"): evidence of getting it.
+                evidence_text.push_str(" get");
+                analyze("get").into_iter().collect()
+            } else {
+                BTreeSet::new()
+            };
         let evidence_terms: BTreeSet<String> = analyze(&evidence_text).into_iter().collect();
         // Each evidence word with its synonyms' stems (itself included),
         // computed once per request, not per candidate.

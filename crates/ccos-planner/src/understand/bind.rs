@@ -1641,7 +1641,7 @@ fn field_fit(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     // "live in Paris": no key said, the keys that may hold it; a key
     // parameter that takes a list of them takes it (the capability uses
     // the one the records have).
-    if m.value.is_array() {
+    if m.is_relation() {
         let lists = p
             .schema
             .get("type")

@@ -156,6 +156,12 @@ pub struct Mention {
 }
 
 impl Mention {
+    /// Whether it is a condition whose key the goal does not name ("live
+    /// in Paris"): a field whose value is the keys that may hold it.
+    pub fn is_relation(&self) -> bool {
+        self.kind == MentionKind::Field && self.value.is_array()
+    }
+
     /// A value stated at `span` of `text`, as the scanner's later passes
     /// find them: no cue yet (the scanner adds every mention's), no items,
     /// not weak, no unit.
@@ -1578,9 +1584,6 @@ const AFTER_ORDER_KEY: &[&str] = &[
     "last",
 ];
 
-/// Words after "is" that compare rather than state the value ("whose age
-/// is *greater* than 30"): no field reading then (an equality filter would
-/// answer another question).
 /// "and", "or" in any case ("Rome OR Oslo"): never part of a name.
 fn is_conjunction(w: Option<&str>) -> bool {
     matches!(w, Some("and" | "or" | "nor" | "but"))
@@ -1606,6 +1609,9 @@ const APPROXIMATE_WORDS: &[&str] = &[
     "approx",
 ];
 
+/// Words after "is" that compare rather than state the value ("whose age
+/// is *greater* than 30"): no field reading then (an equality filter would
+/// answer another question).
 const COMPARISON_WORDS: &[&str] = &[
     "greater",
     "less",
@@ -1666,22 +1672,23 @@ const COMPARISON_WORDS: &[&str] = &[
 /// Verbs that relate a record to a place or an organisation without
 /// naming the key that holds it ("people who *live in* Paris", "*based
 /// in*", "*works at* Globex"), each with the prepositions it takes and
-/// the keys that may hold what it relates to: the condition is on the one
-/// of them the records have (`ccos.data.filter` with a list of keys), so
-/// "lives in Alice" never reads a `name`, nor "works for Dee" a manager.
-const RELATION_VERBS: &[(&[&str], &[&str], &[&str])] = &[
+/// the keys that may hold what it relates to (in groups, in order): the
+/// condition is on the one of them the records have (`ccos.data.filter`
+/// with a list of keys), so "lives in Alice" never reads a `name`, nor
+/// "works for Dee" a manager.
+const RELATION_VERBS: &[(&[&str], &[&str], RelationKeys)] = &[
     (
         &[
             "live", "lives", "living", "reside", "resides", "residing", "based", "located",
             "situated",
         ],
         &["in", "at"],
-        PLACE_KEYS,
+        &[REGION_KEYS, PLACE_KEYS],
     ),
     (
         &["work", "works", "working", "employed"],
         &["at", "for", "by"],
-        &[
+        &[&[
             "company",
             "employer",
             "organization",
@@ -1692,12 +1699,12 @@ const RELATION_VERBS: &[(&[&str], &[&str], &[&str])] = &[
             "business",
             "current_company",
             "current_employer",
-        ],
+        ]],
     ),
     (
         &["born"],
         &["in"],
-        &[
+        &[&[
             "birthplace",
             "birth_place",
             "place_of_birth",
@@ -1706,18 +1713,19 @@ const RELATION_VERBS: &[(&[&str], &[&str], &[&str])] = &[
             "city_of_birth",
             "birth_country",
             "country_of_birth",
-        ],
+        ]],
     ),
 ];
 
-/// Keys saying where one is now ("lives in", "based in").
+/// The keys a relation may be about, in groups read in order.
+type RelationKeys = &'static [&'static [&'static str]];
+
+/// Keys naming a region, where one is or comes from.
+const REGION_KEYS: &[&str] = &["city", "town", "country", "state", "region", "province"];
+
+/// Keys saying where one is now ("lives in", "based in"), besides a
+/// region.
 const PLACE_KEYS: &[&str] = &[
-    "city",
-    "town",
-    "country",
-    "state",
-    "region",
-    "province",
     "location",
     "place",
     "current_city",
@@ -1726,14 +1734,12 @@ const PLACE_KEYS: &[&str] = &[
     "residence",
 ];
 
-/// Keys saying where one comes from ("people *from* Berlin").
+/// The keys of "from" after a person ("people *from* Berlin").
+const ORIGIN_RELATION: RelationKeys = &[REGION_KEYS, ORIGIN_KEYS];
+
+/// Keys saying where one comes from ("people *from* Berlin"), besides a
+/// region.
 const ORIGIN_KEYS: &[&str] = &[
-    "city",
-    "town",
-    "country",
-    "state",
-    "region",
-    "province",
     "hometown",
     "home_town",
     "origin",
@@ -1883,9 +1889,9 @@ fn lookup_at<'a>(
     };
     let of_the_file = |key: &str| {
         FILE_PROPERTIES.contains(&key)
-            || super::lexicon::held_noun_stems_all()
+            || ccos_marketplace::search::analyze(key)
                 .iter()
-                .any(|st| ccos_marketplace::search::analyze(key).contains(st))
+                .any(|st| super::lexicon::held_noun_stems_all().contains(st))
     };
     let first_key = key_at(owner, k)?;
     if never(&first_key) {
@@ -2092,49 +2098,37 @@ const QUANTIFIERS: &[&str] = &[
 fn relation_at<'a>(
     i: usize,
     word: &impl Fn(usize) -> Option<&'a str>,
-) -> Option<(usize, &'static [&'static str])> {
+) -> Option<(usize, RelationKeys)> {
+    // The relation's words first (cheap; most words are none), then what
+    // the words around it say of it.
     let w = word(i)?;
+    let found: (usize, RelationKeys) = if w == "from" {
+        (i > 0 && word(i - 1).is_some_and(|b| ORIGIN_BEFORE_FROM.contains(&b)))
+            .then_some((i, ORIGIN_RELATION))?
+    } else {
+        let (_, preps, keys) = RELATION_VERBS
+            .iter()
+            .find(|(verbs, _, _)| verbs.contains(&w))?;
+        let p = word(i + 1)?;
+        preps.contains(&p).then_some((i + 1, *keys))?
+    };
     let before = |n: usize| (1..=n).filter_map(|d| i.checked_sub(d)).filter_map(word);
-    if i > 0 && word(i - 1).is_some_and(|b| NOT_NOW_BEFORE_RELATION.contains(&b)) {
-        return None;
-    }
     if before(3).any(|b| NOT_NOW_NEAR_RELATION.contains(&b) || NOT_NOW_BEFORE_RELATION.contains(&b))
     {
         return None;
     }
     // The clause's first word: a yes/no question.
     let first = (0..=i).find_map(word)?;
-    if matches!(
-        first,
-        "do" | "does"
-            | "did"
-            | "is"
-            | "are"
-            | "was"
-            | "were"
-            | "can"
-            | "could"
-            | "will"
-            | "would"
-            | "should"
-            | "has"
-            | "have"
-            | "had"
-    ) {
+    if super::lexicon::AUXILIARIES.contains(&first)
+        || super::lexicon::POLITE_MODALS.contains(&first)
+        || first == "should"
+    {
         return None;
     }
     if (0..i).filter_map(word).any(|b| QUANTIFIERS.contains(&b)) {
         return None;
     }
-    if w == "from" {
-        return (i > 0 && word(i - 1).is_some_and(|b| ORIGIN_BEFORE_FROM.contains(&b)))
-            .then_some((i, ORIGIN_KEYS));
-    }
-    let (_, preps, keys) = RELATION_VERBS
-        .iter()
-        .find(|(verbs, _, _)| verbs.contains(&w))?;
-    let p = word(i + 1)?;
-    preps.contains(&p).then_some((i + 1, *keys))
+    Some(found)
 }
 
 /// Fields of records a clause names by their key (see
@@ -2199,8 +2193,7 @@ fn fields(
     // Keys asked of a JSON file: (first token, last token, key).
     let mut lookups_made: Vec<(usize, usize, String)> = vec![];
     // Relations that name no key ("live in"): (first token, last token).
-    let mut relations_made: Vec<(usize, usize, &[&str])> = vec![];
-    let mut relation_keys: &[&str] = &[];
+    let mut relations_made: Vec<(usize, usize, RelationKeys)> = vec![];
     let orders = words
         .iter()
         .flatten()
@@ -2227,6 +2220,9 @@ fn fields(
         }
     };
     for i in 0..toks.len() {
+        // "live in Paris" at `i`, its words all unclaimed.
+        let relation =
+            relation_at(i, &word).filter(|(prep, _)| owner[i..=*prep].iter().all(Option::is_none));
         match word(i) {
             // "list docs/ by how big they are": an order the folder's
             // entries have no key for (refused, never the name order).
@@ -2276,16 +2272,11 @@ fn fields(
                     }
                 }
             }
-            Some(w)
-                if matches!(w, "whose" | "where")
-                    || relation_at(i, &word)
-                        .is_some_and(|(prep, _)| owner[i..=prep].iter().all(Option::is_none)) =>
-            {
+            Some(w) if matches!(w, "whose" | "where") || relation.is_some() => {
                 // "whose city is Paris": the key, then "is" and the value;
                 // "live in Paris": no key, the relation's words, then the
                 // value.
-                let (k, key, v, is) = if let Some((prep, keys)) = relation_at(i, &word) {
-                    relation_keys = keys;
+                let (k, key, v, is) = if let Some((prep, _)) = relation {
                     (i, None, prep + 1, 1)
                 } else {
                     let k = i + 1;
@@ -2491,7 +2482,11 @@ fn fields(
                 };
                 match key {
                     Some(key) => made.push((k, MentionKind::Field, Json::from(key))),
-                    None => relations_made.push((k, v - 1, relation_keys)),
+                    None => {
+                        if let Some((_, keys)) = relation {
+                            relations_made.push((k, v - 1, keys));
+                        }
+                    }
                 }
                 if let Some((kind, value)) = value {
                     made.push((v, kind, value));
@@ -2508,12 +2503,6 @@ fn fields(
         }
     }
     for (first, last, key) in lookups_made {
-        if owner[first..=last].iter().any(Option::is_some) {
-            continue;
-        }
-        for o in &mut owner[first..=last] {
-            *o = Some(out.len());
-        }
         let end = match &toks[last].kind {
             TokKind::Word(w) => toks[last].start + without_stop(w).len(),
             _ => toks[last].end,
@@ -2521,7 +2510,7 @@ fn fields(
         let span = Span::new(toks[first].start, end);
         let mut m = Mention::stated(text, MentionKind::Field, Json::from(key), span);
         m.lookup = true;
-        out.push(m);
+        claim(owner, out, first..=last, m);
     }
     for (i, kind, value) in made {
         let t = &toks[i];
@@ -2547,28 +2536,43 @@ fn fields(
     // the records have (the value: the keys, a list). Weak: only a filter
     // takes it; elsewhere "located in Paris" is just where the name stands.
     for (first, last, keys) in relations_made {
-        if owner[first..=last].iter().any(Option::is_some) {
-            continue;
-        }
-        for o in &mut owner[first..=last] {
-            *o = Some(out.len());
-        }
         let span = Span::new(toks[first].start, toks[last].end);
-        let keys = Json::Array(keys.iter().map(|k| Json::from(*k)).collect());
+        let keys = Json::Array(
+            keys.iter()
+                .flat_map(|g| g.iter())
+                .map(|k| Json::from(*k))
+                .collect(),
+        );
         let mut m = Mention::stated(text, MentionKind::Field, keys, span);
         m.weak = true;
-        out.push(m);
+        claim(owner, out, first..=last, m);
     }
     for (first, last, span) in names_made {
-        if owner[first..=last].iter().any(Option::is_some) {
-            continue;
-        }
-        for o in &mut owner[first..=last] {
-            *o = Some(out.len());
-        }
         let name = Json::from(&text[span.start..span.end]);
-        out.push(Mention::stated(text, MentionKind::Name, name, span));
+        claim(
+            owner,
+            out,
+            first..=last,
+            Mention::stated(text, MentionKind::Name, name, span),
+        );
     }
+}
+
+/// Adds `m` as the mention of the tokens `at`, unless one of them is
+/// another mention's already (the first pass to claim a token keeps it).
+fn claim(
+    owner: &mut [Option<usize>],
+    out: &mut Vec<Mention>,
+    at: std::ops::RangeInclusive<usize>,
+    m: Mention,
+) {
+    if owner[at.clone()].iter().any(Option::is_some) {
+        return;
+    }
+    for o in &mut owner[at] {
+        *o = Some(out.len());
+    }
+    out.push(m);
 }
 
 /// Words that end a title or name stated after "titled"/"named"/"called":
