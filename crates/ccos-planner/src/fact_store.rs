@@ -24,7 +24,7 @@ use serde_json::Value as Json;
 
 use crate::intent::{IntentType, SubIntent};
 use crate::plan_gen::ResolvedStep;
-use crate::understand::statement::Fact;
+use crate::understand::statement::{Fact, RelationQuestion};
 
 /// The type of an entity created for a fact that does not say its kind.
 pub const UNKNOWN_KIND: &str = "unknown";
@@ -172,6 +172,121 @@ impl FactStore {
             ),
         }
     }
+}
+
+/// A capability that reads a knowledge graph's relations whole, recognised
+/// by its schemas: it requires no input, and its result holds a list of
+/// objects with the two ends of a relation and its type as texts (the MCP
+/// memory server's `read_graph`: `relations` of `from`, `to`,
+/// `relationType`). It answers a [`RelationQuestion`] ("who works at
+/// Globex?") with `ccos.data.related`, which says when the graph does not
+/// know (a type no relation has, an entity in none) instead of "nobody".
+#[derive(Debug, Clone)]
+pub struct RelationGraph {
+    /// The reading capability.
+    pub manifest: CapabilityManifest,
+    /// The result's list of relations (`relations`).
+    list: String,
+    /// The relation's fields: where it starts, where it ends, its type.
+    from: String,
+    to: String,
+    kind: String,
+}
+
+/// Names of a relation's fields, case and separators aside: where it
+/// starts, where it ends, its type.
+const RELATION_FROM: &[&str] = &["from", "source", "subject", "start"];
+const RELATION_TO: &[&str] = &["to", "target", "object", "end"];
+const RELATION_TYPE: &[&str] = &["relationtype", "type", "relation", "predicate", "label"];
+
+impl RelationGraph {
+    /// The relation graphs of `catalog`, in catalog order.
+    pub fn all(catalog: &[CapabilityManifest]) -> Vec<RelationGraph> {
+        catalog.iter().filter_map(relation_graph).collect()
+    }
+
+    /// The steps answering `q` for sub-intent `s` with `related` (the
+    /// built-in `ccos.data.related`): read the relations, then keep the
+    /// other ends of those of the type asked at the entity named (the
+    /// last step has `s`'s id).
+    pub fn steps(
+        &self,
+        s: &SubIntent,
+        q: &RelationQuestion,
+        related: &CapabilityManifest,
+    ) -> Vec<ResolvedStep> {
+        let mut read = SubIntent::new(
+            format!("{}-relations", s.id),
+            "read the relations of the graph",
+            IntentType::Fetch,
+        );
+        read.answer = Some(self.list.clone());
+        let end = if q.entity_ends { "to" } else { "from" };
+        let answer = SubIntent::new(s.id.clone(), s.description.clone(), IntentType::Transform)
+            .with_step_param("relations", read.id.clone())
+            .with_param("type", rtfs::Value::string(&q.relation))
+            .with_param(end, rtfs::Value::string(&q.entity))
+            .with_param("from_key", rtfs::Value::string(&self.from))
+            .with_param("to_key", rtfs::Value::string(&self.to))
+            .with_param("type_key", rtfs::Value::string(&self.kind));
+        vec![
+            ResolvedStep {
+                intent: read,
+                manifest: self.manifest.clone(),
+            },
+            ResolvedStep {
+                intent: answer,
+                manifest: related.clone(),
+            },
+        ]
+    }
+
+    /// How the question is answered, for the decision trace.
+    pub fn note(&self, q: &RelationQuestion, related: &CapabilityManifest) -> String {
+        let (at, other) = if q.entity_ends {
+            ("end", "start")
+        } else {
+            ("start", "end")
+        };
+        format!(
+            "a question about relations: those of type {:?} that {at} at {:?}; {} reads the relations (:{}), {} answers where they {other} (an unknown type or entity is an error, not \"nobody\")",
+            q.relation, q.entity, self.manifest.id, self.list, related.id
+        )
+    }
+}
+
+/// `m` as a [`RelationGraph`], if its schemas are one's.
+fn relation_graph(m: &CapabilityManifest) -> Option<RelationGraph> {
+    if !m.required_keys().is_empty() {
+        return None;
+    }
+    let props = m.output_schema.as_ref()?.get("properties")?.as_object()?;
+    props.iter().find_map(|(list, schema)| {
+        if schema.get("type")?.as_str()? != "array" {
+            return None;
+        }
+        let fields = schema.get("items")?.get("properties")?.as_object()?;
+        let field = |names: &[&str]| -> Option<String> {
+            let mut found = fields.iter().filter(|(name, f)| {
+                let norm: String = name
+                    .chars()
+                    .filter(|c| c.is_alphanumeric())
+                    .flat_map(char::to_lowercase)
+                    .collect();
+                names.contains(&norm.as_str())
+                    && f.get("type").and_then(Json::as_str) == Some("string")
+            });
+            let one = found.next()?;
+            found.next().is_none().then(|| one.0.clone())
+        };
+        Some(RelationGraph {
+            manifest: m.clone(),
+            list: list.clone(),
+            from: field(RELATION_FROM)?,
+            to: field(RELATION_TO)?,
+            kind: field(RELATION_TYPE)?,
+        })
+    })
 }
 
 /// The provider part of a capability id (`mcp.memory` of

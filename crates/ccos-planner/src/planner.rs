@@ -37,7 +37,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use ccos_marketplace::CapabilityManifest;
 
-use crate::fact_store::FactStore;
+use crate::fact_store::{FactStore, RelationGraph};
 use crate::intent::{IntentType, ItemsAnswer, ParamValue, SubIntent};
 use crate::plan_gen::{self, ASK_CAPABILITY, FILTER_CAPABILITY, GenOptions, ResolvedStep};
 use crate::resolution::{
@@ -379,6 +379,7 @@ impl Planner {
         let mut steps: Vec<ResolvedStep> = vec![];
         let mut missing = vec![];
         let mut planned: Vec<SubIntent> = vec![];
+        let mut after_changes: Vec<AfterChange> = vec![];
         for s in &subs {
             // "remember that Alice likes tea": kept by the fact store.
             if let Some((trace, kept)) = self.remember(s) {
@@ -401,7 +402,13 @@ impl Planner {
                 traces.push(trace);
                 continue;
             }
-            let (mut trace, mut chosen) = self.choose(s)?;
+            let (mut trace, mut chosen) = match self.after_a_change(s, &steps)? {
+                Some((trace, chosen, shared)) => {
+                    after_changes.push(shared);
+                    (trace, Some(chosen))
+                }
+                None => self.choose(s)?,
+            };
             // Groups of values in a goal split into clauses: the splitter
             // may have copied them into each clause ("…, $11.23 in
             // Portland, Oregon and in Seattle, Washington" made two
@@ -511,6 +518,19 @@ impl Planner {
                         traces.push(trace);
                         continue;
                     }
+                    // "who works at Globex?": the relations of a
+                    // knowledge graph answer it.
+                    if let Some((kept, note, chosen, decision)) = self.related(s) {
+                        trace.notes.push(note);
+                        trace.chosen = Some(chosen);
+                        trace.decision = Some(decision);
+                        for st in kept {
+                            planned.push(st.intent.clone());
+                            steps.push(st);
+                        }
+                        traces.push(trace);
+                        continue;
+                    }
                     planned.push(s.clone());
                     let mut reason = no_fit_reason(&trace);
                     // Nothing ranked at all: say, in the trace, which
@@ -595,10 +615,42 @@ impl Planner {
             }
             traces.push(trace);
         }
+        share_stated_context(&mut steps, &mut traces, |id, name| {
+            self.is_context_param(id, name)
+        });
+        // "it" is the thing changed only in the same context (two
+        // repositories named: which the change is in is not said).
+        for AfterChange {
+            step: id,
+            change,
+            param,
+        } in &after_changes
+        {
+            let value = |of: &str| {
+                steps
+                    .iter()
+                    .find(|st| st.intent.id == of)
+                    .and_then(|st| st.intent.params.get(param).cloned())
+            };
+            if value(id).is_none() || value(id) != value(change) {
+                missing.push(MissingCapability {
+                    sub_intent: id.clone(),
+                    description: subs
+                        .iter()
+                        .find(|s| &s.id == id)
+                        .map(|s| s.description.clone())
+                        .unwrap_or_default(),
+                    reason: format!(
+                        "\"it\" is what {change} changed, and the goal does not say that {change} has the same :{param}"
+                    ),
+                });
+            }
+        }
         order_after_writes(&mut steps);
         for st in &steps {
             if let Some(p) = planned.iter_mut().find(|p| p.id == st.intent.id) {
                 p.after = st.intent.after.clone();
+                p.params = st.intent.params.clone();
             }
         }
         let mut trace = PlanTrace {
@@ -857,6 +909,105 @@ impl Planner {
             }
             None => Ok((trace, None)),
         }
+    }
+
+    /// "stage todo.txt and commit *it*": after a step that changes
+    /// something, "it" is the thing changed, not the step's result (a
+    /// confirmation, no data). When the one earlier result `s` refers to
+    /// is such a change, `s` is chosen again as a step that runs after it
+    /// without its result; that choice holds only for a capability of the
+    /// same server acting on the same stated context (a parameter of the
+    /// same name and value, or one the change leaves open and
+    /// [`share_stated_context`] fills, checked by the caller once filled:
+    /// the returned step, change and parameter), so the change is what it
+    /// sees. `None`: not such a reference, or no such capability (then `s`
+    /// is chosen as it is).
+    fn after_a_change(
+        &self,
+        s: &SubIntent,
+        steps: &[ResolvedStep],
+    ) -> Result<Option<(IntentTrace, Chosen, AfterChange)>, PlanError> {
+        let refs: Vec<&String> = s
+            .depends_on
+            .iter()
+            .filter(|d| s.each.as_ref() != Some(*d))
+            .filter(|d| {
+                !s.params
+                    .values()
+                    .any(|p| p == &ParamValue::StepRef((*d).clone()))
+            })
+            .collect();
+        let [earlier] = refs.as_slice() else {
+            return Ok(None);
+        };
+        if !s.from_text
+            || !crate::decompose::refers_back(&s.description)
+            || crate::decompose::named_result(&s.description).is_some()
+        {
+            return Ok(None);
+        }
+        let Some(change) = steps.iter().find(|st| &&st.intent.id == earlier) else {
+            return Ok(None);
+        };
+        if !crate::understand::bind::changes_things(&change.manifest) {
+            return Ok(None);
+        }
+        let mut ordered = s.clone();
+        ordered.depends_on.retain(|d| d != *earlier);
+        ordered.after.push((*earlier).clone());
+        let (mut trace, chosen) = self.choose(&ordered)?;
+        let Some(c) = chosen else {
+            return Ok(None);
+        };
+        let server = |id: &str| id.rsplit_once('.').map(|(s, _)| s.to_string());
+        if server(&c.manifest.id) != server(&change.manifest.id) {
+            return Ok(None);
+        }
+        let required = required_params(&change.manifest);
+        let shared = c.intent.params.iter().find(|(name, v)| {
+            matches!(v, ParamValue::Literal(_))
+                && self.is_context_param(&c.manifest.id, name)
+                && match change.intent.params.get(*name) {
+                    Some(w) => w == *v,
+                    None => required.contains(name.as_str()),
+                }
+        });
+        let Some((name, _)) = shared else {
+            return Ok(None);
+        };
+        trace.notes.push(format!(
+            "\"it\" is what {earlier} changed ({} changes something; its result is no data): {} runs after it, with the same :{name}",
+            change.manifest.id, s.id
+        ));
+        let shared = AfterChange {
+            step: s.id.clone(),
+            change: (*earlier).clone(),
+            param: name.clone(),
+        };
+        Ok(Some((trace, c, shared)))
+    }
+
+    /// Whether `name` is a context parameter of the server of capability
+    /// `id` (`mcp.git.git_add`: `mcp.git`): one that every capability of
+    /// the server requires (`repo_path`), so it says *where* the server
+    /// acts, not on what. A server of one capability has none.
+    fn is_context_param(&self, id: &str, name: &str) -> bool {
+        let Some((server, _)) = id.rsplit_once('.') else {
+            return false;
+        };
+        let prefix = format!("{server}.");
+        let ids: Vec<String> = self
+            .marketplace
+            .ids()
+            .into_iter()
+            .filter(|i| i.starts_with(&prefix) && !i[prefix.len()..].contains('.'))
+            .collect();
+        ids.len() >= 2
+            && ids.iter().all(|i| {
+                self.marketplace
+                    .get(i)
+                    .is_some_and(|m| required_params(&m).contains(name))
+            })
     }
 
     /// Whether capability `m` serves sub-intent `s`, and how (the
@@ -1592,6 +1743,43 @@ impl Planner {
         let steps = store.steps(s, &fact);
         let chosen = steps.last()?.manifest.id.clone();
         Some((steps, store.note(&fact), chosen, decision))
+    }
+
+    /// "who works at Globex?", when no capability serves it otherwise and
+    /// one capability the policy allows reads a knowledge graph's
+    /// relations ([`RelationGraph`]): the steps, the trace note, the
+    /// chosen capability and the policy's decision (the stricter of the
+    /// two steps').
+    fn related(&self, s: &SubIntent) -> Option<(Vec<ResolvedStep>, String, String, String)> {
+        if !s.from_text {
+            return None;
+        }
+        let q = crate::understand::statement::relation_question(&s.description)?;
+        let related = self.marketplace.get("ccos.data.related")?;
+        let allowed = |m: &CapabilityManifest| match self.policy.decide_call(m) {
+            CallDecision::Deny { .. } => None,
+            d => Some(d),
+        };
+        let answer = allowed(&related)?;
+        let graphs: Vec<(RelationGraph, CallDecision)> =
+            RelationGraph::all(&self.marketplace.list())
+                .into_iter()
+                .filter_map(|g| allowed(&g.manifest).map(|d| (g, d)))
+                .collect();
+        let [(graph, read)] = graphs.as_slice() else {
+            return None;
+        };
+        let decision = if matches!(read, CallDecision::NeedsApproval { .. }) {
+            read
+        } else {
+            &answer
+        };
+        Some((
+            graph.steps(s, &q, &related),
+            graph.note(&q, &related),
+            related.id.clone(),
+            decision.label().to_string(),
+        ))
     }
 
     /// Preflights the plan; error findings are a planner bug.
@@ -2375,6 +2563,87 @@ fn no_fit_reason(t: &IntentTrace) -> String {
         "no capability fits".into()
     } else {
         "every fitting capability is denied by the policy".into()
+    }
+}
+
+/// A step chosen to run after a change it refers to ("stage todo.txt and
+/// commit *it*"), with the context parameter both must share
+/// ([`Planner::after_a_change`]).
+struct AfterChange {
+    /// The step's sub-intent id.
+    step: String,
+    /// The change's sub-intent id.
+    change: String,
+    /// The context parameter (`repo_path`).
+    param: String,
+}
+
+/// The required parameters of `m`'s input schema.
+fn required_params(m: &CapabilityManifest) -> BTreeSet<&str> {
+    m.input_schema
+        .get("required")
+        .and_then(|r| r.as_array())
+        .map(|r| r.iter().filter_map(|n| n.as_str()).collect())
+        .unwrap_or_default()
+}
+
+/// "stage todo.txt and commit it in REPO": a context the goal states once
+/// (the repository) holds for each step of the same server that needs it
+/// and is given none. A context parameter (required by every capability
+/// of the server, `repo_path`; never a step's object, such as a file's
+/// `path`) left open (it would be asked) takes the value that every other
+/// step of the server gives it, when they all give the same one; different values, or a
+/// step whose open parameters take an earlier result, are left as they
+/// are. Noted in the step's trace.
+fn share_stated_context(
+    steps: &mut [ResolvedStep],
+    traces: &mut [IntentTrace],
+    is_context: impl Fn(&str, &str) -> bool,
+) {
+    let server = |id: &str| id.rsplit_once('.').map(|(s, _)| s.to_string());
+    for i in 0..steps.len() {
+        let st = &steps[i];
+        let takes_results = st.intent.depends_on.iter().any(|d| {
+            st.intent.each.as_ref() != Some(d)
+                && !st
+                    .intent
+                    .params
+                    .values()
+                    .any(|p| p == &ParamValue::StepRef(d.clone()))
+        });
+        if takes_results || server(&st.manifest.id).is_none() {
+            continue;
+        }
+        let here = server(&st.manifest.id);
+        let mut filled = vec![];
+        for name in plan_gen::unfillable(&st.intent, &st.manifest) {
+            if !is_context(&st.manifest.id, &name) {
+                continue;
+            }
+            let stated: Vec<(&String, &ParamValue)> = steps
+                .iter()
+                .enumerate()
+                .filter(|(j, o)| *j != i && server(&o.manifest.id) == here)
+                .filter_map(|(_, o)| match o.intent.params.get(&name) {
+                    Some(v @ ParamValue::Literal(_)) => Some((&o.intent.id, v)),
+                    _ => None,
+                })
+                .collect();
+            if let Some((from, value)) = stated.first()
+                && stated.iter().all(|(_, v)| v == value)
+            {
+                filled.push((name, (*from).clone(), (*value).clone()));
+            }
+        }
+        let id = steps[i].intent.id.clone();
+        for (name, from, value) in filled {
+            steps[i].intent.params.insert(name.clone(), value);
+            if let Some(t) = traces.iter_mut().find(|t| t.sub_intent == id) {
+                t.notes.push(format!(
+                    ":{name} is the one {from} states (the goal gives it once for the steps of this server)"
+                ));
+            }
+        }
     }
 }
 
@@ -4591,6 +4860,168 @@ mod tests {
                 .unwrap();
         }
         planner_over(mp)
+    }
+
+    /// The built-ins, git tools (the reference server's shapes: every one
+    /// requires `repo_path`) and a graph memory's `read_graph`.
+    fn git_and_graph() -> Planner {
+        use ccos_marketplace::{CapabilityManifest, Effect};
+        use serde_json::json;
+        let mp = builtins();
+        let repo = |more: serde_json::Value, required: &[&str]| {
+            let mut props = json!({"repo_path": {"type": "string"}});
+            if let (Some(p), Some(m)) = (props.as_object_mut(), more.as_object()) {
+                p.extend(m.clone());
+            }
+            json!({"type": "object", "properties": props, "required": required})
+        };
+        let texts = json!({"type": "array", "items": {"type": "string"}});
+        for (id, what, schema, effect) in [
+            (
+                "mcp.git.git_add",
+                "Adds file contents to the staging area",
+                repo(json!({"files": texts}), &["repo_path", "files"]),
+                Effect::Write,
+            ),
+            (
+                "mcp.git.git_commit",
+                "Records changes to the repository",
+                repo(
+                    json!({"message": {"type": "string"}}),
+                    &["repo_path", "message"],
+                ),
+                Effect::Write,
+            ),
+            (
+                "mcp.git.git_log",
+                "Shows the commit logs",
+                repo(json!({"max_count": {"type": "integer"}}), &["repo_path"]),
+                Effect::Read,
+            ),
+        ] {
+            mp.register(CapabilityManifest::new(id, what, schema).with_effects(&[effect]))
+                .unwrap();
+        }
+        let text = json!({"type": "string"});
+        mp.register(
+            CapabilityManifest::new(
+                "mcp.memory.read_graph",
+                "Read the entire knowledge graph",
+                json!({"type": "object", "properties": {}}),
+            )
+            .with_effects(&[Effect::Read])
+            .with_output(json!({"type": "object", "properties": {
+                "entities": {"type": "array", "items": {"type": "object", "properties": {
+                    "name": text, "entityType": text, "observations": texts}}},
+                "relations": {"type": "array", "items": {"type": "object", "properties": {
+                    "from": text, "to": text, "relationType": text}}}}})),
+        )
+        .unwrap();
+        planner_over(mp)
+    }
+
+    #[test]
+    fn it_after_a_change_is_the_thing_changed_in_the_context_stated_once() {
+        let p = git_and_graph();
+        let flat = |r: &PlanResult| {
+            r.rtfs
+                .clone()
+                .unwrap_or_default()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        // "it" is what was staged; the repository, said once, holds for
+        // both steps.
+        let r = p
+            .plan("stage todo.txt and commit it with the message 'Add todo list' in /tmp/repo")
+            .unwrap();
+        let plan = flat(&r);
+        assert!(
+            plan.contains(
+                r#"(call :mcp.git.git_add {:files ["todo.txt"] :repo_path "/tmp/repo"})"#
+            ),
+            "{plan}"
+        );
+        assert!(
+            plan.contains(
+                r#"(call :mcp.git.git_commit {:message "Add todo list" :repo_path "/tmp/repo"})"#
+            ),
+            "{plan}"
+        );
+        let notes = r.trace.explain();
+        assert!(notes.contains(r#""it" is what s1 changed"#), "{notes}");
+        assert!(notes.contains(":repo_path is the one s2 states"), "{notes}");
+        // No repository said: never the staging's result as one, never a
+        // log for "commit".
+        let r = p.plan("stage todo.txt and commit it").unwrap();
+        assert!(r.rtfs.is_none(), "{}", flat(&r));
+        assert!(
+            r.trace.explain().contains(r#"the goal asks to "commit""#),
+            "{}",
+            r.trace.explain()
+        );
+        // Two repositories: which one the staging is in is not said.
+        let r = p
+            .plan("stage todo.txt and commit it with the message 'x' in /tmp/a, then show the log of /tmp/b")
+            .unwrap();
+        assert!(r.rtfs.is_none(), "{}", flat(&r));
+        assert!(
+            format!("{:?}", r.requires_agent)
+                .contains("the goal does not say that s1 has the same :repo_path"),
+            "{:?}",
+            r.requires_agent
+        );
+        // A file's path is the object of a step, no context: a write after
+        // a read is not given the read file.
+        let r = p.plan("read a.txt and write 'x'").unwrap();
+        assert!(!flat(&r).contains(r#":path "a.txt"}) (call :ccos.file.write"#));
+        assert!(
+            !flat(&r).contains(r#"(call :ccos.file.write {:content "x" :path "a.txt"})"#),
+            "{}",
+            flat(&r)
+        );
+    }
+
+    #[test]
+    fn a_relation_question_is_answered_from_the_graph_or_refused() {
+        let p = git_and_graph();
+        let flat = |r: &PlanResult| {
+            r.rtfs
+                .clone()
+                .unwrap_or_default()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let plan = flat(&p.plan("who works at Globex?").unwrap());
+        assert!(
+            plan.contains("(call :mcp.memory.read_graph {}) :relations"),
+            "{plan}"
+        );
+        assert!(
+            plan.contains(
+                r#"(call :ccos.data.related {:from_key "from" :relations s1-relations :to "Globex" :to_key "to" :type "works at" :type_key "relationType"})"#
+            ),
+            "{plan}"
+        );
+        let plan = flat(&p.plan("who does Alice know?").unwrap());
+        assert!(
+            plan.contains(r#":from "Alice""#) && plan.contains(r#":type "knows""#),
+            "{plan}"
+        );
+        for goal in [
+            "who worked at Globex?",
+            "who works at the bakery?",
+            "who is Bob?",
+        ] {
+            let r = p.plan(goal).unwrap();
+            assert!(
+                !flat(&r).contains("ccos.data.related"),
+                "{goal}: {}",
+                flat(&r)
+            );
+        }
     }
 
     #[test]

@@ -303,6 +303,34 @@ pub fn manifests() -> Vec<CapabilityManifest> {
             r#"(call :ccos.data.get {:data {:port 8080} :key "port"})"#,
         ),
         cap(
+            "ccos.data.related",
+            "The other ends of the relations of one type that start or end at an entity (who works at a company, whom a person knows), from a list of relations.",
+            obj(&[
+                (
+                    "relations",
+                    json!({"type": "array", "items": {"type": "object"}, "description": "the relations, maps holding their two ends and their type"}),
+                    true,
+                ),
+                (
+                    "type",
+                    s("the relation's type (\"works at\" for works_at)"),
+                    true,
+                ),
+                ("from", s("the entity the relations start at"), false),
+                ("to", s("the entity the relations end at"), false),
+                (
+                    "from_key",
+                    s("the key of the end a relation starts at"),
+                    true,
+                ),
+                ("to_key", s("the key of the end a relation ends at"), true),
+                ("type_key", s("the key of a relation's type"), true),
+            ]),
+            json!({"type": "array", "items": {"type": "string"}}),
+            &[Pure],
+            r#"(call :ccos.data.related {:relations [{:from "Bob" :to "Globex" :type "works_at"}] :type "works at" :to "Globex" :from_key "from" :to_key "to" :type_key "type"})"#,
+        ),
+        cap(
             "ccos.data.sort",
             "Sort a list, by a key of its maps when :key is given, ascending unless :descending.",
             obj(&[

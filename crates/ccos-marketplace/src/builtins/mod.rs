@@ -250,6 +250,7 @@ impl BuiltinExecutor {
             }
             "ccos.data.filter" => data_filter(id, &Args::one_map(id, &args)?),
             "ccos.data.get" => data_get(id, &Args::one_map(id, &args)?),
+            "ccos.data.related" => data_related(id, &Args::one_map(id, &args)?),
             "ccos.data.sort" => data_sort(id, &Args::one_map(id, &args)?),
             "ccos.data.take" => {
                 let a = Args::one_map(id, &args)?;
@@ -713,6 +714,87 @@ fn data_get(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
             other => other,
         })?;
         out.push(v.clone());
+    }
+    Ok(Value::vector(out))
+}
+
+/// The other ends of the relations of one type that end (`:to`) or start
+/// (`:from`) at an entity: "who works at Globex" over `{:from "Bob" :to
+/// "Globex" :relationType "works_at"}` is `["Bob"]`. The keys holding the
+/// ends and the type are given (`:from_key`, `:to_key`, `:type_key`).
+/// Types and names compare by words, case and separators aside ("works
+/// at" = `works_at`). "Nobody" is answered only when it is known: a type
+/// no relation has, or an entity in no relation, is an error naming what
+/// the relations hold.
+fn data_related(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
+    let relations = a.seq("relations")?;
+    let kind = a.str("type")?;
+    let keys = [a.str("from_key")?, a.str("to_key")?, a.str("type_key")?];
+    let (entity, given, other) = match (a.opt_str("from")?, a.opt_str("to")?) {
+        (Some(e), None) => (e, keys[0], keys[1]),
+        (None, Some(e)) => (e, keys[1], keys[0]),
+        _ => {
+            return Err(CallError::invalid(
+                id,
+                "give one of :from and :to (the entity at the known end)",
+            ));
+        }
+    };
+    let words = |t: &str| -> Vec<String> {
+        t.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let (kind_words, entity_words) = (words(kind), words(entity));
+    if kind_words.is_empty() || entity_words.is_empty() {
+        return Err(CallError::invalid(id, ":type and the entity need words"));
+    }
+    let mut types = std::collections::BTreeSet::new();
+    let mut known = false;
+    let mut out: Vec<Value> = vec![];
+    for (i, r) in relations.iter().enumerate() {
+        let m = r.as_map().ok_or_else(|| {
+            CallError::invalid(
+                id,
+                format!("relation {i} is a {}, not a map", r.type_name()),
+            )
+        })?;
+        let text = |key: &str| -> Result<&str, CallError> {
+            lookup(m, key).and_then(Value::as_str).ok_or_else(|| {
+                CallError::invalid(id, format!("relation {i} has no text under :{key}"))
+            })
+        };
+        let (t, here, there) = (text(keys[2])?, text(given)?, text(other)?);
+        types.insert(t.to_string());
+        let at_entity = words(here) == entity_words;
+        known |= at_entity || words(there) == entity_words;
+        if at_entity && words(t) == kind_words {
+            let v = Value::string(there);
+            if !out.contains(&v) {
+                out.push(v);
+            }
+        }
+    }
+    if !types.iter().any(|t| words(t) == kind_words) {
+        let listed: Vec<String> = types.iter().map(|t| format!("{t:?}")).collect();
+        return Err(CallError::failed(
+            id,
+            format!(
+                "no relation is of the type {kind:?}; the types are: {}",
+                if listed.is_empty() {
+                    "none (no relations)".to_string()
+                } else {
+                    listed.join(", ")
+                }
+            ),
+        ));
+    }
+    if !known {
+        return Err(CallError::failed(
+            id,
+            format!("{entity:?} is in no relation: whether it has any is not known"),
+        ));
     }
     Ok(Value::vector(out))
 }

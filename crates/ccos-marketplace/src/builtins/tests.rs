@@ -1016,3 +1016,52 @@ async fn unique_max_min_reverse() {
         "\"desserts\""
     );
 }
+
+#[tokio::test]
+async fn related_answers_the_other_ends_or_says_what_is_unknown() {
+    let mp = mp();
+    let ok = |r: Result<String, CallError>| r.unwrap();
+    let graph = r#"[{:from "Bob" :to "Globex" :relationType "works_at"}
+                    {:from "Dana" :to "Globex" :relationType "works_at"}
+                    {:from "Alice" :to "Bob" :relationType "knows"}
+                    {:from "Dana" :to "Globex" :relationType "works_at"}]"#;
+    let keys = r#":from_key "from" :to_key "to" :type_key "relationType""#;
+    for (ask, want) in [
+        (r#":type "works at" :to "Globex""#, r#"["Bob" "Dana"]"#),
+        (r#":type "Works-At" :to "globex""#, r#"["Bob" "Dana"]"#),
+        (r#":type "knows" :from "Alice""#, r#"["Bob"]"#),
+        (r#":type "knows" :to "Globex""#, "[]"),
+        (r#":type "works at" :to "Alice""#, "[]"),
+    ] {
+        let args = format!("{{:relations {graph} {keys} {ask}}}");
+        assert_eq!(
+            ok(call(&mp, "ccos.data.related", &args).await),
+            want,
+            "{ask}"
+        );
+    }
+    for (ask, why) in [
+        (
+            r#":type "employed by" :to "Globex""#,
+            r#"no relation is of the type \"employed by\"; the types are: \"knows\", \"works_at\""#,
+        ),
+        (r#":type "works at" :to "Initech""#, "is in no relation"),
+        (r#":type "works at""#, "give one of :from and :to"),
+        (r#":type "works at" :to "Bob" :from "Dana""#, "give one of"),
+        (r#":type "" :to "Bob""#, "need words"),
+    ] {
+        let args = format!("{{:relations {graph} {keys} {ask}}}");
+        let r = call(&mp, "ccos.data.related", &args).await;
+        assert!(format!("{r:?}").contains(why), "{ask}: {r:?}");
+    }
+    let r = call(
+        &mp,
+        "ccos.data.related",
+        &format!(r#"{{:relations [{{:from "A"}}] {keys} :type "knows" :to "B"}}"#),
+    )
+    .await;
+    assert!(
+        format!("{r:?}").contains("relation 0 has no text under :relationType"),
+        "{r:?}"
+    );
+}

@@ -1011,7 +1011,8 @@ pub fn transaction_not_made(text: &str, m: &CapabilityManifest, changes: bool) -
     // ("order these numbers").
     const MAKING: &[&str] = &[
         "book", "reserve", "buy", "purchase", "rent", "pay", "transfer", "schedule", "refund",
-        "borrow", "return", "renew", "adopt", "lend",
+        "borrow", "return", "renew", "adopt", "lend", "commit", "push", "merge", "deploy",
+        "publish",
     ];
     const UNDOING: &[&str] = &["cancel", "revoke", "unsubscribe"];
     let opening = opening_word(text, &["me", "help", "please"])?;

@@ -541,6 +541,119 @@ fn without_possessive(name: &str) -> String {
         .to_string()
 }
 
+/// A question about the relations a knowledge graph holds: "who works at
+/// Globex?" (the relations `works at` that end at Globex: who is where
+/// they start), "who does Alice know?" (the relations `knows` that start
+/// at Alice: who is where they end).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RelationQuestion {
+    /// The relation as the question says it, its verb in the third person
+    /// ("works at", "knows"), compared by words with the graph's types.
+    pub relation: String,
+    /// The entity the question names, as written.
+    pub entity: String,
+    /// The entity is where the relations end ("who works at *Globex*");
+    /// otherwise where they start ("who does *Alice* know").
+    pub entity_ends: bool,
+}
+
+/// Prepositions that end a relation's verb ("works *at*", "reports *to*").
+const RELATION_PREPOSITIONS: &[&str] = &[
+    "at", "for", "with", "in", "on", "from", "to", "of", "by", "under", "into", "about",
+];
+
+/// Verbs that are no relation of their own ("who *is* Bob", "who *has*
+/// a dog"): being, having, doing, saying.
+const NO_RELATION_VERBS: &[&str] = &[
+    "is", "was", "are", "were", "has", "had", "have", "does", "did", "do", "says", "said",
+];
+
+/// "who works at Globex?", "who knows Bob", "who does Alice know?",
+/// "whom does Dana work for?": the question, when the clause is only
+/// that. The verb is in the present tense (the graph holds what is, not
+/// what was or will be); the entity is a name (capitalised words, up to
+/// four), never a pronoun. Anything else (another tense, a negation, a
+/// quantifier, more words) is no such question.
+pub fn relation_question(clause: &str) -> Option<RelationQuestion> {
+    let text = clause.trim().trim_end_matches('?').trim_end();
+    if text.chars().any(|c| {
+        !(c.is_alphanumeric() || c == ' ' || c == '\'' || c == '-' || c == '.' || c == '&')
+    }) {
+        return None;
+    }
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+    let is_name = |w: &str| {
+        w.chars().next().is_some_and(char::is_uppercase)
+            && !PRONOUNS.contains(&w.to_lowercase().as_str())
+    };
+    let verb_ok =
+        |v: &str| v.chars().all(|c| c.is_ascii_lowercase()) && !NO_RELATION_VERBS.contains(&v);
+    let entity_of = |ws: &[&str]| -> Option<String> {
+        (!ws.is_empty() && ws.len() <= 4 && ws.iter().all(|w| is_name(w))).then(|| ws.join(" "))
+    };
+    match (lower.first()?.as_str(), lower.get(1)?.as_str()) {
+        // "who does Alice know", "whom does Dana work for"
+        ("who" | "whom", "does") => {
+            let rest = &words[2..];
+            let names = rest.iter().take_while(|w| is_name(w)).count();
+            let entity = entity_of(&rest[..names])?;
+            let (verb, prep) = match &lower[2 + names..] {
+                [v] => (v.as_str(), None),
+                [v, p] if RELATION_PREPOSITIONS.contains(&p.as_str()) => (v.as_str(), Some(p)),
+                _ => return None,
+            };
+            if !verb_ok(verb) {
+                return None;
+            }
+            let third = third_person(verb);
+            Some(RelationQuestion {
+                relation: match prep {
+                    Some(p) => format!("{third} {p}"),
+                    None => third,
+                },
+                entity,
+                entity_ends: false,
+            })
+        }
+        // "who works at Globex", "who knows Bob"
+        ("who", verb) if verb.len() > 2 && verb.ends_with('s') && verb_ok(verb) => {
+            let (relation, at) = match lower.get(2) {
+                Some(p) if RELATION_PREPOSITIONS.contains(&p.as_str()) => {
+                    (format!("{verb} {p}"), 3)
+                }
+                _ => (verb.to_string(), 2),
+            };
+            Some(RelationQuestion {
+                relation,
+                entity: entity_of(&words[at..])?,
+                entity_ends: true,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// A verb's third person singular ("know": "knows", "watch": "watches",
+/// "carry": "carries").
+fn third_person(verb: &str) -> String {
+    if verb == "have" {
+        return "has".into();
+    }
+    if ["s", "sh", "ch", "x", "z", "o"]
+        .iter()
+        .any(|e| verb.ends_with(e))
+    {
+        return format!("{verb}es");
+    }
+    if let Some(stem) = verb.strip_suffix('y')
+        && !stem.ends_with(['a', 'e', 'i', 'o', 'u'])
+    {
+        return format!("{stem}ies");
+    }
+    format!("{verb}s")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -719,6 +832,46 @@ mod tests {
             "add a new user called Victor",
         ] {
             assert_eq!(entity_to_add(goal), None, "{goal:?}");
+        }
+    }
+
+    #[test]
+    fn relation_questions_name_the_relation_and_the_entity_or_are_none() {
+        let q = |relation: &str, entity: &str, entity_ends: bool| {
+            Some(RelationQuestion {
+                relation: relation.into(),
+                entity: entity.into(),
+                entity_ends,
+            })
+        };
+        for (text, want) in [
+            ("who works at Globex?", q("works at", "Globex", true)),
+            (
+                "Who works at Globex Corp",
+                q("works at", "Globex Corp", true),
+            ),
+            ("who knows Bob?", q("knows", "Bob", true)),
+            ("who does Alice know?", q("knows", "Alice", false)),
+            ("whom does Dana work for?", q("works for", "Dana", false)),
+            ("who does Ann watch", q("watches", "Ann", false)),
+            ("who does Bo carry", q("carries", "Bo", false)),
+            ("who is Bob?", None),
+            ("who has Bob", None),
+            ("who worked at Globex?", None),
+            ("who works at globex?", None),
+            ("who works at the bakery?", None),
+            ("who knows him?", None),
+            ("who knows?", None),
+            ("who doesn't work at Globex?", None),
+            ("who works at Globex and Initech?", None),
+            ("who works at Globex, Initech?", None),
+            ("what works at Globex?", None),
+            ("who does Alice not know?", None),
+            ("who does Alice know well?", None),
+            ("", None),
+            ("who", None),
+        ] {
+            assert_eq!(relation_question(text), want, "{text:?}");
         }
     }
 }
