@@ -606,6 +606,15 @@ impl Planner {
                     if is_greeting(&s.description) {
                         reason = format!("{reason}; the goal is a greeting, not a task");
                     }
+                    // Every report names the part of the goal no
+                    // capability serves: when nothing above quotes one
+                    // (each candidate skipped for a reason of its own, the
+                    // clause the whole goal), the words the closest lacks.
+                    if !names_part_of(goal, &s.description, &reason)
+                        && let Some(part) = self.unserved_part(goal, s, &trace)
+                    {
+                        reason = format!("{reason}; the part no capability serves: {part}");
+                    }
                     missing.push(MissingCapability {
                         sub_intent: s.id.clone(),
                         description: s.description.clone(),
@@ -985,6 +994,41 @@ impl Planner {
             param: name.clone(),
         };
         Ok(Some((trace, c, shared)))
+    }
+
+    /// The words of `s` that the closest candidate of its trace (the first
+    /// skipped, else the first rejected) does not know, with their nouns,
+    /// quoted, as the goal writes them ("how many *items* are listed at
+    /// URL"); else, for a count, what it counts. `None` when nothing of the
+    /// goal is left to name.
+    fn unserved_part(&self, goal: &str, s: &SubIntent, trace: &IntentTrace) -> Option<String> {
+        let goal_lc = goal.to_lowercase();
+        let in_goal = |w: &String| goal_lc.contains(&w.to_lowercase());
+        let closest = trace
+            .skipped
+            .first()
+            .map(|c| &c.capability_id)
+            .or_else(|| trace.rejected.first().map(|c| &c.capability_id))
+            .and_then(|id| self.marketplace.get(id));
+        let mut words: Vec<String> = closest
+            .map(|m| with_their_nouns(&s.description, &lacking_words(s, &m)))
+            .unwrap_or_default();
+        words.retain(in_goal);
+        if words.is_empty() && s.counted {
+            // "list items are listed at URL" (read from "how many items
+            // …"): the counted noun.
+            words = lexicon::words_of(&s.description)
+                .into_iter()
+                .skip(1)
+                .take(1)
+                .filter(in_goal)
+                .collect();
+        }
+        if words.is_empty() {
+            return None;
+        }
+        let quoted: Vec<String> = words.iter().map(|w| format!("{w:?}")).collect();
+        Some(quoted.join(", "))
     }
 
     /// Whether `name` is a context parameter of the server of capability
@@ -2564,6 +2608,19 @@ fn no_fit_reason(t: &IntentTrace) -> String {
     } else {
         "every fitting capability is denied by the policy".into()
     }
+}
+
+/// Whether a requires-agent line for the clause `description` with
+/// `reason` names a part of `goal`: the clause is one (a goal of several
+/// clauses), or the reason quotes a piece of the goal that is not all of
+/// it.
+fn names_part_of(goal: &str, description: &str, reason: &str) -> bool {
+    let goal_lc = goal.trim().to_lowercase();
+    let part = |t: &str| {
+        let t = t.trim().to_lowercase();
+        t.chars().any(char::is_alphanumeric) && t != goal_lc && goal_lc.contains(&t)
+    };
+    part(description) || reason.split('"').skip(1).step_by(2).any(part)
 }
 
 /// A step chosen to run after a change it refers to ("stage todo.txt and
@@ -4981,6 +5038,36 @@ mod tests {
             "{}",
             flat(&r)
         );
+    }
+
+    #[test]
+    fn every_refusal_quotes_the_part_of_the_goal_it_cannot_serve() {
+        let p = git_and_graph();
+        // Each candidate skipped for a reason of its own, none quoting
+        // the goal: the words the closest lacks are named.
+        let goal = "how many items are listed at http://127.0.0.1:9/items.json";
+        let r = p.plan(goal).unwrap();
+        let missing = r.requires_agent.map(|m| m.missing).unwrap_or_default();
+        assert!(
+            missing
+                .iter()
+                .any(|m| names_part_of(goal, &m.description, &m.reason)),
+            "{missing:?}"
+        );
+        // A clause of several is itself a part; a quote of the whole goal
+        // is none.
+        assert!(names_part_of(
+            "read a and b",
+            "read a",
+            "no capability fits"
+        ));
+        assert!(!names_part_of("book it", "book it", r#"no "book it""#));
+        assert!(names_part_of(
+            "book it",
+            "book it",
+            r#"no capability knows "book""#
+        ));
+        assert!(!names_part_of("book it", "book it", r#"no "", "?""#));
     }
 
     #[test]
