@@ -972,16 +972,20 @@ impl Planner {
         if server(&c.manifest.id) != server(&change.manifest.id) {
             return Ok(None);
         }
-        let required = required_params(&change.manifest);
-        let shared = c.intent.params.iter().find(|(name, v)| {
-            matches!(v, ParamValue::Literal(_))
-                && self.is_context_param(&c.manifest.id, name)
-                && match change.intent.params.get(*name) {
-                    Some(w) => w == *v,
-                    None => required.contains(name.as_str()),
+        // The context both act in: stated by both alike, or by one of them
+        // only (filled into the other by `share_stated_context`; checked
+        // by the caller once filled).
+        let shared = c.manifest.required_keys().into_iter().find(|name| {
+            self.is_context_param(&c.manifest.id, name)
+                && match (c.intent.params.get(name), change.intent.params.get(name)) {
+                    (Some(v @ ParamValue::Literal(_)), Some(w)) => v == w,
+                    (Some(ParamValue::Literal(_)), None) | (None, Some(ParamValue::Literal(_))) => {
+                        true
+                    }
+                    _ => false,
                 }
         });
-        let Some((name, _)) = shared else {
+        let Some(name) = shared else {
             return Ok(None);
         };
         trace.notes.push(format!(
@@ -991,7 +995,7 @@ impl Planner {
         let shared = AfterChange {
             step: s.id.clone(),
             change: (*earlier).clone(),
-            param: name.clone(),
+            param: name,
         };
         Ok(Some((trace, c, shared)))
     }
@@ -1050,7 +1054,7 @@ impl Planner {
             && ids.iter().all(|i| {
                 self.marketplace
                     .get(i)
-                    .is_some_and(|m| required_params(&m).contains(name))
+                    .is_some_and(|m| m.required_keys().iter().any(|k| k == name))
             })
     }
 
@@ -2633,15 +2637,6 @@ struct AfterChange {
     change: String,
     /// The context parameter (`repo_path`).
     param: String,
-}
-
-/// The required parameters of `m`'s input schema.
-fn required_params(m: &CapabilityManifest) -> BTreeSet<&str> {
-    m.input_schema
-        .get("required")
-        .and_then(|r| r.as_array())
-        .map(|r| r.iter().filter_map(|n| n.as_str()).collect())
-        .unwrap_or_default()
 }
 
 /// "stage todo.txt and commit it in REPO": a context the goal states once
@@ -4836,9 +4831,16 @@ mod tests {
         // Said, it is served.
         let r = p.plan("convert 'Hello World' to upper case").unwrap();
         assert!(r.rtfs.is_some_and(|t| t.contains("ccos.text.upper")));
-        // "the first line": no capability here takes a position.
+        // "the first line": the one at position 1 of the lines, never any
+        // item a capability returning a list would give.
         let r = p.plan("show the first line of notes.txt").unwrap();
-        assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
+        assert!(
+            r.rtfs
+                .as_ref()
+                .is_some_and(|t| t.contains("(call :ccos.data.nth {:items s2 :position 1})")),
+            "{:?}",
+            r.rtfs
+        );
     }
 
     /// The built-ins plus a repository lookup and an issue list, as an
@@ -5009,6 +5011,27 @@ mod tests {
         let notes = r.trace.explain();
         assert!(notes.contains(r#""it" is what s1 changed"#), "{notes}");
         assert!(notes.contains(":repo_path is the one s2 states"), "{notes}");
+        // The repository said on the first clause holds for the commit;
+        // the staging's result is never taken for it (attack trial: it
+        // was, as a "topic match" of "repo").
+        let r = p
+            .plan("in /tmp/repo, stage todo.txt and commit it with the message 'x'")
+            .unwrap();
+        let plan = flat(&r);
+        assert!(
+            plan.contains(r#"(call :mcp.git.git_commit {:message "x" :repo_path "/tmp/repo"})"#),
+            "{plan}"
+        );
+        // The rest of an unquoted path with a space ("/tmp/repo C") is
+        // a value the plan would drop: refused, never another repository.
+        let r = p
+            .plan("stage todo.txt and commit it with the message 'x' in /tmp/repo C")
+            .unwrap();
+        assert!(
+            format!("{:?}", r.requires_agent).contains(r#"would drop name \"C\""#),
+            "{}",
+            flat(&r)
+        );
         // No repository said: never the staging's result as one, never a
         // log for "commit".
         let r = p.plan("stage todo.txt and commit it").unwrap();

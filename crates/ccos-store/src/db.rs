@@ -219,12 +219,21 @@ impl Store {
             // Two processes opening a brand-new file at once race to switch
             // it to WAL, which SQLite reports as "database is locked"
             // without waiting; retry that case with a backoff, up to WAIT.
+            // No idle reaping (`idle_timeout`, `max_lifetime`: None, here
+            // and for PostgreSQL): sqlx's reaper task can read an
+            // underflowed idle count and spin without yielding, which
+            // hung `ccos mcp discover` at exit at 100 % CPU (a test run;
+            // sqlx issue #3645, fixed upstream by #4289, not in sqlx-core
+            // 0.9.0). With `min_connections` 0 no such task is spawned; a
+            // short-lived CLI and a local file gain nothing from reaping.
             let started = std::time::Instant::now();
             let mut delay = Duration::from_millis(20);
             let pool = loop {
                 match SqlitePoolOptions::new()
                     .max_connections(4)
                     .acquire_timeout(WAIT)
+                    .idle_timeout(None)
+                    .max_lifetime(None)
                     .connect_with(opts.clone())
                     .await
                 {
@@ -250,6 +259,8 @@ impl Store {
             let pool = PgPoolOptions::new()
                 .max_connections(5)
                 .acquire_timeout(WAIT)
+                .idle_timeout(None)
+                .max_lifetime(None)
                 .connect_with(opts)
                 .await
                 .map_err(|source| StoreError::Open {

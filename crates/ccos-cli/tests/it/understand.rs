@@ -2748,3 +2748,29 @@ fn conditions_and_orders_are_read_whole_or_refused() {
     );
     assert_eq!(code, Some(3), "{err}");
 }
+
+/// "the first line of notes.txt", "the last line", "line 2 of …": the
+/// file's lines, then the one at that position; past the end is an error
+/// (new-user trial: each was refused, "choosing from a list needs an
+/// agent").
+#[test]
+fn a_line_at_a_position_of_a_file() {
+    let home = home(false);
+    let work = home.path().join("work");
+    write(&work, "notes.txt", "alpha beta\n\ngamma\ndelta\n");
+    for (goal, want) in [
+        ("what is the first line of notes.txt", json!("alpha beta")),
+        ("what's the last line of notes.txt?", json!("delta")),
+        ("print the second line of notes.txt", json!("")),
+        ("show me the 3rd line in notes.txt", json!("gamma")),
+        ("line 4 of notes.txt", json!("delta")),
+    ] {
+        right(home.path(), goal, &[], want);
+    }
+    let (code, _, err) = run(home.path(), "show line 5 of notes.txt", &[]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("the list has 4 items, no item at position 5"),
+        "{err}"
+    );
+}

@@ -352,6 +352,21 @@ pub fn manifests() -> Vec<CapabilityManifest> {
             r#"(call :ccos.data.sort {:items [{:n 2} {:n 1}] :key "n"})"#,
         ),
         cap(
+            "ccos.data.nth",
+            "The item at a position: 1 the first, 2 the second, -1 the last.",
+            obj(&[
+                ("items", items("the items, in order"), true),
+                (
+                    "position",
+                    json!({"type": "integer", "description": "1 for the first item, -1 for the last; a position past the end is an error"}),
+                    true,
+                ),
+            ]),
+            json!({}),
+            &[Pure],
+            r#"(call :ccos.data.nth {:items ["a" "b" "c"] :position -1})"#,
+        ),
+        cap(
             "ccos.data.take",
             "Take the first N items of a list.",
             obj(&[

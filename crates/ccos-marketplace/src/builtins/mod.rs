@@ -252,6 +252,35 @@ impl BuiltinExecutor {
             "ccos.data.get" => data_get(id, &Args::one_map(id, &args)?),
             "ccos.data.related" => data_related(id, &Args::one_map(id, &args)?),
             "ccos.data.sort" => data_sort(id, &Args::one_map(id, &args)?),
+            "ccos.data.nth" => {
+                let a = Args::one_map(id, &args)?;
+                let items = a.seq("items")?;
+                let n = a.int("position")?;
+                let len = i64::try_from(items.len()).unwrap_or(i64::MAX);
+                let at = match n {
+                    0 => {
+                        return Err(CallError::invalid(
+                            id,
+                            ":position counts from 1 (the first) or from -1 (the last), never 0",
+                        ));
+                    }
+                    n if n > 0 => n - 1,
+                    n => len.saturating_add(n),
+                };
+                usize::try_from(at)
+                    .ok()
+                    .and_then(|i| items.get(i))
+                    .cloned()
+                    .ok_or_else(|| {
+                        CallError::failed(
+                            id,
+                            format!(
+                                "the list has {len} item{}, no item at position {n}",
+                                if len == 1 { "" } else { "s" }
+                            ),
+                        )
+                    })
+            }
             "ccos.data.take" => {
                 let a = Args::one_map(id, &args)?;
                 let items = a.seq("items")?;
@@ -740,16 +769,11 @@ fn data_related(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
             ));
         }
     };
-    let words = |t: &str| -> Vec<String> {
-        t.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(str::to_lowercase)
-            .collect()
-    };
-    let (kind_words, entity_words) = (words(kind), words(entity));
+    let (kind_words, entity_words) = (relation_type_words(kind), entity_name(entity));
     if kind_words.is_empty() || entity_words.is_empty() {
         return Err(CallError::invalid(id, ":type and the entity need words"));
     }
+    let words = relation_type_words;
     let mut types = std::collections::BTreeSet::new();
     let mut known = false;
     let mut out: Vec<Value> = vec![];
@@ -767,8 +791,8 @@ fn data_related(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
         };
         let (t, here, there) = (text(keys[2])?, text(given)?, text(other)?);
         types.insert(t.to_string());
-        let at_entity = words(here) == entity_words;
-        known |= at_entity || words(there) == entity_words;
+        let at_entity = entity_name(here) == entity_words;
+        known |= at_entity || entity_name(there) == entity_words;
         if at_entity && words(t) == kind_words {
             let v = Value::string(there);
             if !out.contains(&v) {
@@ -797,6 +821,47 @@ fn data_related(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
         ));
     }
     Ok(Value::vector(out))
+}
+
+/// A relation type's words, lower case: split at `_`, `-`, spaces and
+/// a lower-case letter followed by a capital ("works_at" = "WORKS-AT" =
+/// "worksAt" = "works at"). A type with any other character, or opening
+/// or closing with a separator ("!works_at", "-works_at"), is its own
+/// word, compared as written (case aside): never another type.
+fn relation_type_words(t: &str) -> Vec<String> {
+    let t = t.trim();
+    let separator = |c: char| matches!(c, '_' | '-' | ' ');
+    let plain = t.chars().all(|c| c.is_alphanumeric() || separator(c))
+        && !t.starts_with(separator)
+        && !t.ends_with(separator);
+    if !plain {
+        return vec![t.to_lowercase()];
+    }
+    let mut words: Vec<String> = vec![];
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in t.chars() {
+        if (separator(c) || (c.is_uppercase() && prev_lower)) && !cur.is_empty() {
+            words.push(std::mem::take(&mut cur));
+        }
+        if !separator(c) {
+            cur.extend(c.to_lowercase());
+        }
+        prev_lower = c.is_lowercase();
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words
+}
+
+/// An entity's name as compared: case and runs of spaces aside, every
+/// other character kept ("C" is not "C++", "Go" not "Go!").
+fn entity_name(t: &str) -> String {
+    t.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
 }
 
 /// The value of `m` under the key `key` names: as written, else ignoring

@@ -1054,6 +1054,40 @@ async fn related_answers_the_other_ends_or_says_what_is_unknown() {
         let r = call(&mp, "ccos.data.related", &args).await;
         assert!(format!("{r:?}").contains(why), "{ask}: {r:?}");
     }
+    // Types by words, whatever the spelling; names as written but for
+    // case and spaces (attack trial: "C" matched "C++" and "C#", and
+    // `worksAt` was dropped, `!works_at` taken).
+    let spelled = r#"[{:from "A" :to "G" :relationType "works_at"}
+                      {:from "B" :to "G" :relationType "WORKS-AT"}
+                      {:from "C" :to "G" :relationType "worksAt"}
+                      {:from "D" :to "G" :relationType "Works At"}
+                      {:from "E" :to "G" :relationType "!works_at"}
+                      {:from "F" :to "G" :relationType "-works_at"}
+                      {:from "H" :to "C++" :relationType "uses"}
+                      {:from "I" :to "C#" :relationType "uses"}
+                      {:from "J" :to "c" :relationType "uses"}
+                      {:from "K" :to "Go!" :relationType "uses"}
+                      {:from "L" :to "New  York" :relationType "lives in"}]"#;
+    for (ask, want) in [
+        (r#":type "works at" :to "G""#, r#"["A" "B" "C" "D"]"#),
+        (r#":type "uses" :to "C""#, r#"["J"]"#),
+        (r#":type "uses" :to "C++""#, r#"["H"]"#),
+        (r#":type "lives in" :to "new york""#, r#"["L"]"#),
+    ] {
+        let args = format!("{{:relations {spelled} {keys} {ask}}}");
+        assert_eq!(
+            ok(call(&mp, "ccos.data.related", &args).await),
+            want,
+            "{ask}"
+        );
+    }
+    let r = call(
+        &mp,
+        "ccos.data.related",
+        &format!("{{:relations {spelled} {keys} :type \"uses\" :to \"Go\"}}"),
+    )
+    .await;
+    assert!(format!("{r:?}").contains("is in no relation"), "{r:?}");
     let r = call(
         &mp,
         "ccos.data.related",
@@ -1064,4 +1098,37 @@ async fn related_answers_the_other_ends_or_says_what_is_unknown() {
         format!("{r:?}").contains("relation 0 has no text under :relationType"),
         "{r:?}"
     );
+}
+
+#[tokio::test]
+async fn nth_is_the_item_at_a_position_or_an_error() {
+    let mp = mp();
+    let ok = |r: Result<String, CallError>| r.unwrap();
+    for (args, want) in [
+        (r#"{:items ["a" "b" "c"] :position 1}"#, r#""a""#),
+        (r#"{:items ["a" "b" "c"] :position 3}"#, r#""c""#),
+        (r#"{:items ["a" "b" "c"] :position -1}"#, r#""c""#),
+        (r#"{:items ["a" "b" "c"] :position -3}"#, r#""a""#),
+    ] {
+        assert_eq!(ok(call(&mp, "ccos.data.nth", args).await), want, "{args}");
+    }
+    for (args, why) in [
+        (
+            r#"{:items ["a"] :position 2}"#,
+            "the list has 1 item, no item at position 2",
+        ),
+        (r#"{:items [] :position -1}"#, "the list has 0 items"),
+        (
+            r#"{:items ["a" "b"] :position -3}"#,
+            "no item at position -3",
+        ),
+        (r#"{:items ["a"] :position 0}"#, "never 0"),
+        (
+            r#"{:items ["a"] :position -9223372036854775808}"#,
+            "no item at position",
+        ),
+    ] {
+        let r = call(&mp, "ccos.data.nth", args).await;
+        assert!(format!("{r:?}").contains(why), "{args}: {r:?}");
+    }
 }

@@ -348,6 +348,11 @@ fn param(template: &str, values: &BTreeMap<&str, (String, bool)>) -> DraftParam 
     if let Ok(b) = template.parse::<bool>() {
         return DraftParam::Literal(rtfs::Value::Bool(b));
     }
+    // An integer: a number parameter the rule itself sets (`position =
+    // "-1"`, the last).
+    if let Ok(i) = template.parse::<i64>() {
+        return DraftParam::Literal(rtfs::Value::Int(i));
+    }
     if let Some(name) = template.strip_prefix('{').and_then(|t| t.strip_suffix('}'))
         && let Some((v, quoted)) = values.get(name)
     {

@@ -3186,6 +3186,12 @@ fn names(
             .or_else(|| s.strip_suffix("\u{2019}s"))
             .unwrap_or(&s)
             .to_string();
+        // A letter labelling the value after it ("B(1,2)", "C = 3") is a
+        // label, not a value of its own.
+        let labels = text
+            .get(span.end..)
+            .is_some_and(|rest| rest.trim_start().starts_with(['(', '=', ':', '[']));
+        let letter = capital_letter(&s) && !labels;
         out.push(Mention {
             kind: MentionKind::Name,
             value: Json::from(bare),
@@ -3195,8 +3201,12 @@ fn names(
             items: vec![],
             // A name of several words inside the sentence ("Iron Meadow",
             // "Leo Brandt") is a stated value the plan must use; a single
-            // capitalised word, or one opening the goal, may be chance.
-            weak: (end - start < 2 && !object_of && !whose) || start == 0,
+            // capitalised word, or one opening the goal, may be chance —
+            // but not a capital letter alone ("in /x/repo *C*", "plan
+            // *B*"), which is never capitalised by chance (attack trial:
+            // the rest of a path with a space was dropped, the commit
+            // went to another repository).
+            weak: (end - start < 2 && !object_of && !whose && !letter) || start == 0,
             unit: None,
             lookup: false,
         });
@@ -3424,6 +3434,11 @@ pub fn unshouted(goal: &str) -> String {
             }
         })
         .collect()
+}
+
+/// A capital letter on its own, other than the words "A" and "I".
+fn capital_letter(word: &str) -> bool {
+    word.len() == 1 && word.bytes().all(|b| b.is_ascii_uppercase()) && !matches!(word, "A" | "I")
 }
 
 #[cfg(test)]
