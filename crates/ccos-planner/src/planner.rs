@@ -506,21 +506,12 @@ impl Planner {
                         continue;
                     }
                     // "add a new person called Erin": an entity of the
-                    // fact store, when nothing else adds such a thing.
-                    if let Some((kept, note, chosen, decision)) = self.add_entity(s) {
-                        trace.notes.push(note);
-                        trace.chosen = Some(chosen);
-                        trace.decision = Some(decision);
-                        for st in kept {
-                            planned.push(st.intent.clone());
-                            steps.push(st);
-                        }
-                        traces.push(trace);
-                        continue;
-                    }
+                    // fact store, when nothing else adds such a thing;
                     // "who works at Globex?": the relations of a
                     // knowledge graph answer it.
-                    if let Some((kept, note, chosen, decision)) = self.related(s) {
+                    if let Some((kept, note, chosen, decision)) =
+                        self.add_entity(s).or_else(|| self.related(s))
+                    {
                         trace.notes.push(note);
                         trace.chosen = Some(chosen);
                         trace.decision = Some(decision);
