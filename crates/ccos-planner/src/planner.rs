@@ -2691,19 +2691,33 @@ fn share_stated_context(
 }
 
 /// Side effects keep the goal's order: a step after one that writes runs
-/// after it ([`SubIntent::after`]), whether or not it uses its result.
+/// after it ([`SubIntent::after`]), whether or not it uses its result;
+/// and a step that writes runs after every step before it since the last
+/// write ("who works at Globex and delete Bob", "read a.txt and write 'x'
+/// to a.txt": the read sees the state before the change, never a race).
 fn order_after_writes(steps: &mut [ResolvedStep]) {
     let mut last_write: Option<String> = None;
+    let mut since: Vec<String> = vec![];
     for st in steps.iter_mut() {
-        if let Some(w) = &last_write
-            && !st.intent.depends_on.contains(w)
-            && !st.intent.after.contains(w)
-        {
-            st.intent.after.push(w.clone());
+        let writes = st
+            .manifest
+            .effective_effects()
+            .contains(&ccos_marketplace::Effect::Write);
+        let waits: Vec<String> = if writes {
+            last_write.iter().chain(&since).cloned().collect()
+        } else {
+            last_write.iter().cloned().collect()
+        };
+        for w in waits {
+            if !st.intent.depends_on.contains(&w) && !st.intent.after.contains(&w) {
+                st.intent.after.push(w);
+            }
         }
-        let effects = st.manifest.effective_effects();
-        if effects.contains(&ccos_marketplace::Effect::Write) {
+        if writes {
             last_write = Some(st.intent.id.clone());
+            since.clear();
+        } else {
+            since.push(st.intent.id.clone());
         }
     }
 }
@@ -5052,6 +5066,31 @@ mod tests {
             "{}",
             flat(&r)
         );
+    }
+
+    #[test]
+    fn a_write_waits_for_the_reads_the_goal_says_before_it() {
+        let p = planner(Policy::default());
+        // Run side by side, the read could see the file already written.
+        let r = p.plan("read a.txt and write 'x' to a.txt").unwrap();
+        let plan = r.rtfs.clone().unwrap_or_default();
+        assert!(!plan.contains("step-parallel"), "{plan}");
+        let write = r
+            .sub_intents
+            .iter()
+            .find(|s| s.description.starts_with("write"));
+        assert!(
+            write.is_some_and(|w| w.after.contains(&"s1".to_string())),
+            "{:?}",
+            r.sub_intents
+        );
+        // Reads alone still run side by side.
+        let plan = p
+            .plan("read a.txt and read b.txt")
+            .unwrap()
+            .rtfs
+            .unwrap_or_default();
+        assert!(plan.contains("step-parallel"), "{plan}");
     }
 
     #[test]
