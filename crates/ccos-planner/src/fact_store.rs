@@ -290,8 +290,8 @@ fn relation_graph(m: &CapabilityManifest) -> Option<RelationGraph> {
 }
 
 /// The provider part of a capability id (`mcp.memory` of
-/// `mcp.memory.create_entities`).
-fn provider_of(m: &CapabilityManifest) -> &str {
+/// `mcp.memory.create_entities`; empty without a dot): its server.
+pub(crate) fn provider_of(m: &CapabilityManifest) -> &str {
     m.id.rsplit_once('.').map_or("", |(p, _)| p)
 }
 

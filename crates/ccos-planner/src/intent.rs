@@ -382,6 +382,19 @@ impl SubIntent {
         hints
     }
 
+    /// The earlier results it takes without naming a parameter for them
+    /// (not its loop's list, not passed by name): plan generation feeds
+    /// them to the first free required parameters.
+    pub fn unnamed_results(&self) -> impl Iterator<Item = &String> {
+        self.depends_on.iter().filter(|d| {
+            self.each.as_ref() != Some(*d)
+                && !self
+                    .params
+                    .values()
+                    .any(|p| p == &ParamValue::StepRef((*d).clone()))
+        })
+    }
+
     /// Adds a literal parameter (builder style).
     pub fn with_param(mut self, name: impl Into<String>, value: rtfs::Value) -> SubIntent {
         self.params.insert(name.into(), ParamValue::Literal(value));

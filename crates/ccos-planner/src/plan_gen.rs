@@ -193,17 +193,7 @@ pub fn unfillable(intent: &SubIntent, m: &CapabilityManifest) -> Vec<String> {
             None => spare_refs += 1,
         }
     }
-    spare_refs += intent
-        .depends_on
-        .iter()
-        .filter(|d| intent.each.as_ref() != Some(*d))
-        .filter(|d| {
-            !intent
-                .params
-                .values()
-                .any(|p| p == &ParamValue::StepRef((*d).clone()))
-        })
-        .count();
+    spare_refs += intent.unnamed_results().count();
     let mut out = vec![];
     for (name, _, required) in &slots {
         if !*required || filled.contains(name) {

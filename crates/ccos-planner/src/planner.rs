@@ -37,7 +37,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use ccos_marketplace::CapabilityManifest;
 
-use crate::fact_store::{FactStore, RelationGraph};
+use crate::fact_store::{FactStore, RelationGraph, provider_of};
 use crate::intent::{IntentType, ItemsAnswer, ParamValue, SubIntent};
 use crate::plan_gen::{self, ASK_CAPABILITY, FILTER_CAPABILITY, GenOptions, ResolvedStep};
 use crate::resolution::{
@@ -615,8 +615,8 @@ impl Planner {
             }
             traces.push(trace);
         }
-        share_stated_context(&mut steps, &mut traces, |id, name| {
-            self.is_context_param(id, name)
+        share_stated_context(&mut steps, &mut traces, |m, name| {
+            self.is_context_param(m, name)
         });
         // "it" is the thing changed only in the same context (two
         // repositories named: which the change is in is not said).
@@ -927,16 +927,7 @@ impl Planner {
         s: &SubIntent,
         steps: &[ResolvedStep],
     ) -> Result<Option<(IntentTrace, Chosen, AfterChange)>, PlanError> {
-        let refs: Vec<&String> = s
-            .depends_on
-            .iter()
-            .filter(|d| s.each.as_ref() != Some(*d))
-            .filter(|d| {
-                !s.params
-                    .values()
-                    .any(|p| p == &ParamValue::StepRef((*d).clone()))
-            })
-            .collect();
+        let refs: Vec<&String> = s.unnamed_results().collect();
         let [earlier] = refs.as_slice() else {
             return Ok(None);
         };
@@ -959,15 +950,14 @@ impl Planner {
         let Some(c) = chosen else {
             return Ok(None);
         };
-        let server = |id: &str| id.rsplit_once('.').map(|(s, _)| s.to_string());
-        if server(&c.manifest.id) != server(&change.manifest.id) {
+        if provider_of(&c.manifest) != provider_of(&change.manifest) {
             return Ok(None);
         }
         // The context both act in: stated by both alike, or by one of them
         // only (filled into the other by `share_stated_context`; checked
         // by the caller once filled).
         let shared = c.manifest.required_keys().into_iter().find(|name| {
-            self.is_context_param(&c.manifest.id, name)
+            self.is_context_param(&c.manifest, name)
                 && match (c.intent.params.get(name), change.intent.params.get(name)) {
                     (Some(v @ ParamValue::Literal(_)), Some(w)) => v == w,
                     (Some(ParamValue::Literal(_)), None) | (None, Some(ParamValue::Literal(_))) => {
@@ -1027,13 +1017,14 @@ impl Planner {
     }
 
     /// Whether `name` is a context parameter of the server of capability
-    /// `id` (`mcp.git.git_add`: `mcp.git`): one that every capability of
+    /// `m` (`mcp.git.git_add`: `mcp.git`): one that every capability of
     /// the server requires (`repo_path`), so it says *where* the server
     /// acts, not on what. A server of one capability has none.
-    fn is_context_param(&self, id: &str, name: &str) -> bool {
-        let Some((server, _)) = id.rsplit_once('.') else {
+    fn is_context_param(&self, m: &CapabilityManifest, name: &str) -> bool {
+        let server = provider_of(m);
+        if server.is_empty() {
             return false;
-        };
+        }
         let prefix = format!("{server}.");
         let ids: Vec<String> = self
             .marketplace
@@ -1108,16 +1099,7 @@ impl Planner {
         }
         // Earlier results not passed by name feed the first free required
         // parameters (plan generation); they count as filling them.
-        let spare_refs = s
-            .depends_on
-            .iter()
-            .filter(|d| s.each.as_ref() != Some(*d))
-            .filter(|d| {
-                !s.params
-                    .values()
-                    .any(|p| p == &ParamValue::StepRef((*d).clone()))
-            })
-            .count();
+        let spare_refs = s.unnamed_results().count();
         if !s.from_text {
             let dropped = plan_gen::dropped(s, m);
             if !dropped.is_empty() {
@@ -2641,44 +2623,35 @@ struct AfterChange {
 fn share_stated_context(
     steps: &mut [ResolvedStep],
     traces: &mut [IntentTrace],
-    is_context: impl Fn(&str, &str) -> bool,
+    is_context: impl Fn(&CapabilityManifest, &str) -> bool,
 ) {
-    let server = |id: &str| id.rsplit_once('.').map(|(s, _)| s.to_string());
     for i in 0..steps.len() {
         let st = &steps[i];
-        let takes_results = st.intent.depends_on.iter().any(|d| {
-            st.intent.each.as_ref() != Some(d)
-                && !st
-                    .intent
-                    .params
-                    .values()
-                    .any(|p| p == &ParamValue::StepRef(d.clone()))
-        });
-        if takes_results || server(&st.manifest.id).is_none() {
+        let here = provider_of(&st.manifest);
+        if st.intent.unnamed_results().next().is_some() || here.is_empty() {
             continue;
         }
-        let here = server(&st.manifest.id);
         let mut filled = vec![];
         for name in plan_gen::unfillable(&st.intent, &st.manifest) {
-            if !is_context(&st.manifest.id, &name) {
-                continue;
-            }
             let stated: Vec<(&String, &ParamValue)> = steps
                 .iter()
                 .enumerate()
-                .filter(|(j, o)| *j != i && server(&o.manifest.id) == here)
+                .filter(|(j, o)| *j != i && provider_of(&o.manifest) == here)
                 .filter_map(|(_, o)| match o.intent.params.get(&name) {
                     Some(v @ ParamValue::Literal(_)) => Some((&o.intent.id, v)),
                     _ => None,
                 })
                 .collect();
+            // The catalog is scanned (`is_context`) only for a value
+            // another step states.
             if let Some((from, value)) = stated.first()
                 && stated.iter().all(|(_, v)| v == value)
+                && is_context(&st.manifest, &name)
             {
                 filled.push((name, (*from).clone(), (*value).clone()));
             }
         }
-        let id = steps[i].intent.id.clone();
+        let id = st.intent.id.clone();
         for (name, from, value) in filled {
             steps[i].intent.params.insert(name.clone(), value);
             if let Some(t) = traces.iter_mut().find(|t| t.sub_intent == id) {
@@ -4926,6 +4899,16 @@ mod tests {
         planner_over(mp)
     }
 
+    /// The plan on one line (the printer wraps long maps).
+    fn flat(r: &PlanResult) -> String {
+        r.rtfs
+            .clone()
+            .unwrap_or_default()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     /// The built-ins, git tools (the reference server's shapes: every one
     /// requires `repo_path`) and a graph memory's `read_graph`.
     fn git_and_graph() -> Planner {
@@ -4987,14 +4970,6 @@ mod tests {
     #[test]
     fn it_after_a_change_is_the_thing_changed_in_the_context_stated_once() {
         let p = git_and_graph();
-        let flat = |r: &PlanResult| {
-            r.rtfs
-                .clone()
-                .unwrap_or_default()
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
         // "it" is what was staged; the repository, said once, holds for
         // both steps.
         let r = p
@@ -5126,14 +5101,6 @@ mod tests {
     #[test]
     fn a_relation_question_is_answered_from_the_graph_or_refused() {
         let p = git_and_graph();
-        let flat = |r: &PlanResult| {
-            r.rtfs
-                .clone()
-                .unwrap_or_default()
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
         let plan = flat(&p.plan("who works at Globex?").unwrap());
         assert!(
             plan.contains("(call :mcp.memory.read_graph {}) :relations"),
@@ -5167,15 +5134,7 @@ mod tests {
     #[test]
     fn a_fact_is_kept_on_each_entity_it_is_about() {
         let p = memory();
-        // The plan on one line (the printer wraps long maps).
-        let flat = |r: PlanResult| {
-            r.rtfs
-                .unwrap_or_default()
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        let plan = flat(p.plan("remember that Alice and Dana are sisters").unwrap());
+        let plan = flat(&p.plan("remember that Alice and Dana are sisters").unwrap());
         assert!(
             plan.contains(r#"{:entityType "unknown" :name "Alice" :observations []}"#),
             "{plan}"
@@ -5200,7 +5159,7 @@ mod tests {
         // capability must know; "check out" a new branch is more than
         // creating it.
         let plan = flat(
-            p.plan("create a branch called release-1.0 in /tmp/repo")
+            &p.plan("create a branch called release-1.0 in /tmp/repo")
                 .unwrap(),
         );
         assert!(
@@ -5211,7 +5170,7 @@ mod tests {
             .plan("check out a new branch called feature in /tmp/repo")
             .unwrap();
         assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
-        let plan = flat(p.plan("add a new person called Erin").unwrap());
+        let plan = flat(&p.plan("add a new person called Erin").unwrap());
         assert!(
             plan.contains(r#"{:entities [{:entityType "person" :name "Erin" :observations []}]}"#),
             "{plan}"

@@ -773,7 +773,6 @@ fn data_related(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
     if kind_words.is_empty() || entity_words.is_empty() {
         return Err(CallError::invalid(id, ":type and the entity need words"));
     }
-    let words = relation_type_words;
     let mut types = std::collections::BTreeSet::new();
     let mut known = false;
     let mut out: Vec<Value> = vec![];
@@ -793,14 +792,14 @@ fn data_related(id: &str, a: &Args<'_>) -> Result<Value, CallError> {
         types.insert(t.to_string());
         let at_entity = entity_name(here) == entity_words;
         known |= at_entity || entity_name(there) == entity_words;
-        if at_entity && words(t) == kind_words {
+        if at_entity && relation_type_words(t) == kind_words {
             let v = Value::string(there);
             if !out.contains(&v) {
                 out.push(v);
             }
         }
     }
-    if !types.iter().any(|t| words(t) == kind_words) {
+    if !types.iter().any(|t| relation_type_words(t) == kind_words) {
         let listed: Vec<String> = types.iter().map(|t| format!("{t:?}")).collect();
         return Err(CallError::failed(
             id,
