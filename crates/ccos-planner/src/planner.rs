@@ -1249,7 +1249,7 @@ impl Planner {
         if let Some(why) = unknown_kind_named(s, m, &vocab) {
             return Fit::Refused(why);
         }
-        if let Some(why) = unaccounted_word(m, &b, &judged, &params, &vocab) {
+        if let Some(why) = unaccounted_word(s, m, &b, &judged, &params, &vocab) {
             return Fit::Refused(why);
         }
         if let Some(why) = word_after_a_number(s, m, &params, &read_words) {
@@ -2943,6 +2943,52 @@ const VERB_RESTRICTIVE: &[&str] = &[
     "except",
 ];
 
+/// Modal and auxiliary words before a relative clause's verb ("that *can*
+/// accommodate").
+const MODALS: &[&str] = &[
+    "can", "could", "will", "would", "may", "might", "should", "must", "do", "does",
+];
+
+/// The verb opening a relative clause (the words after "that"): its first
+/// word, or the one after a modal; none when the clause is negated.
+fn relative_verb(rest: &[String]) -> Option<&str> {
+    if rest
+        .iter()
+        .any(|w| lexicon::negation(w).is_some() || w.ends_with("n't"))
+    {
+        return None;
+    }
+    let first = rest.first()?;
+    if MODALS.contains(&first.as_str()) {
+        rest.get(1).map(String::as_str)
+    } else {
+        Some(first.as_str())
+    }
+}
+
+/// Whether a value stated after the first `word` of sub-intent `s`
+/// fills a parameter (or is one of the values a call is made for).
+fn binds_a_value_after(s: &SubIntent, word: &str, b: &crate::understand::bind::Binding) -> bool {
+    let lower = s.description.to_lowercase();
+    let Some(at) = lower.match_indices(word).map(|(i, _)| i).find(|&i| {
+        let before = lower[..i].chars().next_back();
+        let after = lower[i + word.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    }) else {
+        return false;
+    };
+    let fanned = |v: &serde_json::Value| {
+        b.fan_out
+            .iter()
+            .chain(&b.fan_with)
+            .any(|(_, vs)| vs.contains(v))
+    };
+    s.mentions.iter().any(|men| {
+        men.span.start > at
+            && (b.args.iter().any(|a| a.source == men.label()) || fanned(&men.value))
+    })
+}
+
 /// Words that introduce a value the goal names ("the file *named* x"),
 /// skipped as words (their stems, "name" and "call", are not filler).
 const NAMING_WORDS: &[&str] = &["named", "called"];
@@ -3350,6 +3396,7 @@ const DETERMINERS: &[&str] = &[
 /// Other words (context: "the velocity of a *car*") are not judged: a
 /// capability's description cannot list every situation it serves.
 fn unaccounted_word(
+    s: &SubIntent,
     m: &CapabilityManifest,
     b: &crate::understand::bind::Binding,
     text: &str,
@@ -3464,6 +3511,9 @@ fn unaccounted_word(
                 .get(i + 1)
                 .is_some_and(|n| matches!(n.as_str(), "from" | "on" | "at" | "in"))
     };
+    // The verb of a relative clause relating the thing to a bound value
+    // (below): accounted for by that value's parameter.
+    let mut relating_verb: Option<String> = None;
     if let Some(at) = words
         .iter()
         .enumerate()
@@ -3490,11 +3540,27 @@ fn unaccounted_word(
                             .any(|x| strict.contains(x))
                 })
         };
+        // "a restaurant *that can accommodate* a group of 5", "restaurants
+        // *that offer* Chinese cuisine": a relative clause whose object is
+        // a value the plan binds restricts by that parameter; its own verb
+        // says how the thing relates to the value, no other operation.
+        let relates_by_bound_value = |w: &str| {
+            matches!(words[at].as_str(), "that" | "which" | "who")
+                && relative_verb(rest) == Some(w)
+                && binds_a_value_after(s, &words[at], b)
+                && rest
+                    .iter()
+                    .filter(|r| r.as_str() != w)
+                    .all(|r| strict_ok(r))
+        };
         if let Some(w) = rest.iter().find(|w| !strict_ok(w)) {
-            return Some(format!(
-                "the goal restricts with \"{}\" … \"{w}\", which {} does not do",
-                words[at], m.id
-            ));
+            if !relates_by_bound_value(w) {
+                return Some(format!(
+                    "the goal restricts with \"{}\" … \"{w}\", which {} does not do",
+                    words[at], m.id
+                ));
+            }
+            relating_verb = Some(w.clone());
         }
     }
     // "words *starting with* a", "lines that *end with* s": a restriction
@@ -3549,7 +3615,7 @@ fn unaccounted_word(
         return unaccounted_for(w);
     }
     for (i, w) in words.iter().enumerate() {
-        if !unaccounted(w) {
+        if !unaccounted(w) || relating_verb.as_ref() == Some(w) {
             continue;
         }
         let prev = i
@@ -5202,6 +5268,39 @@ mod tests {
         let r = p
             .plan("what's the sum of 2.5 and 4 according to the weather server?")
             .unwrap();
+        assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
+    }
+
+    #[test]
+    fn a_relative_clause_about_a_bound_value_restricts_by_its_parameter() {
+        use ccos_marketplace::CapabilityManifest;
+        let mp = builtins();
+        mp.register(CapabilityManifest::new(
+            "shops.find_nearby",
+            "Locate nearby bike shops by the brand they sell",
+            obj(
+                serde_json::json!({
+                    "city": {"type": "string", "description": "The city"},
+                    "brand": {"type": "string", "description": "Bike brand"}}),
+                &["city", "brand"],
+            ),
+        ))
+        .unwrap();
+        let p = planner_over(mp);
+        let plan = |g: &str| p.plan(g).unwrap();
+        // "that sell the brand Trek": the verb relates the shops to the
+        // brand the plan passes.
+        let r = plan("find bike shops in Oslo that sell the brand Trek");
+        let rtfs = r
+            .rtfs
+            .clone()
+            .unwrap_or_else(|| format!("{:?}", r.requires_agent));
+        assert!(rtfs.contains(":brand \"Trek\""), "{rtfs}");
+        // Nothing bound in the clause: a restriction the plan does not do.
+        let r = plan("find bike shops in Oslo that repair wheels");
+        assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
+        // A negated relation is never the value's parameter.
+        let r = plan("find bike shops in Oslo that don't sell the brand Trek");
         assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
     }
 
