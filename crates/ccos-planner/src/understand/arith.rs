@@ -200,6 +200,16 @@ fn tokens(text: &str) -> Option<Vec<T>> {
             i += n;
             continue;
         }
+        // "2.5 million": the number the scale word makes.
+        if let (T::Num(v), Some(T::Word(scale))) = (&out[i], out.get(i + 1))
+            && let Some(scaled) = v
+                .as_f64()
+                .and_then(|f| super::mentions::scaled_number(&v.to_string(), f, scale))
+        {
+            merged.push(T::Num(scaled));
+            i += 2;
+            continue;
+        }
         merged.push(out[i].clone());
         i += 1;
     }
@@ -913,6 +923,8 @@ mod tests {
             ("add 2 and 3", 5.0),
             ("add 4 to 6", 10.0),
             ("sum of 1.5 and 2.25", 3.75),
+            ("what is 2.5 million times 2", 5_000_000.0),
+            ("1.5 billion minus 1 thousand", 1_499_999_000.0),
             ("the sum of 1, 2 and 3", 6.0),
             ("sum the numbers 4, 8, 15, 16, 23 and 42", 108.0),
             ("sum up 1, 2 and 3", 6.0),

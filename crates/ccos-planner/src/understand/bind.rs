@@ -1672,6 +1672,16 @@ fn takes_a_year(p: &Param) -> bool {
             .any(|w| matches!(w.as_str(), "years" | "number" | "count" | "num" | "n"))
 }
 
+/// Whether number `m` is a year ("2021", "1861") and `p` a text
+/// parameter named for a year or a season.
+fn a_year_for_text(m: &Mention, p: &Param) -> bool {
+    m.kind == MentionKind::Number
+        && m.unit.is_none()
+        && p.ty.as_deref() == Some("string")
+        && has(&p.name_words, &["year", "season"])
+        && m.value.as_u64().is_some_and(|y| (1000..=2999).contains(&y))
+}
+
 /// Whether a parameter's name ends in a plural word (`ingredients`,
 /// `dietary_tags`; not `address`, `status`).
 fn plural_name(name: &str) -> bool {
@@ -1950,6 +1960,11 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             if has(n, &["name", "title"]) && !has(n, ID_WORDS) =>
         {
             return None;
+        }
+        // "the 2021 season", "in 1861": a year for a text parameter named
+        // for years or seasons.
+        (MentionKind::Number, Some("string")) if a_year_for_text(m, p) => {
+            (0.9, s(&m.value.to_string()))
         }
         (MentionKind::Number, Some("string")) => {
             let sc = if has(n, ID_WORDS) { 0.6 } else { 0.25 };
@@ -3594,10 +3609,12 @@ pub fn bind(
                 // when a word beside it names the parameter ("zip 90210"):
                 // "issue 3" is not a label because `labels` is described
                 // as the issues' labels.
+                // ("the 2021 season": a year goes to a season or a year.)
                 if men.kind == MentionKind::Number
                     && p.ty.as_deref() == Some("string")
                     && !has(&p.name_words, ID_WORDS)
                     && !cue_names(men, p)
+                    && !a_year_for_text(men, p)
                 {
                     continue;
                 }
@@ -5865,6 +5882,25 @@ mod tests {
         let b = run("get the quote of company Tesla in Euronext", &two_open);
         assert_eq!(args(&b), json!({"symbol": "Tesla"}), "{b:?}");
         assert!(b.unused.iter().any(|u| u.contains("Euronext")), "{b:?}");
+    }
+
+    #[test]
+    fn a_year_goes_to_a_text_parameter_for_years_or_seasons() {
+        let standings = cap(
+            "standings",
+            obj(
+                json!({"team": {"type": "string", "description": "The team"},
+                       "season": {"type": "string", "description": "The season"},
+                       "page": {"type": "string", "description": "Result page"}}),
+                &["team", "season"],
+            ),
+        );
+        let b = run("the standings of Arsenal in the 2019 season", &standings);
+        assert_eq!(args(&b)["season"], json!("2019"), "{b:?}");
+        // Not any number: "3" is no season, and no page unless it says so.
+        let b = run("the standings of Arsenal after 3 games", &standings);
+        assert_eq!(args(&b).get("season"), None, "{b:?}");
+        assert_eq!(args(&b).get("page"), None, "{b:?}");
     }
 
     #[test]

@@ -923,6 +923,32 @@ fn is_ident_word(s: &str) -> bool {
         && s.chars().any(|c| c.is_ascii_alphabetic())
 }
 
+/// `w` (read as `f`) times the scale word `scale` ("thousand",
+/// "million", "billion", "trillion"): "8.5 million" is 8500000, exact
+/// when the scale leaves no fraction (the decimals written are fewer than
+/// the scale's zeros), never a float's rounding error.
+pub(crate) fn scaled_number(w: &str, f: f64, scale: &str) -> Option<Json> {
+    let zeros: i32 = match scale {
+        "thousand" => 3,
+        "million" => 6,
+        "billion" => 9,
+        "trillion" => 12,
+        _ => return None,
+    };
+    let decimals = w.split_once('.').map_or(0, |(_, d)| {
+        d.chars().take_while(char::is_ascii_digit).count()
+    });
+    let v = f * 10f64.powi(zeros);
+    if !v.is_finite() {
+        return None;
+    }
+    Some(if i32::try_from(decimals).is_ok_and(|d| d <= zeros) {
+        json_num(v.round())
+    } else {
+        json_num(v)
+    })
+}
+
 fn json_num(f: f64) -> Json {
     if f.fract() == 0.0 && f.abs() < 9.0e15 {
         Json::from(f as i64)
@@ -1128,8 +1154,12 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                         m = Some((MentionKind::Time, Json::from(hm), false));
                         take = 1 + usize::from(took);
                     } else {
+                        // "213 million", "8.5 billion": the number the
+                        // scale word makes of it, its unit after both.
+                        let scaled = next.and_then(|n| scaled_number(w, f, n));
+                        let skip = usize::from(scaled.is_some());
                         let after: Vec<Option<&str>> = (1..=3)
-                            .map(|k| words.get(i + k).and_then(|x| x.as_deref()))
+                            .map(|k| words.get(i + skip + k).and_then(|x| x.as_deref()))
                             .collect();
                         // A symbol written onto the number ("300K", "20A"),
                         // case and all; else unit words ("10 meters").
@@ -1139,14 +1169,15 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                             }
                             _ => None,
                         });
-                        if let Some(u) = glued {
+                        take = 1 + skip;
+                        if let Some(u) = glued.filter(|_| skip == 0) {
                             unit = Some(u);
                             take = 2;
                         } else if let Some((u, n)) = super::units::unit_words(&after) {
                             unit = Some(u);
-                            take = 1 + n;
+                            take = 1 + skip + n;
                         }
-                        m = Some((MentionKind::Number, v, false));
+                        m = Some((MentionKind::Number, scaled.unwrap_or(v), false));
                     }
                 } else if let Some((num, u)) = super::units::attached(w)
                     && let Some(r) = parse_number(num)
@@ -3636,6 +3667,31 @@ mod tests {
                 ("25 degrees Celsius", json!(25), Some("°C")),
             ]
         );
+        // A scale word makes the number, exactly; the unit follows both.
+        let m = mentions("a population of 213 million on 8.5 million square kilometers").unwrap();
+        let got: Vec<(&str, Json, Option<&str>)> = m
+            .iter()
+            .map(|m| (m.text.as_str(), m.value.clone(), m.unit.as_deref()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("213 million", json!(213_000_000), None),
+                (
+                    "8.5 million square kilometers",
+                    json!(8_500_000),
+                    Some("km2")
+                ),
+            ]
+        );
+        for (text, value) in [
+            ("1.15 billion", json!(1_150_000_000)),
+            ("2.125 thousand", json!(2125)),
+            ("1.2345 thousand", json!(1234.5)),
+        ] {
+            let m = mentions(text).unwrap();
+            assert_eq!(m[0].value, value, "{text}");
+        }
         // A compound duration is one.
         let m = mentions("a pace for 3 miles in 27 minutes and 30 seconds").unwrap();
         assert_eq!(m.last().map(|m| m.value.clone()), Some(json!(1_650_000)));
