@@ -593,12 +593,7 @@ impl ResolutionStrategy for CatalogResolution {
                 && judged
                     .iter()
                     .any(|q| !filler.contains(q.as_str()) && !matched.contains(q));
-            let exp_min = std::env::var("CCOS_EXP_COV")
-                .ok()
-                .and_then(|v| v.parse::<f64>().ok())
-                .filter(|_| self.min_coverage > 0.0)
-                .unwrap_or(self.min_coverage);
-            if bar_coverage < exp_min || (matched.is_empty() && spelled.is_empty()) {
+            if bar_coverage < self.min_coverage || (matched.is_empty() && spelled.is_empty()) {
                 dropped = Some(format!(
                     "dropped: it has {:.2} of the request's words by weight ({:.2} needed; it lacks {})",
                     bar_coverage.abs(),
