@@ -409,6 +409,18 @@ impl Planner {
                 }
                 None => self.choose(s)?,
             };
+            // "read config.json and tell me the app name": served by
+            // nothing alone, the clause asks about the file just read.
+            let about_file: SubIntent;
+            let s = match self.about_the_file_read(&subs, s, chosen.is_none()) {
+                Some((about, t, c)) => {
+                    about_file = about;
+                    trace = t;
+                    chosen = Some(c);
+                    &about_file
+                }
+                None => s,
+            };
             // Groups of values in a goal split into clauses: the splitter
             // may have copied them into each clause ("…, $11.23 in
             // Portland, Oregon and in Seattle, Washington" made two
@@ -909,6 +921,47 @@ impl Planner {
             }
             None => Ok((trace, None)),
         }
+    }
+
+    /// Sub-intent `s` read as asking about the one file the sub-intent
+    /// before it only reads ([`crate::decompose::of_the_file_read`]), when
+    /// it is `unserved` alone and so read a capability serves it: the
+    /// sub-intent (same id), its trace and the choice, the trace saying why.
+    fn about_the_file_read(
+        &self,
+        subs: &[SubIntent],
+        s: &SubIntent,
+        unserved: bool,
+    ) -> Option<(SubIntent, IntentTrace, Chosen)> {
+        if !unserved || !s.from_text || !s.depends_on.is_empty() {
+            return None;
+        }
+        let at = subs.iter().position(|x| x.id == s.id)?;
+        let prev = subs.get(at.checked_sub(1)?)?;
+        // A rule may have rewritten the reading clause ("read the file"
+        // with its path): the clause it read.
+        let prev_text = match prev.params.get("path") {
+            Some(crate::intent::ParamValue::Literal(v))
+                if prev.params.len() == 1 && prev.intent_type == IntentType::Fetch =>
+            {
+                format!("read {}", v.as_str()?)
+            }
+            _ => prev.description.clone(),
+        };
+        let text = crate::decompose::of_the_file_read(&prev_text, &s.description)?;
+        let mut about = SubIntent::new(s.id.clone(), text, s.intent_type.clone());
+        about.mentions = crate::understand::mentions(&about.description).ok()?;
+        about.from_text = true;
+        about.after = s.after.clone();
+        let (mut trace, chosen) = self.choose(&about).ok()?;
+        trace.notes.insert(
+            0,
+            format!(
+                "\"{}\" alone is served by nothing: read as \"{}\" (the file the previous clause reads)",
+                s.description, about.description
+            ),
+        );
+        Some((about, trace, chosen?))
     }
 
     /// "stage todo.txt and commit *it*": after a step that changes
@@ -5269,6 +5322,34 @@ mod tests {
             .plan("what's the sum of 2.5 and 4 according to the weather server?")
             .unwrap();
         assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
+    }
+
+    #[test]
+    fn a_question_after_reading_a_file_asks_about_that_file() {
+        let p = planner(Policy::default());
+        let plan = |g: &str| {
+            let r = p.plan(g).unwrap();
+            r.rtfs
+                .clone()
+                .unwrap_or_else(|| format!("{:?}", r.requires_agent))
+        };
+        // Served by nothing alone: the key of the file just read.
+        let rtfs = plan("read config.json and tell me the app name");
+        assert!(rtfs.contains(":key \"app name\""), "{rtfs}");
+        assert!(rtfs.contains("in config.json"), "{rtfs}");
+        // Served alone: the clause means what it says (the current time).
+        let rtfs = plan("read config.json and tell me the time");
+        assert!(rtfs.contains("ccos.time.now"), "{rtfs}");
+        assert!(!rtfs.contains(":key"), "{rtfs}");
+        // Another file, or no file read before: nothing to ask about.
+        let rtfs = plan("list the folder docs and tell me the app name");
+        assert!(rtfs.contains("RequiresAgent"), "{rtfs}");
+        let rtfs = plan("read config.json and tell me the port in people.json");
+        assert!(rtfs.contains("people.json"), "{rtfs}");
+        assert!(
+            !rtfs.contains("port in people.json in config.json"),
+            "{rtfs}"
+        );
     }
 
     #[test]

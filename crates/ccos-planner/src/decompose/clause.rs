@@ -581,6 +581,64 @@ fn complete_ellipsis(prev: &str, clause: &str) -> Option<String> {
     ))
 }
 
+/// Verbs of a clause that only reads a file ("*read* config.json").
+const READING_VERBS: [&str; 5] = ["read", "open", "load", "cat", "check"];
+
+/// Words opening a clause that asks for a thing by its name ("*tell me*
+/// the app name", "*what is* the port").
+const ASKING_FOR: [&str; 9] = [
+    "tell", "show", "give", "what", "what's", "whats", "print", "display", "get",
+];
+
+/// "read config.json and *tell me the app name*": a clause asking for
+/// "the" thing of no stated place, after a clause that only reads one
+/// file, may ask about that file — the clause with "in FILE" added (then
+/// planned as any "what is the app name in config.json", a key of the
+/// file's content; a key it lacks is an error at run time). The planner
+/// reads it so only when the clause alone is served by nothing ("read
+/// config.json and tell me the time" is the current time).
+pub(crate) fn of_the_file_read(prev: &str, clause: &str) -> Option<String> {
+    let prev_words = lexicon::words_of(prev);
+    let stated = crate::understand::mentions(prev).ok()?;
+    let [file] = stated.as_slice() else {
+        return None;
+    };
+    let verb = prev_words.first()?;
+    if file.kind != crate::understand::MentionKind::Path
+        || !lexicon::names_a_file(&file.text)
+        || !READING_VERBS.contains(&verb.as_str())
+        // Nothing but the verb, "the file", and the file.
+        || prev_words.len() > 1 + 2 + lexicon::words_of(&file.text).len()
+    {
+        return None;
+    }
+    let words = lexicon::words_of(clause);
+    let the = words.iter().position(|w| w == "the")?;
+    let asks = words
+        .first()
+        .is_some_and(|w| ASKING_FOR.contains(&w.as_str()))
+        && words[1..the]
+            .iter()
+            .all(|w| matches!(w.as_str(), "me" | "us" | "is" | "are" | "was"));
+    // The thing asked: one to three words, no values, no place.
+    let thing = &words[the + 1..];
+    if !asks
+        || thing.is_empty()
+        || thing.len() > 3
+        || thing
+            .iter()
+            .any(|w| ELLIPSIS_PREPS.contains(&w.as_str()) || w == "it" || w == "file")
+        || !crate::understand::mentions(clause).ok()?.is_empty()
+    {
+        return None;
+    }
+    Some(format!(
+        "{} in {}",
+        clause.trim_end_matches(['?', '.', '!', ' ']),
+        file.text
+    ))
+}
+
 /// Words by which a clause asks for the previous one again with other
 /// values ("then *repeat* with 10 seconds", "do *the same* for a sample
 /// size of 150", "*what about* Paris?").
