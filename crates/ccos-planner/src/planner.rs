@@ -3003,7 +3003,8 @@ const MODALS: &[&str] = &[
 ];
 
 /// The verb opening a relative clause (the words after "that"): its first
-/// word, or the one after a modal; none when the clause is negated.
+/// word, or the one after a modal, when it is one of [`RELATING_VERBS`];
+/// none when the clause is negated.
 fn relative_verb(rest: &[String]) -> Option<&str> {
     if rest
         .iter()
@@ -3012,12 +3013,60 @@ fn relative_verb(rest: &[String]) -> Option<&str> {
         return None;
     }
     let first = rest.first()?;
-    if MODALS.contains(&first.as_str()) {
-        rest.get(1).map(String::as_str)
+    let verb = if MODALS.contains(&first.as_str()) {
+        rest.get(1)?
     } else {
-        Some(first.as_str())
-    }
+        first
+    };
+    RELATING_VERBS
+        .contains(&verb.as_str())
+        .then_some(verb.as_str())
 }
+
+/// Verbs by which a thing has what a relative clause names ("restaurants
+/// that *offer* Chinese cuisine", "hotels that *belong* to Hilton"); any
+/// other verb may say the opposite ("that *refuse* …", "that *used* to
+/// serve …") and is no such relation.
+const RELATING_VERBS: &[&str] = &[
+    "offer",
+    "offers",
+    "serve",
+    "serves",
+    "sell",
+    "sells",
+    "have",
+    "has",
+    "carry",
+    "carries",
+    "provide",
+    "provides",
+    "support",
+    "supports",
+    "accommodate",
+    "accommodates",
+    "feature",
+    "features",
+    "include",
+    "includes",
+    "accept",
+    "accepts",
+    "specialize",
+    "specializes",
+    "specialise",
+    "specialises",
+    "stock",
+    "stocks",
+    "belong",
+    "belongs",
+    "play",
+    "plays",
+    "speak",
+    "speaks",
+    "use",
+    "uses",
+    "cover",
+    "covers",
+];
 
 /// Whether a value stated after the first `word` of sub-intent `s`
 /// fills a parameter (or is one of the values a call is made for).
@@ -5380,6 +5429,13 @@ mod tests {
         // Nothing bound in the clause: a restriction the plan does not do.
         let r = plan("find bike shops in Oslo that repair wheels");
         assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
+        // Nor a verb that may say the opposite.
+        for g in [
+            "find bike shops in Oslo that refuse the brand Trek",
+            "find bike shops in Oslo that used to sell the brand Trek",
+        ] {
+            assert!(plan(g).rtfs.is_none(), "{g}");
+        }
         // A negated relation is never the value's parameter.
         let r = plan("find bike shops in Oslo that don't sell the brand Trek");
         assert!(r.rtfs.is_none(), "{:?}", r.rtfs);

@@ -4973,14 +4973,16 @@ fn last_name_by_elimination(
                 && !fanned.contains(&(*mi, None))
                 && men.kind == MentionKind::Name
                 && !names_the_capability(men, m)
-                // The object of a preposition ("in NASDAQ", "on Switch"):
-                // never the verb's whole object ("find Coldplay"), nor
-                // what a relative clause says ("who speaks Spanish").
+                // The object of a preposition of where or within what
+                // ("in NASDAQ", "on Switch"): never the verb's whole
+                // object ("find Coldplay"), nor what a relative clause
+                // says ("who speaks Spanish"), nor whom or whence ("for
+                // Bob", "from Marriott", "by Hilton": a person, a source,
+                // a maker, which an open text parameter may well not be).
                 && !verbs_object(men)
-                && matches!(
-                    men.cue.prep.as_deref(),
-                    Some("in" | "at" | "on" | "for" | "from" | "to" | "by" | "via" | "near")
-                )
+                && matches!(men.cue.prep.as_deref(), Some("in" | "at" | "on"))
+                // "on Monday", "in August": when, not a value.
+                && !super::mentions::is_calendar_name(&men.text)
         })
         .map(|(mi, _)| mi)
         .collect();
@@ -5869,6 +5871,21 @@ mod tests {
             &quotes,
         );
         assert_ne!(args(&b).get("market"), Some(&json!("Euronext")), "{b:?}");
+        // Whom it is for is no market ("for Bob"), nor where it comes
+        // from.
+        for goal in [
+            "get the quote of company Tesla over 3 days for Bob",
+            "get the quote of company Tesla over 3 days from Bob",
+        ] {
+            let b = run(goal, &quotes);
+            assert_eq!(args(&b).get("market"), None, "{goal}: {b:?}");
+        }
+        // A day or a month is when, not a market.
+        let b = run(
+            "get the quote of company Tesla over 3 days on Monday",
+            &quotes,
+        );
+        assert_eq!(args(&b).get("market"), None, "{b:?}");
         // Two parameters open for one name: which is not said.
         let two_open = cap(
             "get_quote",
