@@ -3071,12 +3071,12 @@ const RELATING_VERBS: &[&str] = &[
 /// Whether a value stated after the first `word` of sub-intent `s`
 /// fills a parameter (or is one of the values a call is made for).
 fn binds_a_value_after(s: &SubIntent, word: &str, b: &crate::understand::bind::Binding) -> bool {
-    let lower = s.description.to_lowercase();
-    let Some(at) = lower.match_indices(word).map(|(i, _)| i).find(|&i| {
-        let before = lower[..i].chars().next_back();
-        let after = lower[i + word.len()..].chars().next();
-        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
-    }) else {
+    // Where the word is in the description itself (the mentions' spans).
+    let Some(at) = lexicon::word_spans(&s.description)
+        .into_iter()
+        .find(|(_, w)| w == word)
+        .map(|(span, _)| span.start)
+    else {
         return false;
     };
     let fanned = |v: &serde_json::Value| {

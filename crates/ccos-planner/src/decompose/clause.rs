@@ -617,9 +617,11 @@ pub(crate) fn of_the_file_read(prev: &str, clause: &str) -> Option<String> {
     let asks = words
         .first()
         .is_some_and(|w| ASKING_FOR.contains(&w.as_str()))
-        && words[1..the]
-            .iter()
-            .all(|w| matches!(w.as_str(), "me" | "us" | "is" | "are" | "was"));
+        && words.get(1..the).is_some_and(|between| {
+            between
+                .iter()
+                .all(|w| matches!(w.as_str(), "me" | "us" | "is" | "are" | "was"))
+        });
     // The thing asked: one to three words, no values, no place.
     let thing = &words[the + 1..];
     if !asks

@@ -3663,32 +3663,32 @@ mod tests {
 
     #[test]
     fn a_unit_after_a_number_is_part_of_it() {
-        let m = mentions("a wire 10 meters away carrying 20 Amperes at 300K, 25 degrees Celsius")
-            .unwrap();
-        let got: Vec<(&str, Json, Option<&str>)> = m
-            .iter()
-            .map(|m| (m.text.as_str(), m.value.clone(), m.unit.as_deref()))
-            .collect();
+        // Each mention's text, value and unit.
+        let quantities = |text: &str| -> Vec<(String, Json, Option<String>)> {
+            mentions(text)
+                .unwrap()
+                .into_iter()
+                .map(|m| (m.text, m.value, m.unit))
+                .collect()
+        };
+        let q = |text: &str, value: Json, unit: Option<&str>| {
+            (text.to_string(), value, unit.map(str::to_string))
+        };
         assert_eq!(
-            got,
+            quantities("a wire 10 meters away carrying 20 Amperes at 300K, 25 degrees Celsius"),
             vec![
-                ("10 meters", json!(10), Some("m")),
-                ("20 Amperes", json!(20), Some("A")),
-                ("300K", json!(300), Some("K")),
-                ("25 degrees Celsius", json!(25), Some("°C")),
+                q("10 meters", json!(10), Some("m")),
+                q("20 Amperes", json!(20), Some("A")),
+                q("300K", json!(300), Some("K")),
+                q("25 degrees Celsius", json!(25), Some("°C")),
             ]
         );
         // A scale word makes the number, exactly; the unit follows both.
-        let m = mentions("a population of 213 million on 8.5 million square kilometers").unwrap();
-        let got: Vec<(&str, Json, Option<&str>)> = m
-            .iter()
-            .map(|m| (m.text.as_str(), m.value.clone(), m.unit.as_deref()))
-            .collect();
         assert_eq!(
-            got,
+            quantities("a population of 213 million on 8.5 million square kilometers"),
             vec![
-                ("213 million", json!(213_000_000), None),
-                (
+                q("213 million", json!(213_000_000), None),
+                q(
                     "8.5 million square kilometers",
                     json!(8_500_000),
                     Some("km2")
