@@ -3068,8 +3068,9 @@ const RELATING_VERBS: &[&str] = &[
     "covers",
 ];
 
-/// Whether a value stated after the first `word` of sub-intent `s`
-/// fills a parameter (or is one of the values a call is made for).
+/// Whether the values stated after the first `word` of sub-intent `s`
+/// (one at least) all fill a parameter (or are values a call is made
+/// for).
 fn binds_a_value_after(s: &SubIntent, word: &str, b: &crate::understand::bind::Binding) -> bool {
     // Where the word is in the description itself (the mentions' spans).
     let Some(at) = lexicon::word_spans(&s.description)
@@ -3085,10 +3086,18 @@ fn binds_a_value_after(s: &SubIntent, word: &str, b: &crate::understand::bind::B
             .chain(&b.fan_with)
             .any(|(_, vs)| vs.contains(v))
     };
-    s.mentions.iter().any(|men| {
-        men.span.start > at
-            && (b.args.iter().any(|a| a.source == men.label()) || fanned(&men.value))
-    })
+    // Every value said after it is passed (the clause's own object among
+    // them: "restaurants that serve *Chinese* in Boston" passes Boston
+    // only, and is no such clause).
+    let after: Vec<&crate::understand::mentions::Mention> = s
+        .mentions
+        .iter()
+        .filter(|men| men.span.start > at)
+        .collect();
+    !after.is_empty()
+        && after
+            .iter()
+            .all(|men| b.args.iter().any(|a| a.source == men.label()) || fanned(&men.value))
 }
 
 /// Words that introduce a value the goal names ("the file *named* x"),
@@ -5426,6 +5435,14 @@ mod tests {
             .clone()
             .unwrap_or_else(|| format!("{:?}", r.requires_agent));
         assert!(rtfs.contains(":brand \"Trek\""), "{rtfs}");
+        // Every value after "that" passed: the clause's object too.
+        let rtfs = plan("find bike shops that sell Trek in Oslo")
+            .rtfs
+            .unwrap_or_default();
+        assert!(
+            rtfs.contains(":brand \"Trek\"") && rtfs.contains(":city \"Oslo\""),
+            "{rtfs}"
+        );
         // Nothing bound in the clause: a restriction the plan does not do.
         let r = plan("find bike shops in Oslo that repair wheels");
         assert!(r.rtfs.is_none(), "{:?}", r.rtfs);

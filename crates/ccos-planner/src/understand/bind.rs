@@ -2416,12 +2416,23 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
     let (mut name_score, mut desc_score) = (0.0f64, 0.0f64);
     for (w, weight) in weighted {
         for stem in analyze(w) {
-            if p.name_words.contains(&stem) || heads_a_compound(&stem, &p.name_words) {
+            if p.name_words.contains(&stem) {
                 name_score += weight;
             } else if p.desc_words.contains(&stem) {
                 desc_score += weight / 4.0;
             }
         }
+    }
+    // The word right before the value, no preposition between, opening
+    // a parameter's joined name ("user 'Sam'" for `username`; never
+    // "users *in* Sweden", nor "file info for Bob").
+    if !m.cue.across_prep
+        && let Some(last) = m.cue.before.last()
+        && analyze(last)
+            .iter()
+            .any(|st| !p.name_words.contains(st) && heads_a_compound(st, &p.name_words))
+    {
+        name_score += 0.8;
     }
     let mut s = name_score.min(1.6) + desc_score.min(0.5);
     let n = &p.name_words;
@@ -4124,35 +4135,6 @@ pub fn bind(
         ));
         b.fan_out = Some((params[pi].name.clone(), vs));
     }
-    // One name left and one place left for it: "the stock price of Apple
-    // for 5 days *in NASDAQ*" binds Apple to :company by its cue, and
-    // NASDAQ, whose words name no parameter, to the one text parameter
-    // still open (:exchange). By elimination, not by chance: only when
-    // exactly one name is left over and exactly one open parameter paired
-    // with it above (so every rule that kept a name from a parameter
-    // holds), else it stays unused and the plan is refused.
-    if let Some(elimination) =
-        last_name_by_elimination(mentions, &params, &pairs, &whole, &fanned, &taken_param, m)
-    {
-        let (mi, pi, value) = elimination;
-        whole.insert(mi);
-        taken_param.insert(pi);
-        bound_from.insert(pi, (mi, None));
-        b.notes.push(format!(
-            "{} -> :{} (the one name left, the one parameter left for it)",
-            mentions[mi].label(),
-            params[pi].name
-        ));
-        bound.push((
-            pi,
-            Bound {
-                param: params[pi].name.clone(),
-                value,
-                source: mentions[mi].label(),
-                score: WEAK_MIN,
-            },
-        ));
-    }
     // Unused stated values; a file path left over may be read into a data
     // parameter when the capability takes no path.
     let takes_path = params.iter().any(|p| has(&p.name_words, PATH_WORDS));
@@ -4945,66 +4927,6 @@ pub fn bind(
     bound.sort_by_key(|(pi, _)| *pi);
     b.args = bound.into_iter().map(|(_, bd)| bd).collect();
     b
-}
-
-/// The one name the pairing left unbound and the one open parameter it
-/// may go to, when both are unique: `(mention, parameter, value)`.
-///
-/// Only a whole name (not a list's item, nor a value fanned out), the
-/// object of a preposition, that no rule kept from the parameter (a pair with a positive score exists) and
-/// names no part of the capability; only a parameter taking text (its
-/// value as [`compat`] gives it). Two names left, or two parameters open
-/// for the name, is a choice the goal does not make: `None`.
-fn last_name_by_elimination(
-    mentions: &[Mention],
-    params: &[Param],
-    pairs: &[Pair],
-    whole: &BTreeSet<usize>,
-    fanned: &BTreeSet<MentionRef>,
-    taken_param: &BTreeSet<usize>,
-    m: &CapabilityManifest,
-) -> Option<(usize, usize, Json)> {
-    let left: Vec<usize> = mentions
-        .iter()
-        .enumerate()
-        .filter(|(mi, men)| {
-            !whole.contains(mi)
-                && men.items.is_empty()
-                && !fanned.contains(&(*mi, None))
-                && men.kind == MentionKind::Name
-                && !names_the_capability(men, m)
-                // The object of a preposition of where or within what
-                // ("in NASDAQ", "on Switch"): never the verb's whole
-                // object ("find Coldplay"), nor what a relative clause
-                // says ("who speaks Spanish"), nor whom or whence ("for
-                // Bob", "from Marriott", "by Hilton": a person, a source,
-                // a maker, which an open text parameter may well not be).
-                && !verbs_object(men)
-                && matches!(men.cue.prep.as_deref(), Some("in" | "at" | "on"))
-                // "on Monday", "in August": when, not a value.
-                && !super::mentions::is_calendar_name(&men.text)
-        })
-        .map(|(mi, _)| mi)
-        .collect();
-    let [mi] = left.as_slice() else {
-        return None;
-    };
-    let open: BTreeSet<usize> = pairs
-        .iter()
-        .filter(|pr| {
-            pr.mention == *mi
-                && pr.item.is_none()
-                && pr.score > 0.0
-                && !taken_param.contains(&pr.param)
-                && matches!(params[pr.param].ty.as_deref(), Some("string") | None)
-        })
-        .map(|pr| pr.param)
-        .collect();
-    let [pi] = open.iter().copied().collect::<Vec<_>>()[..] else {
-        return None;
-    };
-    let (_, value) = compat(&mentions[*mi], &params[pi])?;
-    Some((*mi, pi, value))
 }
 
 /// Takes back the bindings `why` objects to, listing each value as unused
@@ -5839,69 +5761,6 @@ mod tests {
     }
 
     #[test]
-    fn the_last_name_goes_to_the_last_parameter_only_when_both_are_unique() {
-        let quotes = cap(
-            "get_quote",
-            obj(
-                json!({"symbol": {"type": "string", "description": "The ticker of the company"},
-                       "days": {"type": "integer", "description": "How many past days"},
-                       "market": {"type": "string", "description": "Where it is traded"}}),
-                &["symbol", "days"],
-            ),
-        );
-        // "Tesla" is the company by its cue; "Euronext" can only be the
-        // market: the one name left, the one text parameter left.
-        let b = run(
-            "get the quote of company Tesla over 3 days in Euronext",
-            &quotes,
-        );
-        assert_eq!(
-            args(&b),
-            json!({"symbol": "Tesla", "days": 3, "market": "Euronext"}),
-            "{b:?}"
-        );
-        assert!(
-            b.notes.iter().any(|n| n.contains("the one name left")),
-            "{b:?}"
-        );
-        assert!(b.unused.is_empty(), "{b:?}");
-        // Two names left for one parameter: which is not said.
-        let b = run(
-            "get the quote of company Tesla over 3 days in Euronext and Xetra",
-            &quotes,
-        );
-        assert_ne!(args(&b).get("market"), Some(&json!("Euronext")), "{b:?}");
-        // Whom it is for is no market ("for Bob"), nor where it comes
-        // from.
-        for goal in [
-            "get the quote of company Tesla over 3 days for Bob",
-            "get the quote of company Tesla over 3 days from Bob",
-        ] {
-            let b = run(goal, &quotes);
-            assert_eq!(args(&b).get("market"), None, "{goal}: {b:?}");
-        }
-        // A day or a month is when, not a market.
-        let b = run(
-            "get the quote of company Tesla over 3 days on Monday",
-            &quotes,
-        );
-        assert_eq!(args(&b).get("market"), None, "{b:?}");
-        // Two parameters open for one name: which is not said.
-        let two_open = cap(
-            "get_quote",
-            obj(
-                json!({"symbol": {"type": "string", "description": "The ticker of the company"},
-                       "market": {"type": "string", "description": "Where it is traded"},
-                       "broker": {"type": "string", "description": "Who trades it"}}),
-                &["symbol"],
-            ),
-        );
-        let b = run("get the quote of company Tesla in Euronext", &two_open);
-        assert_eq!(args(&b), json!({"symbol": "Tesla"}), "{b:?}");
-        assert!(b.unused.iter().any(|u| u.contains("Euronext")), "{b:?}");
-    }
-
-    #[test]
     fn a_year_goes_to_a_text_parameter_for_years_or_seasons() {
         let standings = cap(
             "standings",
@@ -5939,6 +5798,10 @@ mod tests {
         );
         assert_eq!(args(&b)["username"], json!("bob"), "{b:?}");
         assert_eq!(args(&b)["game"], json!("Tetris"), "{b:?}");
+        // Only right before the value: "the stats of users in Sweden"
+        // has no username.
+        let b = run("fetch the stats of 'Tetris' for users in Sweden", &stats);
+        assert_eq!(args(&b).get("username"), None, "{b:?}");
         // Too short a word to say ("on" opens no "online").
         assert!(!heads_a_compound("on", &stemmed(&["online"])));
         assert!(heads_a_compound("file", &stemmed(&["filename"])));

@@ -2983,17 +2983,6 @@ fn day_exists(year: Option<u32>, month: u32, day: u32) -> bool {
     (1..=last).contains(&day)
 }
 
-/// Whether a name is a day of the week or a month ("Monday", "August"):
-/// a time, no value of a text parameter such as a brand or a market.
-pub(crate) fn is_calendar_name(name: &str) -> bool {
-    let lower = name.to_lowercase();
-    month_of(&lower).is_some()
-        || matches!(
-            lower.as_str(),
-            "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"
-        )
-}
-
 fn month_of(w: &str) -> Option<u32> {
     let w = w.trim_end_matches('.');
     if w.len() < 3 {
