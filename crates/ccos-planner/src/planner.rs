@@ -380,7 +380,7 @@ impl Planner {
         let mut missing = vec![];
         let mut planned: Vec<SubIntent> = vec![];
         let mut after_changes: Vec<AfterChange> = vec![];
-        for s in &subs {
+        for (at, s) in subs.iter().enumerate() {
             // "remember that Alice likes tea": kept by the fact store.
             if let Some((trace, kept)) = self.remember(s) {
                 match kept {
@@ -412,7 +412,8 @@ impl Planner {
             // "read config.json and tell me the app name": served by
             // nothing alone, the clause asks about the file just read.
             let about_file: SubIntent;
-            let s = match self.about_the_file_read(&subs, s, chosen.is_none()) {
+            let before = at.checked_sub(1).and_then(|b| subs.get(b));
+            let s = match self.about_the_file_read(before, s, chosen.is_none()) {
                 Some((about, t, c)) => {
                     about_file = about;
                     trace = t;
@@ -924,20 +925,27 @@ impl Planner {
     }
 
     /// Sub-intent `s` read as asking about the one file the sub-intent
-    /// before it only reads ([`crate::decompose::of_the_file_read`]), when
-    /// it is `unserved` alone and so read a capability serves it: the
-    /// sub-intent (same id), its trace and the choice, the trace saying why.
+    /// `before` it only reads ("read config.json and *tell me the app
+    /// name*": the clause "in config.json"), when it is `unserved` alone
+    /// and so read a capability serves it: the sub-intent (same id), its
+    /// trace and the choice, the trace saying why. A key the file lacks is
+    /// an error at run time; "… and tell me the time", served alone, is
+    /// never read so.
     fn about_the_file_read(
         &self,
-        subs: &[SubIntent],
+        before: Option<&SubIntent>,
         s: &SubIntent,
         unserved: bool,
     ) -> Option<(SubIntent, IntentTrace, Chosen)> {
-        if !unserved || !s.from_text || !s.depends_on.is_empty() {
+        if !unserved
+            || !s.from_text
+            || !s.depends_on.is_empty()
+            || !s.mentions.is_empty()
+            || !crate::decompose::asks_for_the_thing(&s.description)
+        {
             return None;
         }
-        let at = subs.iter().position(|x| x.id == s.id)?;
-        let prev = subs.get(at.checked_sub(1)?)?;
+        let prev = before?;
         // A rule may have rewritten the reading clause ("read the file"
         // with its path): the clause it read.
         let prev_text = match prev.params.get("path") {
@@ -948,7 +956,11 @@ impl Planner {
             }
             _ => prev.description.clone(),
         };
-        let text = crate::decompose::of_the_file_read(&prev_text, &s.description)?;
+        let file = crate::decompose::file_only_read(&prev_text)?;
+        let text = format!(
+            "{} in {file}",
+            s.description.trim_end_matches(['?', '.', '!', ' '])
+        );
         let mut about = SubIntent::new(s.id.clone(), text, s.intent_type.clone());
         about.mentions = crate::understand::mentions(&about.description).ok()?;
         about.from_text = true;
@@ -3008,7 +3020,7 @@ const MODALS: &[&str] = &[
 fn relative_verb(rest: &[String]) -> Option<&str> {
     if rest
         .iter()
-        .any(|w| lexicon::negation(w).is_some() || w.ends_with("n't"))
+        .any(|w| lexicon::is_negation_word(w) || w.ends_with("n't"))
     {
         return None;
     }

@@ -590,30 +590,37 @@ const ASKING_FOR: [&str; 9] = [
     "tell", "show", "give", "what", "what's", "whats", "print", "display", "get",
 ];
 
-/// "read config.json and *tell me the app name*": a clause asking for
-/// "the" thing of no stated place, after a clause that only reads one
-/// file, may ask about that file — the clause with "in FILE" added (then
-/// planned as any "what is the app name in config.json", a key of the
-/// file's content; a key it lacks is an error at run time). The planner
-/// reads it so only when the clause alone is served by nothing ("read
-/// config.json and tell me the time" is the current time).
-pub(crate) fn of_the_file_read(prev: &str, clause: &str) -> Option<String> {
-    let prev_words = lexicon::words_of(prev);
-    let stated = crate::understand::mentions(prev).ok()?;
+/// The one file a clause only reads ("read config.json", "open the
+/// file notes.txt"): its verb one of [`READING_VERBS`], nothing else
+/// stated or said. (With [`asks_for_the_thing`], the planner reads "read
+/// config.json and tell me the app name" as a question about the file.)
+pub(crate) fn file_only_read(clause: &str) -> Option<String> {
+    let words = lexicon::words_of(clause);
+    let stated = crate::understand::mentions(clause).ok()?;
     let [file] = stated.as_slice() else {
         return None;
     };
-    let verb = prev_words.first()?;
+    let verb = words.first()?;
     if file.kind != crate::understand::MentionKind::Path
         || !lexicon::names_a_file(&file.text)
         || !READING_VERBS.contains(&verb.as_str())
         // Nothing but the verb, "the file", and the file.
-        || prev_words.len() > 1 + 2 + lexicon::words_of(&file.text).len()
+        || words.len() > 1 + 2 + lexicon::words_of(&file.text).len()
     {
         return None;
     }
+    Some(file.text.clone())
+}
+
+/// Whether a clause asks for "the" thing by its name and says nothing
+/// else ("tell me the app name", "what is the port"): one to three words
+/// after "the", no place, no "it", no "file". (Its stated values are the
+/// caller's to check: none.)
+pub(crate) fn asks_for_the_thing(clause: &str) -> bool {
     let words = lexicon::words_of(clause);
-    let the = words.iter().position(|w| w == "the")?;
+    let Some(the) = words.iter().position(|w| w == "the") else {
+        return false;
+    };
     let asks = words
         .first()
         .is_some_and(|w| ASKING_FOR.contains(&w.as_str()))
@@ -622,23 +629,12 @@ pub(crate) fn of_the_file_read(prev: &str, clause: &str) -> Option<String> {
                 .iter()
                 .all(|w| matches!(w.as_str(), "me" | "us" | "is" | "are" | "was"))
         });
-    // The thing asked: one to three words, no values, no place.
     let thing = &words[the + 1..];
-    if !asks
-        || thing.is_empty()
-        || thing.len() > 3
-        || thing
+    asks && !thing.is_empty()
+        && thing.len() <= 3
+        && !thing
             .iter()
             .any(|w| ELLIPSIS_PREPS.contains(&w.as_str()) || w == "it" || w == "file")
-        || !crate::understand::mentions(clause).ok()?.is_empty()
-    {
-        return None;
-    }
-    Some(format!(
-        "{} in {}",
-        clause.trim_end_matches(['?', '.', '!', ' ']),
-        file.text
-    ))
 }
 
 /// Words by which a clause asks for the previous one again with other

@@ -23,7 +23,7 @@ pub use clause::{
     refers_back_vaguely, split_clauses, writes_several_things,
 };
 
-pub(crate) use clause::{is_statement, of_the_file_read, unresolved_variation};
+pub(crate) use clause::{asks_for_the_thing, file_only_read, is_statement, unresolved_variation};
 pub(crate) use pattern::typed_literal;
 
 pub use pattern::{DEFAULT_RULES, PatternDecomposition, Rule, RuleStep};

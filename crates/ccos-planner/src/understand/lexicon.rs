@@ -1257,6 +1257,12 @@ const EXCLUSIONS: &[&str] = &[
     "minus the",
 ];
 
+/// Whether `word` (lower case) says what *not* to do (see
+/// [`NEGATIONS`]): "not", "don't", "never", "except"…
+pub fn is_negation_word(word: &str) -> bool {
+    NEGATIONS.contains(&word)
+}
+
 /// Why `text` asks for something a plan cannot do: it says what *not* to
 /// do (see [`NEGATIONS`]).
 pub fn negation(text: &str) -> Option<String> {
@@ -1271,7 +1277,7 @@ pub fn negation(text: &str) -> Option<String> {
         .find(|p| EXCLUSIONS.contains(&p.as_str()));
     words
         .iter()
-        .find(|w| NEGATIONS.contains(&w.as_str()))
+        .find(|w| is_negation_word(w))
         .cloned()
         .or(phrase)
         .map(|w| {
