@@ -47,6 +47,8 @@ use crate::understand::bind::bind;
 use crate::understand::lexicon;
 use crate::understand::mentions::Mention;
 
+mod story;
+
 /// Minimum IDF-weighted share of a sub-intent's words that a capability
 /// must contain to be a candidate (catalog scores are relative to the
 /// pool, so this is the absolute bar against "closest but wrong").
@@ -380,7 +382,15 @@ impl Planner {
         let mut missing = vec![];
         let mut planned: Vec<SubIntent> = vec![];
         let mut after_changes: Vec<AfterChange> = vec![];
-        for (at, s) in subs.iter().enumerate() {
+        // "The first triangle has …, the second … Can you calculate the
+        // area of both?": one call per instance, when one capability
+        // serves each.
+        let story = self.instance_story(&subs);
+        let story_read = story.is_some();
+        if let Some(p) = story {
+            (traces, steps, planned, missing) = (p.traces, p.steps, p.planned, p.missing);
+        }
+        for (at, s) in subs.iter().enumerate().filter(|_| !story_read) {
             // "remember that Alice likes tea": kept by the fact store.
             if let Some((trace, kept)) = self.remember(s) {
                 match kept {
@@ -440,69 +450,7 @@ impl Planner {
             }
             match chosen {
                 Some(c) => {
-                    // Files whose content a parameter needs are read first.
-                    let mut intent = c.intent;
-                    for (k, (param, path)) in c.read_first.iter().enumerate() {
-                        let how = c.read_as.get(param).copied();
-                        let listing = how == Some(crate::understand::bind::ReadAs::Listing);
-                        let read = SubIntent::new(
-                            format!("{}-read{}", s.id, k + 1),
-                            if listing {
-                                "list the folder"
-                            } else {
-                                "read the file"
-                            },
-                            IntentType::Fetch,
-                        )
-                        .with_param("path", rtfs::Value::string(path));
-                        let (rtrace, read_id) = self.prerequisite(
-                            read,
-                            MissingCapability {
-                                sub_intent: String::new(),
-                                description: format!("read {path} for {}", s.description),
-                                reason: "no capability reads files".into(),
-                            },
-                            (&mut planned, &mut steps, &mut missing),
-                        )?;
-                        if let Some(rid) = read_id {
-                            let mut source = rid.clone();
-                            // A list parameter takes the file's lines, its
-                            // numbers or its JSON value.
-                            if let Some(how) = how.filter(|_| !listing) {
-                                let mut split = SubIntent::new(
-                                    format!("{}-list{}", s.id, k + 1),
-                                    how.request(),
-                                    IntentType::Transform,
-                                )
-                                .with_step_param("text", rid);
-                                if let Some((name, value)) = how.preset() {
-                                    split = split.with_param(name, rtfs::Value::string(value));
-                                }
-                                let (ltrace, lines_id) = self.prerequisite(
-                                    split,
-                                    MissingCapability {
-                                        sub_intent: String::new(),
-                                        description: format!(
-                                            "{} ({path}) for {}",
-                                            how.request(),
-                                            s.description
-                                        ),
-                                        reason: format!("no capability gives {}", how.request()),
-                                    },
-                                    (&mut planned, &mut steps, &mut missing),
-                                )?;
-                                traces.push(ltrace);
-                                source = lines_id.unwrap_or(source);
-                            }
-                            intent = intent.with_step_param(param.clone(), source);
-                        }
-                        traces.push(rtrace);
-                    }
-                    planned.push(intent.clone());
-                    steps.push(ResolvedStep {
-                        intent,
-                        manifest: c.manifest,
-                    });
+                    self.push_chosen(s, c, &mut traces, (&mut planned, &mut steps, &mut missing))?;
                 }
                 None => {
                     // "what is the runtime of Copper Sky?": the capability
@@ -724,6 +672,87 @@ impl Planner {
         self.validate(&generated.rtfs)?;
         result.rtfs = Some(generated.rtfs);
         Ok(result)
+    }
+
+    /// The steps of sub-intent `s` served by `c`: the files whose content
+    /// a parameter needs are read first (and split into a list when the
+    /// parameter takes one), then `c`'s own step. The reads' traces go to
+    /// `traces`; what no capability serves, to the missing list.
+    fn push_chosen(
+        &self,
+        s: &SubIntent,
+        c: Chosen,
+        traces: &mut Vec<IntentTrace>,
+        (planned, steps, missing): (
+            &mut Vec<SubIntent>,
+            &mut Vec<ResolvedStep>,
+            &mut Vec<MissingCapability>,
+        ),
+    ) -> Result<(), PlanError> {
+        // Files whose content a parameter needs are read first.
+        let mut intent = c.intent;
+        for (k, (param, path)) in c.read_first.iter().enumerate() {
+            let how = c.read_as.get(param).copied();
+            let listing = how == Some(crate::understand::bind::ReadAs::Listing);
+            let read = SubIntent::new(
+                format!("{}-read{}", s.id, k + 1),
+                if listing {
+                    "list the folder"
+                } else {
+                    "read the file"
+                },
+                IntentType::Fetch,
+            )
+            .with_param("path", rtfs::Value::string(path));
+            let (rtrace, read_id) = self.prerequisite(
+                read,
+                MissingCapability {
+                    sub_intent: String::new(),
+                    description: format!("read {path} for {}", s.description),
+                    reason: "no capability reads files".into(),
+                },
+                (&mut *planned, &mut *steps, &mut *missing),
+            )?;
+            if let Some(rid) = read_id {
+                let mut source = rid.clone();
+                // A list parameter takes the file's lines, its
+                // numbers or its JSON value.
+                if let Some(how) = how.filter(|_| !listing) {
+                    let mut split = SubIntent::new(
+                        format!("{}-list{}", s.id, k + 1),
+                        how.request(),
+                        IntentType::Transform,
+                    )
+                    .with_step_param("text", rid);
+                    if let Some((name, value)) = how.preset() {
+                        split = split.with_param(name, rtfs::Value::string(value));
+                    }
+                    let (ltrace, lines_id) = self.prerequisite(
+                        split,
+                        MissingCapability {
+                            sub_intent: String::new(),
+                            description: format!(
+                                "{} ({path}) for {}",
+                                how.request(),
+                                s.description
+                            ),
+                            reason: format!("no capability gives {}", how.request()),
+                        },
+                        (&mut *planned, &mut *steps, &mut *missing),
+                    )?;
+                    traces.push(ltrace);
+                    source = lines_id.unwrap_or(source);
+                }
+                intent = intent.with_step_param(param.clone(), source);
+            }
+            traces.push(rtrace);
+        }
+        planned.push(intent.clone());
+        steps.push(ResolvedStep {
+            intent,
+            manifest: c.manifest,
+        });
+        Ok(())
     }
 
     /// A step the plan needs before a sub-intent's own (reading a file,
@@ -1109,6 +1138,16 @@ impl Planner {
     /// sub-intent's own refusals, [`sub_intent_refusal`], are checked
     /// once by the caller).
     fn evaluate(&self, s: &SubIntent, m: &CapabilityManifest, can_ask: bool) -> Fit {
+        // "… using the 'calculate_velocity' function": the name says which
+        // capability, and is no value for it.
+        let unnamed: SubIntent;
+        let s = match without_naming_mentions(s, m) {
+            Some(t) => {
+                unnamed = t;
+                &unnamed
+            }
+            None => s,
+        };
         // "Should I revoke the tokens?", "tell me how to delete X": a
         // question about an action never performs it.
         if crate::understand::bind::changes_things(m) {
@@ -2650,6 +2689,48 @@ fn no_fit_reason(t: &IntentTrace) -> String {
     } else {
         "every fitting capability is denied by the policy".into()
     }
+}
+
+/// `s` without the mentions that name capability `m` itself ("use the
+/// *'predict_house_price'* function", "with *number_theory.gcd*"): a
+/// quoted, path-like or plain value equal to its name or id, when that
+/// reads as a program's identifier (`_`, `.` or an inner capital: a
+/// capability named "weather" is no reference in "look up 'weather'") or
+/// the next word says so ("the 'convert' function", "the *search* tool").
+/// `None` when none does.
+fn without_naming_mentions(s: &SubIntent, m: &CapabilityManifest) -> Option<SubIntent> {
+    if !s.from_text {
+        return None;
+    }
+    let names = |v: &str| {
+        let v = v.trim();
+        !v.is_empty() && (v.eq_ignore_ascii_case(&m.name) || v.eq_ignore_ascii_case(&m.id))
+    };
+    let identifier = |v: &str| {
+        v.contains(['_', '.'])
+            || v.chars()
+                .zip(v.chars().skip(1))
+                .any(|(a, b)| a.is_lowercase() && b.is_uppercase())
+    };
+    let naming = |men: &Mention| {
+        let Some(v) = men.value.as_str() else {
+            return false;
+        };
+        names(v)
+            && (identifier(v)
+                || men.cue.after.first().is_some_and(|w| {
+                    matches!(
+                        w.as_str(),
+                        "function" | "tool" | "capability" | "api" | "method"
+                    )
+                }))
+    };
+    if !s.mentions.iter().any(naming) {
+        return None;
+    }
+    let mut t = s.clone();
+    t.mentions.retain(|men| !naming(men));
+    Some(t)
 }
 
 /// Whether a requires-agent line for the clause `description` with

@@ -678,7 +678,7 @@ fn change_stems() -> &'static BTreeSet<String> {
 }
 
 /// Words opening a question or a request, not a statement.
-const ASKING_OPENERS: [&str; 26] = [
+pub(super) const ASKING_OPENERS: [&str; 26] = [
     "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "was",
     "were", "do", "does", "did", "can", "could", "would", "will", "should", "shall", "may",
     "might", "please", "let",
@@ -709,6 +709,20 @@ const ASKING_WORDS: [&str; 12] = [
 /// listed a folder named "[3,1,2]"); folding it into a request as context
 /// was tried and let its values fill slots the request never named.
 pub(crate) fn is_statement(clause: &str) -> bool {
+    if !opens_like_a_statement(clause) {
+        return false;
+    }
+    let mentions = crate::understand::mentions(clause).unwrap_or_default();
+    // Facts state values ("a coupon of $50", "The first car"): a clause
+    // without any ("again", "and so on") is no context to fold in.
+    !is_bare_repeat(clause) && (!mentions.is_empty() || states_a_requirement(clause))
+}
+
+/// Whether a clause reads as a statement by its words, values aside: it
+/// opens with its subject, a pronoun or a determiner ("The list is …", "I
+/// have …", "A group of cyclists are planning a trip"), with no verb of
+/// action, no question, no word of asking and no condition.
+pub(crate) fn opens_like_a_statement(clause: &str) -> bool {
     let first = first_word(clause);
     if first.is_empty()
         || verb_type(clause).is_some()
@@ -725,25 +739,17 @@ pub(crate) fn is_statement(clause: &str) -> bool {
     {
         return false;
     }
-    // A statement opens with its subject, a pronoun or a determiner ("The
-    // list is …", "I have …"); "in Seattle" continues a request (an
-    // ellipsis), "times 3" an arithmetic, and a capitalised first word is
-    // as often a verb ("Shuffle a deck", "Solve …") as a name.
+    // "in Seattle" continues a request (an ellipsis), "times 3" an
+    // arithmetic, and a capitalised first word is as often a verb
+    // ("Shuffle a deck", "Solve …") as a name.
     const SUBJECTS: [&str; 22] = [
         "i", "we", "you", "he", "she", "they", "it", "my", "our", "your", "his", "her", "their",
         "its", "the", "a", "an", "this", "these", "those", "there", "each",
     ];
-    if !SUBJECTS.contains(&first.as_str()) {
-        return false;
-    }
-    let mentions = crate::understand::mentions(clause).unwrap_or_default();
-    // Facts state values ("a coupon of $50", "The first car"): a clause
-    // without any ("again", "and so on") is no context to fold in.
-    !is_bare_repeat(clause)
+    SUBJECTS.contains(&first.as_str())
         && !lexicon::word_spans(clause)
             .iter()
             .any(|(_, w)| ASKING_WORDS.contains(&w.as_str()))
-        && (!mentions.is_empty() || states_a_requirement(clause))
 }
 
 /// Whether a clause states what something must be ("The time *must* be in

@@ -17,13 +17,16 @@
 
 mod clause;
 mod pattern;
+pub(crate) mod story;
 
 pub use clause::{
     BACK_REFERENCES, CONNECTORS, Clause, ClauseDecomposition, PerClause, named_result, refers_back,
     refers_back_vaguely, split_clauses, writes_several_things,
 };
 
-pub(crate) use clause::{asks_for_the_thing, file_only_read, is_statement, unresolved_variation};
+pub(crate) use clause::{
+    asks_for_the_thing, file_only_read, is_statement, opens_like_a_statement, unresolved_variation,
+};
 pub(crate) use pattern::typed_literal;
 
 pub use pattern::{DEFAULT_RULES, PatternDecomposition, Rule, RuleStep};

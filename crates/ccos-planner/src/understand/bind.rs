@@ -2071,6 +2071,11 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
         (MentionKind::Json, Some("object")) if m.value.is_object() => (1.0, m.value.clone()),
         (MentionKind::Json, Some("array")) if m.value.is_array() => (1.0, m.value.clone()),
         (MentionKind::Json, None) => (1.0, m.value.clone()),
+        // A JSON literal is data, never a place: "the list is [3, 1, 2]"
+        // names no folder "[3, 1, 2]".
+        (MentionKind::Json, Some("string")) if has(n, PATH_WORDS) || has(n, URL_WORDS) => {
+            return None;
+        }
         (MentionKind::Json, Some("string")) => {
             let sc = if has(n, DATA_WORDS) { 0.8 } else { 0.4 };
             (sc, s(&m.text))
@@ -5758,6 +5763,29 @@ mod tests {
         // The verb's whole object is what the goal is about.
         let b = run("find Coldplay", &flights);
         assert!(b.unused.iter().any(|u| u.contains("Coldplay")), "{b:?}");
+    }
+
+    #[test]
+    fn a_json_literal_never_names_a_place() {
+        let list = cap(
+            "files.list",
+            obj(
+                json!({"path": {"type": "string", "description": "The folder"}}),
+                &[],
+            ),
+        );
+        // Attack trial: "the list is [3, 1, 2]" listed a folder "[3, 1, 2]".
+        let b = run("show the list [3, 1, 2]", &list);
+        assert!(args(&b).get("path").is_none(), "{b:?}");
+        let echo = cap(
+            "text.echo",
+            obj(
+                json!({"text": {"type": "string", "description": "The text"}}),
+                &["text"],
+            ),
+        );
+        let b = run("echo [3, 1, 2]", &echo);
+        assert_eq!(args(&b)["text"], json!("[3, 1, 2]"), "{b:?}");
     }
 
     #[test]

@@ -1,0 +1,448 @@
+//! A story of instances served by one capability: one call per instance,
+//! each with what that instance states ("The first triangle has a base of
+//! 10 units and a height of 5 units. The second … Can you calculate the
+//! area of both?" → two calls of the area capability).
+//!
+//! The words are read by [`crate::decompose::story`]; here the catalog
+//! decides. Precision first, every condition below refuses the reading
+//! (the goal is then planned clause by clause, as before):
+//! - every ask's first allowed candidate is the same capability;
+//! - every instance is served by it with its own values alone (the usual
+//!   checks: nothing dropped, every required parameter filled, no asking);
+//! - the asks and the setting state no value of their own beyond the
+//!   count of instances and names of the capability (values shared by all
+//!   instances are not read yet);
+//! - an ask that combines the results ("the *total* area") is reported
+//!   unserved: one call per instance does not add them up.
+
+use super::*;
+
+/// The plan of a story: its sub-intents' traces, steps and what is
+/// missing, as the clause-by-clause loop of `plan_outcome` makes them.
+pub(super) struct StoryPlan {
+    pub traces: Vec<IntentTrace>,
+    pub steps: Vec<ResolvedStep>,
+    pub planned: Vec<SubIntent>,
+    pub missing: Vec<MissingCapability>,
+}
+
+impl Planner {
+    /// `subs` (the goal's clauses) read as a story of instances one
+    /// capability serves; `None` when they are not one, or no capability
+    /// serves every instance (see the module documentation).
+    pub(super) fn instance_story(&self, subs: &[SubIntent]) -> Option<StoryPlan> {
+        if subs.len() < 2 || subs.iter().any(|s| !s.from_text) {
+            return None;
+        }
+        let texts: Vec<&str> = subs.iter().map(|s| s.description.as_str()).collect();
+        let story = crate::decompose::story::read(&texts)?;
+        // The capability every ask ranks first (allowed by the policy).
+        let mut capability: Option<(CapabilityManifest, String)> = None;
+        let mut ask_traces = vec![];
+        let mut established = false;
+        for part in story.parts.iter().filter(|p| p.role == Role::Ask) {
+            let ask = &subs[part.clause];
+            let (trace, _) = self.choose(ask).ok()?;
+            // The capability the ask names ("use the 'predict_house_price'
+            // function"), else its first allowed candidate, else (the
+            // candidates' bar missed) the first it ranks: every ask must
+            // agree, and one must name it or pass the bar.
+            let allowed = |id: &str| !trace.filtered.iter().any(|f| f.capability_id == id);
+            let first = |list: &[Candidate]| {
+                list.iter()
+                    .find(|c| allowed(&c.capability_id))
+                    .map(|c| c.capability_id.clone())
+            };
+            let m = match self.named_capability(ask) {
+                Some(m) => {
+                    established = true;
+                    m
+                }
+                None => match first(&trace.candidates) {
+                    Some(id) => {
+                        established = true;
+                        self.marketplace.get(&id)?
+                    }
+                    None => {
+                        let ranked = self.diagnosis.resolve(ask, DIAGNOSED).ok()?;
+                        self.marketplace.get(&first(&ranked)?)?
+                    }
+                },
+            };
+            match &capability {
+                Some((c, _)) if c.id != m.id => return None,
+                Some(_) => {}
+                None => {
+                    let decision = self.policy.decide_call(&m);
+                    if matches!(decision, CallDecision::Deny { .. }) {
+                        return None;
+                    }
+                    capability = Some((m.clone(), decision.label().to_string()));
+                }
+            }
+            // The ask states nothing of its own beyond the count, the
+            // instances' labels and the capability's name.
+            let unnamed = without_naming_mentions(ask, &m).unwrap_or_else(|| ask.clone());
+            if !unnamed
+                .mentions
+                .iter()
+                .all(|men| says_nothing_of_its_own(men, &unnamed.description, &story))
+            {
+                return None;
+            }
+            ask_traces.push((part.clause, trace));
+        }
+        let (m, decision) = capability?;
+        if !established {
+            return None;
+        }
+        for part in story.parts.iter().filter(|p| p.role == Role::Setting) {
+            let mentions = crate::understand::mentions(&part.text).ok()?;
+            if !mentions
+                .iter()
+                .all(|men| says_nothing_of_its_own(men, &part.text, &story))
+            {
+                return None;
+            }
+        }
+        let ask_ids: Vec<String> = ask_traces
+            .iter()
+            .map(|(c, _)| subs[*c].id.clone())
+            .collect();
+        let ask_type = subs[ask_traces.first()?.0].intent_type.clone();
+        // Every instance served alone, with its own values.
+        let per_clause = |c: usize| {
+            story
+                .parts
+                .iter()
+                .filter(|p| p.clause == c && p.role == Role::Instance)
+                .count()
+        };
+        let mut seen_in_clause: BTreeMap<usize, usize> = BTreeMap::new();
+        let mut served: Vec<(SubIntent, Chosen, Vec<String>)> = vec![];
+        for part in story.parts.iter().filter(|p| p.role == Role::Instance) {
+            let s = &subs[part.clause];
+            let k = seen_in_clause.entry(part.clause).or_default();
+            *k += 1;
+            let id = if per_clause(part.clause) > 1 {
+                format!("{}-{}", s.id, k)
+            } else {
+                s.id.clone()
+            };
+            let text = crate::decompose::story::without_ordinal(&part.text);
+            let mut inst = SubIntent::new(id, text, ask_type.clone());
+            inst.mentions = crate::understand::mentions(&inst.description).ok()?;
+            inst.from_text = true;
+            let Fit::Serves(mut chosen, notes) = self.evaluate(&inst, &m, false) else {
+                return None;
+            };
+            // An instance's values are what tells it from the others: it
+            // states some, and each is passed, weak ones too ("the first
+            // folder is Docs" lists Docs, never the current folder).
+            if inst.mentions.is_empty() || !every_value_passed(&inst, &m) {
+                return None;
+            }
+            // Said as the goal says it (the step's label).
+            inst.description = part.text.clone();
+            chosen.intent.description = part.text.clone();
+            served.push((inst, chosen, notes));
+        }
+        // Instances the calls cannot tell apart are not read as such.
+        for (k, (_, a, _)) in served.iter().enumerate() {
+            if served[..k]
+                .iter()
+                .any(|(_, b, _)| b.intent.params == a.intent.params)
+            {
+                return None;
+            }
+        }
+        let mut plan = StoryPlan {
+            traces: vec![],
+            steps: vec![],
+            planned: vec![],
+            missing: vec![],
+        };
+        if let Some(word) = &story.aggregate {
+            for (c, mut trace) in ask_traces {
+                trace.chosen = None;
+                trace.notes.push(format!(
+                    "a story of {} instances, each served by {}",
+                    story.instances, m.id
+                ));
+                plan.traces.push(trace);
+                plan.planned.push(subs[c].clone());
+                plan.missing.push(MissingCapability {
+                    sub_intent: subs[c].id.clone(),
+                    description: subs[c].description.clone(),
+                    reason: format!(
+                        "\"{word}\" combines the results of the {} instances, which one call of {} each does not do",
+                        story.instances, m.id
+                    ),
+                });
+            }
+            return Some(plan);
+        }
+        let mut served = served.into_iter();
+        let mut index = 0;
+        for part in &story.parts {
+            let s = &subs[part.clause];
+            match part.role {
+                Role::Instance => {
+                    index += 1;
+                    let (inst, chosen, notes) = served.next()?;
+                    let mut trace = IntentTrace::new(&inst, self.resolution.name());
+                    trace.notes.push(format!(
+                        "instance {index} of {} of a story asked by {}: served by {} with its own values",
+                        story.instances,
+                        ask_ids.join(", "),
+                        m.id
+                    ));
+                    trace.notes.extend(notes);
+                    trace.chosen = Some(m.id.clone());
+                    trace.decision = Some(decision.clone());
+                    plan.traces.push(trace);
+                    let mut reads = vec![];
+                    self.push_chosen(
+                        &inst,
+                        chosen,
+                        &mut reads,
+                        (&mut plan.planned, &mut plan.steps, &mut plan.missing),
+                    )
+                    .ok()?;
+                    plan.traces.extend(reads);
+                }
+                Role::Ask => {
+                    let mut trace = ask_traces
+                        .iter()
+                        .find(|(c, _)| *c == part.clause)
+                        .map(|(_, t)| t.clone())?;
+                    trace.chosen = None;
+                    trace.skipped.clear();
+                    trace.notes.push(format!(
+                        "asks the same of each of the {} instances the goal describes: served by their calls of {}",
+                        story.instances, m.id
+                    ));
+                    plan.traces.push(trace);
+                }
+                Role::Setting => {
+                    let mut trace = IntentTrace::new(s, self.resolution.name());
+                    if per_clause(part.clause) > 0 {
+                        trace.sub_intent = format!("{}-setting", s.id);
+                    }
+                    trace.description = part.text.clone();
+                    trace.notes.push(
+                        "sets the scene of the story (no value of its own beyond the count)"
+                            .to_string(),
+                    );
+                    plan.traces.push(trace);
+                }
+            }
+        }
+        Some(plan)
+    }
+
+    /// The one capability a mention of `s` names as a program's
+    /// identifier would ("the 'calculate_velocity' function", "with
+    /// finance.predict_future_value"), if any.
+    fn named_capability(&self, s: &SubIntent) -> Option<CapabilityManifest> {
+        let named: Vec<&str> = s
+            .mentions
+            .iter()
+            .filter_map(|men| men.value.as_str())
+            .filter(|v| v.contains(['_', '.']) && !v.contains(char::is_whitespace))
+            .collect();
+        if named.is_empty() {
+            return None;
+        }
+        let mut found = self
+            .marketplace
+            .list()
+            .into_iter()
+            .filter(|m| named.iter().any(|v| names_capability(v, m)));
+        let one = found.next()?;
+        found.next().is_none().then_some(one)
+    }
+}
+
+/// Whether the value `v` names capability `m` (its name or id).
+fn names_capability(v: &str, m: &CapabilityManifest) -> bool {
+    v.eq_ignore_ascii_case(&m.name) || v.eq_ignore_ascii_case(&m.id)
+}
+
+use crate::decompose::story::{Role, Story};
+use crate::understand::mentions::MentionKind;
+
+/// Whether `men`, a mention of an ask or a setting (`text`), says nothing
+/// the instances need: the count of instances ("two companies", "a
+/// two-day trip"), a name an instance carries ("both Car A and Car B") or
+/// the name the part opens with, its subject ("John is a teacher"). Any
+/// other value (a place, an amount, a unit) would be dropped: the story
+/// is then not read.
+fn says_nothing_of_its_own(men: &Mention, text: &str, story: &Story) -> bool {
+    match men.kind {
+        MentionKind::Number => {
+            men.unit.is_none() && men.value.as_f64() == Some(story.instances as f64)
+        }
+        MentionKind::Name => {
+            let opens = text.trim_start().len() + men.span.start == text.len()
+                || text
+                    .get(..men.span.start)
+                    .is_some_and(|b| b.trim().is_empty());
+            opens
+                || story
+                    .parts
+                    .iter()
+                    .any(|p| p.role == Role::Instance && p.text.contains(&men.text))
+        }
+        _ => false,
+    }
+}
+
+/// Whether the binding of instance `inst` to `m` passes every value the
+/// instance states, weak ones (names, number words) included: by the
+/// value's text in a bound argument's source, its value among the bound
+/// ones, or its path read first. Fields ("located in") are keys, not
+/// values.
+fn every_value_passed(inst: &SubIntent, m: &CapabilityManifest) -> bool {
+    let b = bind(
+        &inst.description,
+        &inst.mentions,
+        m,
+        &BTreeSet::new(),
+        false,
+    );
+    let fanned = |v: &serde_json::Value| {
+        b.fan_out
+            .iter()
+            .chain(b.fan_with.iter())
+            .any(|(_, vs)| vs.contains(v))
+    };
+    // A field named ("located in") is a key, no value.
+    inst.mentions
+        .iter()
+        .filter(|men| men.kind != MentionKind::Field)
+        .all(|men| {
+            b.args
+                .iter()
+                .any(|a| a.source.contains(&men.text) || a.value == men.value)
+                || b.read_first
+                    .iter()
+                    .any(|(_, path)| Some(path.as_str()) == men.value.as_str())
+                || fanned(&men.value)
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ccos_marketplace::builtins::{BuiltinConfig, install};
+    use serde_json::json;
+
+    /// The built-ins, a triangle's area and the weather of a city.
+    fn planner() -> Planner {
+        let mp = Marketplace::new().unwrap();
+        install(&mp, BuiltinConfig::default()).unwrap();
+        mp.register(CapabilityManifest::new(
+            "calculate_triangle_area",
+            "Calculate the area of a triangle using its base and height.",
+            json!({"type": "object", "properties": {
+                "base": {"type": "integer", "description": "The length of the base of the triangle."},
+                "height": {"type": "integer", "description": "The height of the triangle from the base."}},
+                "required": ["base", "height"]}),
+        ))
+        .unwrap();
+        mp.register(CapabilityManifest::new(
+            "weather.current",
+            "Get the current weather of a city.",
+            json!({"type": "object", "properties": {
+                "city": {"type": "string", "description": "The city."}},
+                "required": ["city"]}),
+        ))
+        .unwrap();
+        Planner::new(
+            Arc::new(mp),
+            Policy::default(),
+            PatternDecomposition::builtin().unwrap(),
+        )
+    }
+
+    fn calls(r: &PlanResult) -> Vec<String> {
+        let rtfs = r.rtfs.as_deref().unwrap_or_default();
+        rtfs.match_indices("(call ")
+            .map(|(i, _)| {
+                let rest = &rtfs[i..];
+                rest[..rest.find(')').map_or(rest.len(), |e| e + 1)].to_string()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn each_instance_of_a_story_is_one_call_with_its_own_values() {
+        let p = planner();
+        let goal = "He has drawn two triangles on the board. The first triangle has a base of 10 units and a height of 5 units. The second triangle has a base of 8 units and a height of 6 units. Can you calculate the area of both triangles?";
+        let r = p.plan(goal).unwrap();
+        assert_eq!(
+            calls(&r),
+            vec![
+                "(call :calculate_triangle_area {:base 10 :height 5})",
+                "(call :calculate_triangle_area {:base 8 :height 6})",
+            ],
+            "{r:?}"
+        );
+        let explained = r.trace.explain();
+        assert!(
+            explained.contains("instance 2 of 2 of a story"),
+            "{explained}"
+        );
+        assert!(explained.contains("sets the scene"), "{explained}");
+        // Identical inputs, byte-identical plans.
+        assert_eq!(p.plan(goal).unwrap().rtfs, r.rtfs);
+        // The capability named as a program's identifier is no value.
+        let r = p
+            .plan("The first triangle has a base of 3 units and a height of 4 units, the second triangle has a base of 5 units and a height of 2 units. Use the 'calculate_triangle_area' function for each triangle.")
+            .unwrap();
+        assert_eq!(calls(&r).len(), 2, "{r:?}");
+        // Names of instances, one call each.
+        let r = p
+            .plan("The first city is Paris. The second city is Tokyo. What is the current weather in both cities?")
+            .unwrap();
+        assert_eq!(
+            calls(&r),
+            vec![
+                "(call :weather.current {:city \"Paris\"})",
+                "(call :weather.current {:city \"Tokyo\"})",
+            ],
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn a_story_whose_results_are_combined_or_whose_values_lie_elsewhere_is_refused() {
+        let p = planner();
+        // "total": one call each does not add them up.
+        let r = p
+            .plan("The first triangle has a base of 10 units and a height of 5 units. The second triangle has a base of 8 units and a height of 6 units. What is the total area of the two triangles?")
+            .unwrap();
+        let named_total = r.requires_agent.as_ref().is_some_and(|ra| {
+            ra.missing
+                .iter()
+                .any(|m| m.reason.starts_with("\"total\" combines"))
+        });
+        assert!(r.rtfs.is_none() && named_total, "{r:?}");
+        // A value in the setting no instance carries (which instance's?).
+        let r = p
+            .plan("The triangles are drawn at a scale of 3. The first triangle has a base of 10 units and a height of 5 units. The second triangle has a base of 8 units and a height of 6 units. Calculate the area of both triangles.")
+            .unwrap();
+        assert!(r.rtfs.is_none(), "{r:?}");
+        // An instance the capability cannot serve alone sinks the story.
+        let r = p
+            .plan("The first triangle has a base of 10 units. The second triangle has a base of 8 units and a height of 6 units. Calculate the area of both triangles.")
+            .unwrap();
+        assert!(r.rtfs.is_none(), "{r:?}");
+        // An ask that does not refer to the instances: no story.
+        let r = p
+            .plan("The first city is Paris. The second city is Tokyo. What is the weather in Rome?")
+            .unwrap();
+        assert!(!calls(&r).iter().any(|c| c.contains("Paris")), "{r:?}");
+    }
+}
