@@ -46,6 +46,9 @@ pub(crate) struct Story {
     /// *total* area", "combined"), which one call per instance does not
     /// answer.
     pub aggregate: Option<String>,
+    /// The stems of the nouns the instances are named by ("the first
+    /// *garden*": `garden`).
+    pub nouns: Vec<String>,
 }
 
 /// Ordinal words, in order; "last" and "final" close a sequence.
@@ -75,20 +78,27 @@ const GROUP_WORDS: [&str; 9] = [
 const VAGUE_WORDS: [&str; 3] = ["this", "that", "it"];
 
 /// Words of an ask that combine the instances' results ("the *total*
-/// area", "the distance *between* them", "the *average* of the three").
-const AGGREGATES: [&str; 11] = [
-    "total",
-    "combined",
-    "sum",
-    "altogether",
-    "together",
-    "overall",
+/// area", "the *average* of the three"), unless the ask takes each
+/// instance on its own ("the average of *each* set").
+const AGGREGATES: [&str; 6] = ["total", "sum", "overall", "average", "mean", "altogether"];
+
+/// Words of an ask that always relate the instances to one another ("the
+/// distance *between* them", "the weather *between* each city").
+const RELATING: [&str; 7] = [
     "between",
     "difference",
     "ratio",
-    "average",
-    "mean",
+    "versus",
+    "vs",
+    "combined",
+    "together",
 ];
+
+/// Whether `word` (lower-case) combines or relates the instances'
+/// results ("total", "between").
+pub(crate) fn combines(word: &str) -> bool {
+    AGGREGATES.contains(&word) || RELATING.contains(&word)
+}
 
 /// Words by which an ask takes each instance on its own ("the average of
 /// *each* set"), so that an aggregate word is about one instance.
@@ -261,21 +271,39 @@ pub(crate) fn read(clauses: &[&str]) -> Option<Story> {
         return None;
     }
     let asks: Vec<&Part> = parts.iter().filter(|p| p.role == Role::Ask).collect();
-    let refs: Vec<Reference> = asks.iter().map(|a| reference(&a.text, instances)).collect();
+    let nouns: Vec<String> = instance_nouns(&parts)
+        .iter()
+        .flat_map(|n| ccos_marketplace::search::analyze(n))
+        .collect();
+    let refs: Vec<Reference> = asks
+        .iter()
+        .map(|a| reference(&a.text, instances, &nouns))
+        .collect();
     if refs.is_empty() || !refs.contains(&Reference::Group) || refs.contains(&Reference::None) {
+        return None;
+    }
+    // An ask of two things ("the roster *and* the schedule of each team")
+    // or about something related to each instance ("each player's team",
+    // "the restaurant next to each restaurant") is no request of the
+    // instances themselves.
+    if asks
+        .iter()
+        .any(|a| asks_two_things(&a.text) || relates_each(&a.text))
+    {
         return None;
     }
     let aggregate = asks.iter().find_map(|a| {
         let words: Vec<String> = word_spans(&a.text).into_iter().map(|(_, w)| w).collect();
-        if words.iter().any(|w| DISTRIBUTIVE.contains(&w.as_str())) {
-            return None;
-        }
-        words.into_iter().find(|w| AGGREGATES.contains(&w.as_str()))
+        let each = words.iter().any(|w| DISTRIBUTIVE.contains(&w.as_str()));
+        words
+            .into_iter()
+            .find(|w| RELATING.contains(&w.as_str()) || (!each && AGGREGATES.contains(&w.as_str())))
     });
     Some(Story {
         parts,
         instances,
         aggregate,
+        nouns,
     })
 }
 
@@ -315,6 +343,92 @@ fn sets_the_scene(clause: &str) -> bool {
             .is_some_and(|(_, w)| STATING_VERBS.contains(&w.as_str()))
 }
 
+/// The nouns the instances are named by, the word after each ordinal
+/// ("the first *garden*", "On the second *day*"; not "one"), each once.
+fn instance_nouns(parts: &[Part]) -> Vec<String> {
+    let mut out: Vec<String> = vec![];
+    for p in parts.iter().filter(|p| p.role == Role::Instance) {
+        let words = word_spans(&p.text);
+        let noun = words
+            .iter()
+            .position(|(_, w)| ORDINALS.contains(&w.as_str()) || CLOSING.contains(&w.as_str()))
+            .and_then(|k| words.get(k + 1))
+            .map(|(_, w)| w.clone());
+        if let Some(noun) = noun
+            && noun != "one"
+            && noun.chars().all(char::is_alphabetic)
+            && !out.contains(&noun)
+        {
+            out.push(noun);
+        }
+    }
+    out
+}
+
+/// `ask` said of one instance, for reading it with that instance's
+/// values: the group's words become the definite article or "it" ("the
+/// average of *each* set" → "the average of the set", "both cities" →
+/// "the cities", "the *three* gardens" → "the gardens", "sort *them*" →
+/// "sort it"), so that the request's own words — its verb, its
+/// qualifiers, its negations — are read as for a single request.
+pub(crate) fn for_one(ask: &str, n: usize, nouns: &[String]) -> String {
+    let words = word_spans(ask);
+    let plain: Vec<String> = words.iter().map(|(_, w)| w.clone()).collect();
+    let mut out = String::new();
+    let mut last = 0;
+    let mut i = 0;
+    while i < words.len() {
+        let (span, w) = &words[i];
+        let next = words.get(i + 1).map(|(_, w)| w.as_str());
+        let is_count = counts_the_group(&plain, i, n, nouns);
+        // How many words the group's phrase takes, and what it becomes.
+        let (take, with): (usize, &str) = match w.as_str() {
+            "each" | "every" | "both" | "all" if next == Some("of") => {
+                match words.get(i + 2).map(|(_, w)| w.as_str()) {
+                    Some("these" | "those" | "the" | "their") => (3, "the"),
+                    Some("them") => (3, "it"),
+                    _ => (1, "the"),
+                }
+            }
+            "the" | "these" | "those" if counts_the_group(&plain, i + 1, n, nouns) => (2, "the"),
+            "each" | "every" | "both" | "all" | "these" | "those" => {
+                (if next == Some("the") { 2 } else { 1 }, "the")
+            }
+            "them" => (1, "it"),
+            _ if is_count => (1, ""),
+            _ => (0, ""),
+        };
+        if take == 0 {
+            i += 1;
+            continue;
+        }
+        let end = words[i + take - 1].0.end;
+        out.push_str(&ask[last..span.start]);
+        if with.is_empty() {
+            // Drop the word and the space after it.
+            last = ask[end..]
+                .find(|c: char| !c.is_whitespace())
+                .map_or(ask.len(), |k| end + k);
+        } else {
+            out.push_str(with);
+            last = end;
+        }
+        i += take;
+    }
+    out.push_str(&ask[last..]);
+    out
+}
+
+/// The number a count word or numeral says ("two", "3"); "pair" and
+/// "couple" are two.
+fn count_of(w: &str) -> Option<usize> {
+    COUNTS
+        .iter()
+        .position(|c| *c == w)
+        .map(|k| if k >= 5 { 2 } else { k + 2 })
+        .or_else(|| w.parse::<usize>().ok())
+}
+
 /// How an ask refers to the instances.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Reference {
@@ -326,19 +440,80 @@ enum Reference {
     None,
 }
 
-/// How `ask` refers to a group of `n` instances.
-fn reference(ask: &str, n: usize) -> Reference {
-    let words: Vec<String> = word_spans(ask).into_iter().map(|(_, w)| w).collect();
-    let count = |w: &str| {
-        COUNTS
+/// Whether `words[i]` counts the `n` instances: the count, then (within
+/// two words: "three *different* houses") the instances' noun — any word
+/// when the instances have none ("the first one …"). "for 2 guests" is a
+/// value, not the count of two hotels.
+fn counts_the_group(words: &[String], i: usize, n: usize, nouns: &[String]) -> bool {
+    if words.get(i).and_then(|w| count_of(w)) != Some(n) {
+        return false;
+    }
+    let noun_after = words
+        .get(i + 1)
+        .is_some_and(|w| w.chars().all(char::is_alphabetic));
+    // A count in words ("four individuals") names the group as often as
+    // by the instances' noun; in digits ("2 guests") only by that noun.
+    let in_words = words[i].chars().all(char::is_alphabetic);
+    (nouns.is_empty() || in_words) && noun_after
+        || words
             .iter()
-            .position(|c| *c == w)
-            .map(|k| if k >= 5 { 2 } else { k + 2 })
-            .or_else(|| w.parse::<usize>().ok())
-    };
-    let counted = words
-        .windows(2)
-        .any(|w| count(&w[0]) == Some(n) && w[1].chars().all(char::is_alphabetic));
+            .skip(i + 1)
+            .take(2)
+            .flat_map(|w| ccos_marketplace::search::analyze(w))
+            .any(|stem| nouns.contains(&stem))
+}
+
+/// The words right after the counts of the group in `ask` ("four
+/// *individuals*", "three *different* houses": `individuals`,
+/// `different`, `houses`), lower-cased: what the ask calls the group.
+pub(crate) fn group_words(ask: &str, n: usize, nouns: &[String]) -> Vec<String> {
+    let words: Vec<String> = word_spans(ask).into_iter().map(|(_, w)| w).collect();
+    (0..words.len())
+        .filter(|&i| counts_the_group(&words, i, n, nouns))
+        .flat_map(|i| words.iter().skip(i + 1).take(2).cloned())
+        .collect()
+}
+
+/// Whether `ask` asks for two things joined by "and" ("the roster and the
+/// schedule", "count … and reverse …").
+fn asks_two_things(ask: &str) -> bool {
+    word_spans(ask)
+        .iter()
+        .any(|(_, w)| matches!(w.as_str(), "and" | "plus"))
+}
+
+/// Whether `ask` is about something related to each instance: a
+/// possessive after the group's word ("each player's team") or a
+/// preposition of place or order before it ("the restaurant *next to*
+/// each restaurant", "the order *after* each order").
+fn relates_each(ask: &str) -> bool {
+    const RELATIONS: [&str; 11] = [
+        "after", "before", "next", "to", "near", "beside", "behind", "around", "nearest",
+        "closest", "opposite",
+    ];
+    let words = word_spans(ask);
+    words.iter().enumerate().any(|(i, (_, w))| {
+        if !GROUP_WORDS.contains(&w.as_str()) {
+            return false;
+        }
+        let possessive = words.get(i + 1).is_some_and(|(next, _)| {
+            ask.get(next.end..)
+                .is_some_and(|rest| rest.starts_with("'s") || rest.starts_with("’s"))
+        });
+        let related = i > 0 && RELATIONS.contains(&words[i - 1].1.as_str()) && {
+            // "to each" relates only after "next"/"close" ("send to each"
+            // is no relation).
+            words[i - 1].1 != "to"
+                || (i > 1 && matches!(words[i - 2].1.as_str(), "next" | "close" | "closest"))
+        };
+        possessive || related
+    })
+}
+
+/// How `ask` refers to a group of `n` instances named by `nouns`.
+fn reference(ask: &str, n: usize, nouns: &[String]) -> Reference {
+    let words: Vec<String> = word_spans(ask).into_iter().map(|(_, w)| w).collect();
+    let counted = (0..words.len()).any(|i| counts_the_group(&words, i, n, nouns));
     if counted || words.iter().any(|w| GROUP_WORDS.contains(&w.as_str())) {
         Reference::Group
     } else if words.iter().any(|w| VAGUE_WORDS.contains(&w.as_str())) {
@@ -411,6 +586,37 @@ mod tests {
         let story = read(&clauses).expect("a story");
         assert_eq!(story.parts[0].text, clauses[0]);
         assert_eq!(story.parts[1].role, Role::Instance);
+    }
+
+    #[test]
+    fn an_ask_is_said_of_one_instance() {
+        for (ask, one) in [
+            (
+                "Can you calculate the average of each set of numbers",
+                "Can you calculate the average of the set of numbers",
+            ),
+            (
+                "What is the weather in both cities?",
+                "What is the weather in the cities?",
+            ),
+            (
+                "What is the area of the three gardens",
+                "What is the area of the gardens",
+            ),
+            (
+                "compare the prices of three different houses",
+                "compare the prices of different houses",
+            ),
+            ("Sort both of them", "Sort it"),
+            ("Delete each of these files", "Delete the files"),
+            (
+                "Don't get the forecast for either city",
+                "Don't get the forecast for either city",
+            ),
+        ] {
+            let n = if ask.contains("three") { 3 } else { 2 };
+            assert_eq!(for_one(ask, n, &[]), one);
+        }
     }
 
     #[test]

@@ -26,6 +26,11 @@ pub(super) struct StoryPlan {
     pub missing: Vec<MissingCapability>,
 }
 
+/// Words of an ask about how to serve it rather than what ("use the …
+/// *function*", "in descending *order*"): no part of the request a
+/// capability must know.
+const REQUEST_FRAME_WORDS: [&str; 6] = ["function", "tool", "method", "api", "capability", "order"];
+
 impl Planner {
     /// `subs` (the goal's clauses) read as a story of instances one
     /// capability serves; `None` when they are not one, or no capability
@@ -80,16 +85,6 @@ impl Planner {
                     capability = Some((m.clone(), decision.label().to_string()));
                 }
             }
-            // The ask states nothing of its own beyond the count, the
-            // instances' labels and the capability's name.
-            let unnamed = without_naming_mentions(ask, &m).unwrap_or_else(|| ask.clone());
-            if !unnamed
-                .mentions
-                .iter()
-                .all(|men| says_nothing_of_its_own(men, &unnamed.description, &story))
-            {
-                return None;
-            }
             ask_traces.push((part.clause, trace));
         }
         let (m, decision) = capability?;
@@ -110,6 +105,75 @@ impl Planner {
             .map(|(c, _)| subs[*c].id.clone())
             .collect();
         let ask_type = subs[ask_traces.first()?.0].intent_type.clone();
+        // The asks, said of one instance.
+        let one_ask: String = story
+            .parts
+            .iter()
+            .filter(|p| p.role == Role::Ask)
+            .map(|p| {
+                let one = crate::decompose::story::for_one(&p.text, story.instances, &story.nouns);
+                one.trim_end_matches(['.', '?', '!', ' ']).to_string() + "."
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        // The instances' noun, when the capability does not know it ("the
+        // first *set* is …", "the average of each *set*"), names the
+        // group, no restriction of the request: left out of the reading.
+        let vocabulary = {
+            let (params, _) = crate::understand::bind::params_of(&m);
+            capability_vocabulary(&m, &params)
+        };
+        let unknown_nouns: BTreeSet<String> = story
+            .nouns
+            .iter()
+            .filter(|stem| !vocabulary.contains(*stem))
+            .cloned()
+            .collect();
+        // Every word of the asks is one the capability knows (its text,
+        // with synonyms), the instances' nouns aside: "predict the
+        // standings", "every hour", "with a pool" ask for more than it
+        // does (the ranking's bar, diluted by the instances' words, would
+        // not say so).
+        // What the asks call the group ("four *individuals*") is no
+        // value of the capability's: "for two *guests*" is a value of
+        // `guests`, and the story no story.
+        let group_words: Vec<String> = story
+            .parts
+            .iter()
+            .filter(|p| p.role == Role::Ask)
+            .flat_map(|p| {
+                crate::decompose::story::group_words(&p.text, story.instances, &story.nouns)
+            })
+            .collect();
+        let (params, _) = crate::understand::bind::params_of(&m);
+        if group_words.iter().any(|w| {
+            let stems = ccos_marketplace::search::analyze(w);
+            !stems.iter().all(|st| story.nouns.contains(st))
+                && stems
+                    .iter()
+                    .any(|st| params.iter().any(|p| p.name_words.contains(st)))
+        }) {
+            return None;
+        }
+        {
+            let mut asked = SubIntent::new("ask", one_ask.clone(), ask_type.clone());
+            asked.mentions = crate::understand::mentions(&one_ask).ok()?;
+            asked.from_text = true;
+            let lacking: Vec<String> = lacking_words(&asked, &m)
+                .into_iter()
+                .filter(|w| {
+                    !group_words.contains(w)
+                        && !REQUEST_FRAME_WORDS.contains(&w.as_str())
+                        && !crate::decompose::story::combines(w)
+                        && !ccos_marketplace::search::analyze(w)
+                            .iter()
+                            .all(|st| story.nouns.contains(st))
+                })
+                .collect();
+            if !lacking.is_empty() {
+                return None;
+            }
+        }
         // Every instance served alone, with its own values.
         let per_clause = |c: usize| {
             story
@@ -129,23 +193,74 @@ impl Planner {
             } else {
                 s.id.clone()
             };
-            let text = crate::decompose::story::without_ordinal(&part.text);
+            // The asks said of the instance alone, then its values ("Can
+            // you calculate the area of the triangle? The triangle has …"): its
+            // request read as a single one, verb, qualifiers and values
+            // the asks state for every instance included.
+            let instance = without_stems(
+                &crate::decompose::story::without_ordinal(&part.text),
+                &unknown_nouns,
+            );
+            let one_ask = without_stems(&one_ask, &unknown_nouns);
+            // The request first, as a user would say it of one instance.
+            let text = format!("{one_ask} {instance}.");
+            let ask_end = one_ask.len();
             let mut inst = SubIntent::new(id, text, ask_type.clone());
             inst.mentions = crate::understand::mentions(&inst.description).ok()?;
             inst.from_text = true;
+            // A word with a digit no value covers ("a 5-day forecast",
+            // "on web1") says something the plan would not pass.
+            let unread_digits = word_spans(&inst.description).iter().any(|(span, w)| {
+                w.chars().any(|c| c.is_ascii_digit())
+                    && !inst
+                        .mentions
+                        .iter()
+                        .any(|men| men.span.start <= span.start && span.end <= men.span.end)
+            });
+            if unread_digits {
+                return None;
+            }
             let Fit::Serves(mut chosen, notes) = self.evaluate(&inst, &m, false) else {
                 return None;
             };
+            // ... and chosen for it as a single request would be: the
+            // ranking's bars (the request's words known, "predict" is
+            // not "get") hold too.
+            let (_, single) = self.choose(&inst).ok()?;
+            if single.is_none_or(|c| c.manifest.id != m.id) {
+                return None;
+            }
             // An instance's values are what tells it from the others: it
             // states some, and each is passed, weak ones too ("the first
             // folder is Docs" lists Docs, never the current folder).
-            if inst.mentions.is_empty() || !every_value_passed(&inst, &m) {
+            // The asks' count, the instances' labels and a name opening
+            // a sentence are no values (mentions of the instance's own
+            // text are).
+            let no_value = |men: &Mention| {
+                men.span.end <= ask_end
+                    && men.kind != MentionKind::Number
+                    && says_nothing_of_its_own(men, &inst.description, &story)
+            };
+            if inst.mentions.iter().all(no_value) || !every_value_passed(&inst, &m, no_value) {
                 return None;
             }
             // Said as the goal says it (the step's label).
             inst.description = part.text.clone();
             chosen.intent.description = part.text.clone();
             served.push((inst, chosen, notes));
+        }
+        // A change made once per instance with a value they all share
+        // ("write each line to out.txt": the second write replaces the
+        // first) is not read so.
+        if crate::understand::bind::changes_things(&m)
+            && let Some((_, first, _)) = served.first()
+            && first.intent.params.iter().any(|(k, v)| {
+                served
+                    .iter()
+                    .all(|(_, c, _)| c.intent.params.get(k) == Some(v))
+            })
+        {
+            return None;
         }
         // Instances the calls cannot tell apart are not read as such.
         for (k, (_, a, _)) in served.iter().enumerate() {
@@ -284,10 +399,12 @@ fn says_nothing_of_its_own(men: &Mention, text: &str, story: &Story) -> bool {
             men.unit.is_none() && men.value.as_f64() == Some(story.instances as f64)
         }
         MentionKind::Name => {
-            let opens = text.trim_start().len() + men.span.start == text.len()
-                || text
-                    .get(..men.span.start)
-                    .is_some_and(|b| b.trim().is_empty());
+            // Capitalised as a sentence's first word ("John is …",
+            // "Assuming a gravity of …").
+            let opens = text.get(..men.span.start).is_some_and(|b| {
+                let b = b.trim_end();
+                b.is_empty() || b.ends_with(['.', '?', '!'])
+            });
             opens
                 || story
                     .parts
@@ -302,8 +419,12 @@ fn says_nothing_of_its_own(men: &Mention, text: &str, story: &Story) -> bool {
 /// instance states, weak ones (names, number words) included: by the
 /// value's text in a bound argument's source, its value among the bound
 /// ones, or its path read first. Fields ("located in") are keys, not
-/// values.
-fn every_value_passed(inst: &SubIntent, m: &CapabilityManifest) -> bool {
+/// values; nor are the mentions `no_value` says so of.
+fn every_value_passed(
+    inst: &SubIntent,
+    m: &CapabilityManifest,
+    no_value: impl Fn(&Mention) -> bool,
+) -> bool {
     let b = bind(
         &inst.description,
         &inst.mentions,
@@ -320,7 +441,7 @@ fn every_value_passed(inst: &SubIntent, m: &CapabilityManifest) -> bool {
     // A field named ("located in") is a key, no value.
     inst.mentions
         .iter()
-        .filter(|men| men.kind != MentionKind::Field)
+        .filter(|men| men.kind != MentionKind::Field && !no_value(men))
         .all(|men| {
             b.args
                 .iter()
@@ -330,6 +451,29 @@ fn every_value_passed(inst: &SubIntent, m: &CapabilityManifest) -> bool {
                     .any(|(_, path)| Some(path.as_str()) == men.value.as_str())
                 || fanned(&men.value)
         })
+}
+
+/// `text` without the words whose stem is one of `stems` (and the
+/// space after each).
+fn without_stems(text: &str, stems: &BTreeSet<String>) -> String {
+    if stems.is_empty() {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut last = 0;
+    for (span, w) in word_spans(text) {
+        if ccos_marketplace::search::analyze(&w)
+            .first()
+            .is_some_and(|st| stems.contains(st))
+        {
+            out.push_str(&text[last..span.start]);
+            last = text[span.end..]
+                .find(|c: char| !c.is_whitespace())
+                .map_or(text.len(), |k| span.end + k);
+        }
+    }
+    out.push_str(&text[last..]);
+    out
 }
 
 #[cfg(test)]
@@ -399,9 +543,13 @@ mod tests {
         assert_eq!(p.plan(goal).unwrap().rtfs, r.rtfs);
         // The capability named as a program's identifier is no value.
         let r = p
-            .plan("The first triangle has a base of 3 units and a height of 4 units, the second triangle has a base of 5 units and a height of 2 units. Use the 'calculate_triangle_area' function for each triangle.")
+            .plan("Calculate the area of a triangle with a base of 3 units and a height of 4 units using the 'calculate_triangle_area' function.")
             .unwrap();
-        assert_eq!(calls(&r).len(), 2, "{r:?}");
+        assert_eq!(
+            calls(&r),
+            vec!["(call :calculate_triangle_area {:base 3 :height 4})"],
+            "{r:?}"
+        );
         // Names of instances, one call each.
         let r = p
             .plan("The first city is Paris. The second city is Tokyo. What is the current weather in both cities?")
@@ -444,5 +592,34 @@ mod tests {
             .plan("The first city is Paris. The second city is Tokyo. What is the weather in Rome?")
             .unwrap();
         assert!(!calls(&r).iter().any(|c| c.contains("Paris")), "{r:?}");
+    }
+
+    #[test]
+    fn the_ask_is_read_as_a_single_request_of_each_instance() {
+        // Attack trial: the instances alone carried no verb, and any
+        // capability taking their values served them.
+        let p = planner();
+        let r = p
+            .plan("The first list is [3, 1, 2]. The second list is [9, 7, 8]. Sort both lists in descending order.")
+            .unwrap();
+        let c = calls(&r);
+        assert_eq!(c.len(), 2, "{r:?}");
+        assert!(c.iter().all(|c| c.contains(":descending true")), "{c:?}");
+        for refused in [
+            // A verb the capability does not do.
+            "The first text is 'hello'. The second text is 'world'. Encrypt each text.",
+            // Two things asked.
+            "The first text is 'abc'. The second text is 'xyz'. Count the characters in each text and reverse each text.",
+            // Something related to each instance.
+            "The first city is Paris. The second city is Rome. Get the current weather in each city's capital.",
+            "The first city is Paris. The second city is Rome. Get the current weather between each city.",
+            // A word the capability does not know.
+            "The first city is Paris. The second city is Rome. Get the current weather in each city every hour.",
+            // One change repeated on one target: the second replaces the first.
+            "The first line is 'alpha'. The second line is 'beta'. Write each line to out.txt.",
+        ] {
+            let r = p.plan(refused).unwrap();
+            assert!(r.rtfs.is_none(), "{refused}: {r:?}");
+        }
     }
 }

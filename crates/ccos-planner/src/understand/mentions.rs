@@ -1351,7 +1351,10 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                 } else {
                     let (has_ext, slash) = is_path_like(w);
                     let core = w.trim_end_matches('/');
-                    if slash
+                    // "in km/h", "in m/s": a unit of measure, named.
+                    if slash && super::units::dimension_of(core).is_some() {
+                        m = Some((MentionKind::Name, Json::from(core), false));
+                    } else if slash
                         && core.matches('/').count() == 1
                         && !has_ext
                         && !w.starts_with(['/', '.', '~'])
