@@ -385,12 +385,14 @@ impl Planner {
         // "The first triangle has …, the second … Can you calculate the
         // area of both?": one call per instance, when one capability
         // serves each.
-        let story = self.instance_story(&subs);
-        let story_read = story.is_some();
-        if let Some(p) = story {
-            (traces, steps, planned, missing) = (p.traces, p.steps, p.planned, p.missing);
-        }
-        for (at, s) in subs.iter().enumerate().filter(|_| !story_read) {
+        let by_clause: &[SubIntent] = match self.instance_story(&subs) {
+            Some(p) => {
+                (traces, steps, planned, missing) = (p.traces, p.steps, p.planned, p.missing);
+                &[]
+            }
+            None => &subs,
+        };
+        for (at, s) in by_clause.iter().enumerate() {
             // "remember that Alice likes tea": kept by the fact store.
             if let Some((trace, kept)) = self.remember(s) {
                 match kept {
@@ -2691,6 +2693,22 @@ fn no_fit_reason(t: &IntentTrace) -> String {
     }
 }
 
+/// Whether the value `v` is capability `m`'s name or id (any case).
+fn names_capability(v: &str, m: &CapabilityManifest) -> bool {
+    let v = v.trim();
+    !v.is_empty() && (v.eq_ignore_ascii_case(&m.name) || v.eq_ignore_ascii_case(&m.id))
+}
+
+/// Whether `v` is written as a program's identifier: `_` or `.` inside,
+/// or an inner capital (`calculate_velocity`, `finance.predict`,
+/// `getForecast`), unlike an English word.
+fn reads_as_identifier(v: &str) -> bool {
+    v.contains(['_', '.'])
+        || v.chars()
+            .zip(v.chars().skip(1))
+            .any(|(a, b)| a.is_lowercase() && b.is_uppercase())
+}
+
 /// `s` without the mentions that name capability `m` itself ("use the
 /// *'predict_house_price'* function", "with *number_theory.gcd*"): a
 /// quoted, path-like or plain value equal to its name or id, when that
@@ -2702,22 +2720,12 @@ fn without_naming_mentions(s: &SubIntent, m: &CapabilityManifest) -> Option<SubI
     if !s.from_text {
         return None;
     }
-    let names = |v: &str| {
-        let v = v.trim();
-        !v.is_empty() && (v.eq_ignore_ascii_case(&m.name) || v.eq_ignore_ascii_case(&m.id))
-    };
-    let identifier = |v: &str| {
-        v.contains(['_', '.'])
-            || v.chars()
-                .zip(v.chars().skip(1))
-                .any(|(a, b)| a.is_lowercase() && b.is_uppercase())
-    };
     let naming = |men: &Mention| {
         let Some(v) = men.value.as_str() else {
             return false;
         };
-        names(v)
-            && (identifier(v)
+        names_capability(v, m)
+            && (reads_as_identifier(v)
                 || men.cue.after.first().is_some_and(|w| {
                     matches!(
                         w.as_str(),

@@ -55,6 +55,12 @@ pub(crate) struct Story {
 const ORDINALS: [&str; 6] = ["first", "second", "third", "fourth", "fifth", "sixth"];
 const CLOSING: [&str; 2] = ["last", "final"];
 
+/// Whether `w` (lower-case) is an ordinal word of a story ("second",
+/// "last").
+fn is_ordinal(w: &str) -> bool {
+    ORDINALS.contains(&w) || CLOSING.contains(&w)
+}
+
 /// Prepositions an instance may open with ("*On* the first day", "*In*
 /// the second scenario").
 const OPENING_PREPOSITIONS: [&str; 5] = ["on", "in", "for", "during", "at"];
@@ -175,10 +181,7 @@ fn markers(clause: &str) -> Vec<(usize, usize)> {
 pub(crate) fn without_ordinal(text: &str) -> String {
     let words = word_spans(text);
     for (k, (span, w)) in words.iter().enumerate().take(4) {
-        if (ORDINALS.contains(&w.as_str()) || CLOSING.contains(&w.as_str()))
-            && k > 0
-            && words[k - 1].1 == "the"
-        {
+        if is_ordinal(w) && k > 0 && words[k - 1].1 == "the" {
             // "the first one has" → "the has": "one" says no number.
             let skip = if words.get(k + 1).is_some_and(|(_, w)| w == "one") {
                 2
@@ -351,7 +354,7 @@ fn instance_nouns(parts: &[Part]) -> Vec<String> {
         let words = word_spans(&p.text);
         let noun = words
             .iter()
-            .position(|(_, w)| ORDINALS.contains(&w.as_str()) || CLOSING.contains(&w.as_str()))
+            .position(|(_, w)| is_ordinal(w))
             .and_then(|k| words.get(k + 1))
             .map(|(_, w)| w.clone());
         if let Some(noun) = noun

@@ -6,16 +6,22 @@
 //! The words are read by [`crate::decompose::story`]; here the catalog
 //! decides. Precision first, every condition below refuses the reading
 //! (the goal is then planned clause by clause, as before):
-//! - every ask's first allowed candidate is the same capability;
-//! - every instance is served by it with its own values alone (the usual
-//!   checks: nothing dropped, every required parameter filled, no asking);
-//! - the asks and the setting state no value of their own beyond the
-//!   count of instances and names of the capability (values shared by all
-//!   instances are not read yet);
+//! - every ask ranks the same capability first, and one passes the
+//!   ranking's bar or names it;
+//! - the setting states no value beyond the count and names as subjects;
+//!   the asks use no word the capability does not know and count the
+//!   group by no word a parameter takes ("for two *guests*");
+//! - each instance is read as a single request would be — the asks said
+//!   of one instance, then its words — and is served by the capability
+//!   and chosen for it, every value it states passed, no word with a
+//!   digit left unread; no two instances alike, no change repeated with a
+//!   value all share;
 //! - an ask that combines the results ("the *total* area") is reported
 //!   unserved: one call per instance does not add them up.
 
 use super::*;
+use crate::decompose::story::{Role, Story};
+use crate::understand::mentions::MentionKind;
 
 /// The plan of a story: its sub-intents' traces, steps and what is
 /// missing, as the clause-by-clause loop of `plan_outcome` makes them.
@@ -119,9 +125,12 @@ impl Planner {
         // The instances' noun, when the capability does not know it ("the
         // first *set* is …", "the average of each *set*"), names the
         // group, no restriction of the request: left out of the reading.
-        let vocabulary = {
-            let (params, _) = crate::understand::bind::params_of(&m);
-            capability_vocabulary(&m, &params)
+        let (params, _) = crate::understand::bind::params_of(&m);
+        let vocabulary = capability_vocabulary(&m, &params);
+        let names_the_instances = |w: &str| {
+            ccos_marketplace::search::analyze(w)
+                .iter()
+                .all(|st| story.nouns.contains(st))
         };
         let unknown_nouns: BTreeSet<String> = story
             .nouns
@@ -129,11 +138,6 @@ impl Planner {
             .filter(|stem| !vocabulary.contains(*stem))
             .cloned()
             .collect();
-        // Every word of the asks is one the capability knows (its text,
-        // with synonyms), the instances' nouns aside: "predict the
-        // standings", "every hour", "with a pool" ask for more than it
-        // does (the ranking's bar, diluted by the instances' words, would
-        // not say so).
         // What the asks call the group ("four *individuals*") is no
         // value of the capability's: "for two *guests*" is a value of
         // `guests`, and the story no story.
@@ -145,16 +149,19 @@ impl Planner {
                 crate::decompose::story::group_words(&p.text, story.instances, &story.nouns)
             })
             .collect();
-        let (params, _) = crate::understand::bind::params_of(&m);
         if group_words.iter().any(|w| {
-            let stems = ccos_marketplace::search::analyze(w);
-            !stems.iter().all(|st| story.nouns.contains(st))
-                && stems
+            !names_the_instances(w)
+                && ccos_marketplace::search::analyze(w)
                     .iter()
                     .any(|st| params.iter().any(|p| p.name_words.contains(st)))
         }) {
             return None;
         }
+        // Every word of the asks is one the capability knows (its text,
+        // with synonyms), the instances' nouns aside: "predict the
+        // standings", "every hour", "with a pool" ask for more than it
+        // does (the ranking's bar, diluted by the instances' words, would
+        // not say so).
         {
             let mut asked = SubIntent::new("ask", one_ask.clone(), ask_type.clone());
             asked.mentions = crate::understand::mentions(&one_ask).ok()?;
@@ -165,15 +172,14 @@ impl Planner {
                     !group_words.contains(w)
                         && !REQUEST_FRAME_WORDS.contains(&w.as_str())
                         && !crate::decompose::story::combines(w)
-                        && !ccos_marketplace::search::analyze(w)
-                            .iter()
-                            .all(|st| story.nouns.contains(st))
+                        && !names_the_instances(w)
                 })
                 .collect();
             if !lacking.is_empty() {
                 return None;
             }
         }
+        let one_ask = without_stems(&one_ask, &unknown_nouns);
         // Every instance served alone, with its own values.
         let per_clause = |c: usize| {
             story
@@ -201,7 +207,6 @@ impl Planner {
                 &crate::decompose::story::without_ordinal(&part.text),
                 &unknown_nouns,
             );
-            let one_ask = without_stems(&one_ask, &unknown_nouns);
             // The request first, as a user would say it of one instance.
             let text = format!("{one_ask} {instance}.");
             let ask_end = one_ask.len();
@@ -378,14 +383,6 @@ impl Planner {
         found.next().is_none().then_some(one)
     }
 }
-
-/// Whether the value `v` names capability `m` (its name or id).
-fn names_capability(v: &str, m: &CapabilityManifest) -> bool {
-    v.eq_ignore_ascii_case(&m.name) || v.eq_ignore_ascii_case(&m.id)
-}
-
-use crate::decompose::story::{Role, Story};
-use crate::understand::mentions::MentionKind;
 
 /// Whether `men`, a mention of an ask or a setting (`text`), says nothing
 /// the instances need: the count of instances ("two companies", "a
