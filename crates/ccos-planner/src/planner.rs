@@ -3590,6 +3590,16 @@ const DETERMINERS: &[&str] = &[
     "her", "its", "this", "that", "these", "those", "only",
 ];
 
+/// The texts of a bound value: a text, or the texts of a list of them
+/// (the choices "highways", "tolls" of `avoid`).
+fn value_texts(v: &serde_json::Value) -> Vec<&str> {
+    match v {
+        serde_json::Value::String(s) => vec![s.as_str()],
+        serde_json::Value::Array(vs) => vs.iter().filter_map(serde_json::Value::as_str).collect(),
+        _ => vec![],
+    }
+}
+
 /// The first word of `text` (a sub-intent's [`judged_words`]) that
 /// changes what is asked in a way capability `m` (with its `params`),
 /// bound as `b`, does not account for (its name, description, parameters,
@@ -3622,7 +3632,7 @@ fn unaccounted_word(
     // The values bound (an enum word, "excellent" for a condition) and
     // what the steps read first do (read a file, split it into lines).
     for a in &b.args {
-        if let Some(v) = a.value.as_str() {
+        for v in value_texts(&a.value) {
             vocab.extend(analyze(v));
         }
         // "the most recent commit" bound a count: the recency words are
@@ -3700,7 +3710,7 @@ fn unaccounted_word(
     }
     for a in &b.args {
         strict.extend(analyze(&a.param));
-        if let Some(v) = a.value.as_str() {
+        for v in value_texts(&a.value) {
             strict.extend(analyze(v));
         }
     }
@@ -4002,7 +4012,7 @@ fn unset_named_parameter(
         known.extend(p.name_words.iter().cloned());
     }
     for a in &b.args {
-        if let Some(v) = a.value.as_str() {
+        for v in value_texts(&a.value) {
             known.extend(analyze(v));
         }
     }

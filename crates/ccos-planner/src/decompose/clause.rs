@@ -151,7 +151,10 @@ pub fn split_clauses(text: &str) -> Vec<Clause> {
                 prev_connector = Some(lower);
                 continue;
             }
-            if lower == "that" && cur.text.is_empty() && prev_connector.as_deref() == Some("after")
+            // ("After that, I need …": the comma closes the connector.)
+            if lower.trim_end_matches(',') == "that"
+                && cur.text.is_empty()
+                && prev_connector.as_deref() == Some("after")
             {
                 cur.lead.push_str(" that");
                 prev_connector = None;
@@ -167,15 +170,43 @@ pub fn split_clauses(text: &str) -> Vec<Clause> {
         let title = core
             .strip_suffix('.')
             .is_some_and(crate::understand::mentions::is_name_abbreviation);
-        let ends = !in_quote && !title && core.ends_with(['.', ',', ';', '!', '?']);
+        // "the U.S. president", "Washington, D.C. in miles": a dotted
+        // abbreviation's full stop ends a sentence only before a word
+        // that opens one ("Liverpool F.C. Include its statistics"), and
+        // stays with the abbreviation either way.
+        let dotted = crate::understand::mentions::is_dotted_abbreviation(core);
+        let dotted_ends = dotted
+            && toks.get(ti + 1).is_some_and(|next| {
+                let bare = next.trim_matches(|c: char| !c.is_alphanumeric());
+                bare.starts_with(|c: char| c.is_uppercase())
+                    && (lexicon::is_action_verb(bare)
+                        || verb_type(bare).is_some()
+                        || ASKING_OPENERS.contains(&bare.to_lowercase().as_str())
+                        || SENTENCE_OPENERS.contains(&bare.to_lowercase().as_str()))
+            });
+        let ends = !in_quote
+            && !title
+            && (if dotted {
+                dotted_ends
+            } else {
+                core.ends_with(['.', ',', ';', '!', '?'])
+            });
         // "..", "docs/..": a parent folder, its dots kept (a full stop or
         // a question mark after it is still cut).
         let bare = core.trim_end_matches([',', ';', '!', '?']);
         let parent = crate::understand::mentions::ends_in_parent_folder(bare);
-        let word = if ends && parent {
+        let word = if dotted {
+            tok.to_string()
+        } else if ends && parent {
             format!("{bare}{}", &tok[core.len()..])
         } else if ends {
-            let stripped = core.trim_end_matches(['.', ',', ';', '!', '?']);
+            let stripped = core.trim_end_matches([',', ';', '!', '?']);
+            // "in Washington, D.C.?" keeps the abbreviation's full stop.
+            let stripped = if crate::understand::mentions::is_dotted_abbreviation(stripped) {
+                stripped
+            } else {
+                core.trim_end_matches(['.', ',', ';', '!', '?'])
+            };
             // Keep closing quotes/brackets that followed the punctuation.
             format!("{stripped}{}", &tok[core.len()..])
         } else {
@@ -312,6 +343,17 @@ impl ClauseDecomposition {
                     "then".to_string()
                 };
                 out.push((lead, again));
+                continue;
+            }
+            // "find a divorce lawyer in New York, NY and then a criminal
+            // lawyer in Los Angeles, CA": the previous clause's verb again
+            // on the new object, built as the old one.
+            if matches!(c.lead.as_str(), "and" | "and then" | "then")
+                && let Some(gapped) = out
+                    .last()
+                    .and_then(|(_, last)| complete_gapping(last, &c.text))
+            {
+                out.push((c.lead, gapped));
                 continue;
             }
             // "… then repeat with a time of 10 seconds": the previous
@@ -569,8 +611,21 @@ fn complete_ellipsis(prev: &str, clause: &str) -> Option<String> {
     // The replaced phrase runs to the end of the previous clause, minus
     // closing punctuation.
     let tail = prev[at + 1..].trim_end_matches(['?', '.', '!']);
+    // A longer tail is replaced only by a clause of the same build: the
+    // same prepositions in the same order ("for 'Queens Hotel' in Berlin
+    // from March 10 to March 20" … "and for 'Royal Hotel' in Paris from
+    // April 5 to April 15").
     if tail.split_whitespace().count() > 5 {
-        return None;
+        let preps = |t: &str| -> Vec<String> {
+            lexicon::words_of(t)
+                .into_iter()
+                .filter(|w| ELLIPSIS_PREPS.contains(&w.as_str()))
+                .collect()
+        };
+        let (ours, theirs) = (preps(clause), preps(tail));
+        if ours.len() < 2 || ours != theirs {
+            return None;
+        }
     }
     let punct = &prev[at + 1 + tail.len()..];
     Some(format!(
@@ -579,6 +634,64 @@ fn complete_ellipsis(prev: &str, clause: &str) -> Option<String> {
         clause.trim_end_matches(['?', '.', '!']),
         punct
     ))
+}
+
+/// A verbless clause naming a new object of the previous clause's verb
+/// ("and then *a criminal lawyer in Los Angeles, CA*" after "find a
+/// divorce lawyer in New York, NY"), completed as that clause with its
+/// object replaced. Only when the clause opens with an article, states a
+/// value, and has the prepositions of the old object in the same order:
+/// "a human and a chimp" stays one object.
+fn complete_gapping(prev: &str, clause: &str) -> Option<String> {
+    let words: Vec<&str> = clause.split_whitespace().collect();
+    let first = words.first()?.to_lowercase();
+    if !matches!(first.as_str(), "a" | "an" | "the")
+        || verb_type(clause).is_some()
+        || words
+            .iter()
+            .skip(1)
+            .any(|w| lexicon::is_action_verb(w) || verb_type(w).is_some())
+        || crate::understand::mentions(clause)
+            .unwrap_or_default()
+            .is_empty()
+    {
+        return None;
+    }
+    let preps = |t: &str| -> Vec<String> {
+        lexicon::words_of(t)
+            .into_iter()
+            .filter(|w| ELLIPSIS_PREPS.contains(&w.as_str()))
+            .collect()
+    };
+    let ours = preps(clause);
+    if ours.is_empty() {
+        return None;
+    }
+    // The old object: from an article right after the verb ("find *a
+    // cardiologist in Chicago*", "get me *the …*") to the end; an article
+    // further on opens no object of the verb ("with a rate of 8%, *an
+    // initial investment of $20000*, and a time frame of 5 years").
+    let lower = prev.to_lowercase();
+    let starts = lower
+        .match_indices(' ')
+        .map(|(i, _)| i + 1)
+        .filter(|&i| {
+            let w = lower[i..].split_whitespace().next().unwrap_or("");
+            matches!(w, "a" | "an" | "the")
+        })
+        .collect::<Vec<_>>();
+    starts.into_iter().rev().find_map(|at| {
+        let head = &prev[..at];
+        let mut before = head.split_whitespace().rev();
+        let verb = before.next().is_some_and(|w| {
+            let is_verb = |w: &str| lexicon::is_action_verb(w) || verb_type(w).is_some();
+            is_verb(w)
+                || (matches!(w.to_lowercase().as_str(), "me" | "us")
+                    && before.next().is_some_and(is_verb))
+        });
+        (verb && preps(&prev[at..]) == ours)
+            .then(|| format!("{head}{}", clause.trim_end_matches(['?', '.', '!'])))
+    })
 }
 
 /// Verbs of a clause that only reads a file ("*read* config.json").
@@ -676,6 +789,13 @@ fn change_stems() -> &'static BTreeSet<String> {
             .collect()
     })
 }
+
+/// Words that open a sentence after a dotted abbreviation's full stop
+/// ("… in the U.S. *The* next …"), besides verbs and question words.
+const SENTENCE_OPENERS: [&str; 17] = [
+    "the", "a", "an", "i", "we", "you", "it", "they", "he", "she", "this", "also", "then", "and",
+    "include", "provide", "use",
+];
 
 /// Words opening a question or a request, not a statement.
 pub(super) const ASKING_OPENERS: [&str; 26] = [
@@ -1109,6 +1229,9 @@ mod tests {
         let c = split_clauses("get x after that print it and finally save");
         assert_eq!(c[1].lead, "after that");
         assert_eq!(c[2].lead, "and finally");
+        let c = split_clauses("find a lawyer in Austin? After that, I need to find a doctor");
+        assert_eq!(c[1].lead, "after that");
+        assert_eq!(c[1].text, "I need to find a doctor");
         assert_eq!(
             texts("say \"a, b and c\" also stop"),
             ["say \"a, b and c\"", "stop"]
@@ -1120,6 +1243,28 @@ mod tests {
             ["remember that Dr. Smith is my dentist", "list it"]
         );
         assert!(texts("  , and .").is_empty());
+        // A dotted abbreviation keeps its full stop, and ends a sentence
+        // only before a word that opens one.
+        assert_eq!(
+            texts("Who was the U.S. president during the Civil War?"),
+            ["Who was the U.S. president during the Civil War"]
+        );
+        assert_eq!(
+            texts("What is the distance between Boston, MA, and Washington, D.C.?"),
+            [
+                "What is the distance between Boston",
+                "MA",
+                "Washington",
+                "D.C."
+            ]
+        );
+        assert_eq!(
+            texts("Get the last game played by Liverpool F.C. Include its statistics."),
+            [
+                "Get the last game played by Liverpool F.C.",
+                "Include its statistics"
+            ]
+        );
     }
 
     #[test]
@@ -1137,6 +1282,53 @@ mod tests {
         assert!(!is_statement("in Seattle, Washington"));
         assert!(!is_statement("times 3"));
         assert!(!is_statement("The weather is nice"));
+    }
+
+    #[test]
+    fn an_ellipsis_built_as_the_previous_tail_replaces_all_of_it() {
+        let prev = "Check the availability for 'Queens Hotel' in Berlin from March 10 to March 20";
+        assert_eq!(
+            complete_ellipsis(prev, "for 'Royal Hotel' in Paris from April 5 to April 15")
+                .as_deref(),
+            Some("Check the availability for 'Royal Hotel' in Paris from April 5 to April 15")
+        );
+        // Built otherwise: no replacement of a long tail.
+        assert_eq!(complete_ellipsis(prev, "for 'Royal Hotel' in Paris"), None);
+    }
+
+    #[test]
+    fn a_new_object_takes_the_previous_verb_when_built_alike() {
+        assert_eq!(
+            ClauseDecomposition::clause_texts(
+                "Find a divorce lawyer in New York, NY and then a criminal lawyer in Los Angeles, CA. \
+                 After that, I need to find a cardiologist in Chicago, IL and an orthopedic doctor in Houston, TX."
+            ),
+            [
+                "Find a divorce lawyer in New York, NY",
+                "Find a criminal lawyer in Los Angeles, CA",
+                "I need to find a cardiologist in Chicago, IL",
+                "I need to find an orthopedic doctor in Houston, TX",
+            ]
+        );
+        // Objects with nothing stated, or built otherwise, stay together.
+        assert_eq!(
+            ClauseDecomposition::clause_texts("compare the genes of a human and a chimp"),
+            ["compare the genes of a human and a chimp"]
+        );
+        assert_eq!(
+            ClauseDecomposition::clause_texts("find a hotel in Paris and the museum of Rome").len(),
+            1
+        );
+        // Attributes listed in a phrase are no objects of the verb.
+        let goal = "Calculate the future value with a rate of 8%, an initial investment of $20000, \
+                    and a time frame of 5 years";
+        assert!(
+            ClauseDecomposition::clause_texts(goal)
+                .iter()
+                .all(|c| !c.starts_with("Calculate the future value with a rate of 8%, a time")),
+            "{:?}",
+            ClauseDecomposition::clause_texts(goal)
+        );
     }
 
     #[test]

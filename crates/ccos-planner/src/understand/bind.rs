@@ -1049,6 +1049,95 @@ fn gap_text(text: &str, around: &BTreeSet<String>) -> Option<Gap> {
     }
 }
 
+/// The choices a list parameter allows (`items.enum`), when it is one.
+fn choices_of_list(p: &Param) -> Option<&Vec<Json>> {
+    if p.ty.as_deref() != Some("array") {
+        return None;
+    }
+    p.schema
+        .get("items")
+        .and_then(|i| i.get("enum"))
+        .and_then(Json::as_array)
+}
+
+/// Words that deny what follows them ("*without* parking", "*no*
+/// ferries"): a choice after one is not asked for.
+const DENYING: &[&str] = &[
+    "without",
+    "no",
+    "not",
+    "except",
+    "excluding",
+    "exclude",
+    "never",
+    "nor",
+    "lacking",
+];
+
+/// The choices each list parameter among `free` takes from the goal's
+/// words outside its stated values (`words`, lower case, in order): a
+/// choice is named when the stems of its words stand together in the
+/// goal ("scenic views" names "Scenic View", "toll roads" names "tolls").
+/// A word serves one choice, the longest first ("violin lessons" is the
+/// service "Violin Lessons", not also the instrument "Violins"). A
+/// choice denied ("without parking") or compared is named by none.
+/// In the goal's order, per parameter.
+fn listed_choices(words: &[String], params: &[Param], free: &[usize]) -> Vec<(usize, Vec<Json>)> {
+    // Each word's stems, with the word each came from.
+    let mut stems: Vec<(String, usize)> = vec![];
+    for (wi, w) in words.iter().enumerate() {
+        for st in analyze(w) {
+            stems.push((st, wi));
+        }
+    }
+    // (length in stems, start, parameter, choice)
+    let mut found: Vec<(usize, usize, usize, Json)> = vec![];
+    for &pi in free {
+        let Some(choices) = choices_of_list(&params[pi]) else {
+            continue;
+        };
+        for c in choices {
+            let Some(text) = c.as_str() else { continue };
+            let wanted = analyze(text);
+            if wanted.is_empty() {
+                continue;
+            }
+            for (at, run) in stems.windows(wanted.len()).enumerate() {
+                if run.iter().zip(&wanted).all(|((st, _), w)| st == w) {
+                    found.push((wanted.len(), at, pi, c.clone()));
+                }
+            }
+        }
+    }
+    found.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    let mut used = vec![false; stems.len()];
+    let mut per_param: BTreeMap<usize, Vec<(usize, Json)>> = BTreeMap::new();
+    for (len, at, pi, choice) in found {
+        if used[at..at + len].iter().any(|u| *u) {
+            continue;
+        }
+        used[at..at + len].iter_mut().for_each(|u| *u = true);
+        let first_word = stems[at].1;
+        let denied = words[first_word.saturating_sub(3)..first_word]
+            .iter()
+            .any(|w| DENYING.contains(&w.as_str()));
+        if denied || compared(words, &words[first_word]) {
+            continue;
+        }
+        let list = per_param.entry(pi).or_default();
+        if !list.iter().any(|(_, c)| *c == choice) {
+            list.push((at, choice));
+        }
+    }
+    per_param
+        .into_iter()
+        .map(|(pi, mut vs)| {
+            vs.sort_by_key(|(at, _)| *at);
+            (pi, vs.into_iter().map(|(_, c)| c).collect())
+        })
+        .collect()
+}
+
 /// The values a string parameter's description lists in quotes
 /// ("Allowed values: 'copper', 'aluminum'"), at least two, read as an
 /// enum: a goal that names one of them means that value.
@@ -1807,6 +1896,17 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     }
     // "Dr. John Smith" is a person: never a cuisine or a city.
     if m.kind == MentionKind::Name && titled_person(&m.text) && !about_people(p) {
+        return None;
+    }
+    // A date parameter (`check_in_date`) takes a date, not a text
+    // without a digit ("'Queens Hotel'" once went there).
+    let date_param = ccos_marketplace::ids::words(&p.name)
+        .last()
+        .is_some_and(|w| matches!(w.as_str(), "date" | "datetime" | "timestamp"));
+    if date_param
+        && matches!(m.kind, MentionKind::Quoted | MentionKind::Name)
+        && !m.text.chars().any(|c| c.is_ascii_digit())
+    {
         return None;
     }
     // What to leave out ("excludePatterns") is only what the goal says to
@@ -2740,6 +2840,15 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
                     "discoverer",
                     "scientist",
                     "brand",
+                    // "the last game played by Liverpool F.C.": who acts.
+                    "team",
+                    "club",
+                    "player",
+                    "athlete",
+                    "actor",
+                    "company",
+                    "organization",
+                    "organisation",
                 ],
             ) {
                 s += 0.6;
@@ -3008,9 +3117,11 @@ fn respective(
             })
             .collect();
         // The parameter a word names, when exactly one free parameter.
+        // A function word names none: "'Queens Hotel' *in* Berlin,
+        // Germany" once read "in" as `check_in_date`'s.
         let param_of = |w: &str| {
             let stems: BTreeSet<String> = analyze(w).into_iter().collect();
-            if stems.is_empty() {
+            if stems.is_empty() || crate::resolution::catalog::STOP_WORDS.contains(&w) {
                 return None;
             }
             let hits: Vec<usize> = free
@@ -3154,6 +3265,56 @@ fn counts_other_things(p: &Param, noun: &str) -> bool {
         .iter()
         .any(|w| w != noun && !not_things.contains(w));
     counts && other && !p.name_words.contains(noun) && !p.desc_words.contains(noun)
+}
+
+/// "3 raised to the power 4", "raise 3 to the power of 5", "7 raised to
+/// 3": the first number is the base, the second the exponent, when one
+/// free parameter is named for each.
+fn power_pair(
+    clause: &str,
+    mentions: &[Mention],
+    params: &[Param],
+    free: &[usize],
+) -> Vec<(MentionRef, usize)> {
+    let named = |words: &[&str]| {
+        let hits: Vec<usize> = free
+            .iter()
+            .copied()
+            .filter(|pi| has(&params[*pi].name_words, words))
+            .collect();
+        (hits.len() == 1).then(|| hits[0])
+    };
+    let (Some(base), Some(exponent)) = (named(&["base"]), named(&["exponent", "power", "exp"]))
+    else {
+        return vec![];
+    };
+    if base == exponent {
+        return vec![];
+    }
+    let number =
+        |m: &Mention| m.kind == MentionKind::Number && m.items.is_empty() && m.unit.is_none();
+    for (mi, pair) in mentions.windows(2).enumerate() {
+        if !number(&pair[0]) || !number(&pair[1]) {
+            continue;
+        }
+        let Some(between) = clause.get(pair[0].span.end..pair[1].span.start) else {
+            continue;
+        };
+        let words: Vec<String> = between.split_whitespace().map(str::to_lowercase).collect();
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        let power = matches!(
+            words.as_slice(),
+            ["raised", "to"]
+                | ["raised", "to", "the", "power"]
+                | ["raised", "to", "the", "power", "of"]
+                | ["to", "the", "power"]
+                | ["to", "the", "power", "of"]
+        );
+        if power {
+            return vec![((mi, None), base), ((mi + 1, None), exponent)];
+        }
+    }
+    vec![]
 }
 
 /// Words of a parameter for the first end of a pair ("between A and B").
@@ -3677,7 +3838,8 @@ pub fn bind(
     // "the distance between Boston and Denver": the two ends, in order.
     let placed_in_order = respective(clause, mentions, &params, &free)
         .into_iter()
-        .chain(between_pair(clause, mentions, &params, &free, m));
+        .chain(between_pair(clause, mentions, &params, &free, m))
+        .chain(power_pair(clause, mentions, &params, &free));
     for (r, pi) in placed_in_order {
         for pr in pairs.iter_mut() {
             if (pr.mention, pr.item) == r && pr.param == pi {
@@ -3710,8 +3872,27 @@ pub fn bind(
     let mut enum_fill: Vec<(usize, Json)> = vec![];
     let mut enum_many: Vec<(usize, Vec<Json>)> = vec![];
     let mut unused_choices: Vec<String> = vec![];
+    // Lists of choices ("avoiding highways and toll roads" for `avoid:
+    // [tolls, highways, ferries]`): every choice the goal names.
+    for (pi, named) in listed_choices(&unquoted_words, &params, &free) {
+        let p = &params[pi];
+        let words: Vec<&str> = named.iter().filter_map(Json::as_str).collect();
+        if changes && !says_only_what_it_does(&unquoted, m) {
+            unused_choices.push(format!(
+                "words {} (choices of :{}, among words {} does not know)",
+                words.join(", "),
+                p.name,
+                m.id
+            ));
+        } else {
+            enum_fill.push((pi, Json::Array(named)));
+        }
+    }
     for &pi in &free {
         let p = &params[pi];
+        if choices_of_list(p).is_some() {
+            continue;
+        }
         if !asks_order
             && has(
                 &p.name_words,
@@ -3999,7 +4180,16 @@ pub fn bind(
                 Bound {
                     param: params[pi].name.clone(),
                     value: v.clone(),
-                    source: format!("word {}", v.as_str().unwrap_or_default()),
+                    source: match v.as_array() {
+                        Some(vs) => format!(
+                            "words {}",
+                            vs.iter()
+                                .filter_map(Json::as_str)
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                        None => format!("word {}", v.as_str().unwrap_or_default()),
+                    },
                     score: 1.0,
                 },
             ));
@@ -6729,6 +6919,119 @@ mod tests {
             )
             .is_empty()
         );
+    }
+
+    #[test]
+    fn found_in_trials_on_bfcl_dev() {
+        // "in" names no parameter (`check_in_date` once took "Germany").
+        let hotel = cap(
+            "hotel_booking.check_availability",
+            obj(
+                json!({"hotel_name": {"type": "string", "description": "The name of the hotel."},
+                       "location": {"type": "string", "description": "The location of the hotel."},
+                       "check_in_date": {"type": "string", "description": "The check-in date."}}),
+                &["hotel_name", "location"],
+            ),
+        );
+        let b = run(
+            "Check the availability for 'Queens Hotel' in Berlin, Germany",
+            &hotel,
+        );
+        assert_eq!(
+            args(&b),
+            json!({"hotel_name": "Queens Hotel", "location": "Berlin, Germany"}),
+            "{b:?}"
+        );
+        // A base raised to an exponent.
+        let power = cap(
+            "math.power",
+            obj(
+                json!({"base": {"type": "integer"}, "exponent": {"type": "integer"},
+                       "mod": {"type": "integer", "description": "The modulus. Default is 1."}}),
+                &["base", "exponent"],
+            ),
+        );
+        for (goal, base, exponent) in [
+            ("Calculate the power of 3 raised to the power 4.", 3, 4),
+            ("raise the number 3 to the power of 5", 3, 5),
+            ("calculate the power of 7 raised to 3", 7, 3),
+        ] {
+            let b = run(goal, &power);
+            assert!(b.complete(), "{goal}: {b:?}");
+            assert_eq!(
+                args(&b),
+                json!({"base": base, "exponent": exponent}),
+                "{goal}"
+            );
+        }
+        // Who acts after "by": a team plays.
+        let last = cap(
+            "soccer.get_last_match",
+            obj(
+                json!({"team_name": {"type": "string", "description": "The name of the soccer club."}}),
+                &["team_name"],
+            ),
+        );
+        let b = run("the last game played by Liverpool F.C.", &last);
+        assert_eq!(args(&b), json!({"team_name": "Liverpool F.C."}), "{b:?}");
+        // Two places, each with its region.
+        let geo = cap(
+            "geo_distance.calculate",
+            obj(
+                json!({"start_location": {"type": "string", "description": "The starting location."},
+                       "end_location": {"type": "string", "description": "The destination location."}}),
+                &["start_location", "end_location"],
+            ),
+        );
+        let b = run(
+            "the distance between Boston, MA, and Washington, D.C. in miles",
+            &geo,
+        );
+        assert_eq!(
+            args(&b),
+            json!({"start_location": "Boston, MA", "end_location": "Washington, D.C."}),
+            "{b:?}"
+        );
+    }
+
+    #[test]
+    fn a_list_of_choices_takes_every_choice_named_and_no_denied_one() {
+        let directions = cap(
+            "map_service.get_directions",
+            obj(
+                json!({"start": {"type": "string", "description": "Starting location."},
+                       "end": {"type": "string", "description": "Ending location."},
+                       "avoid": {"type": "array", "items": {"type": "string", "enum": ["tolls", "highways", "ferries"]},
+                                 "description": "Route features to avoid."}}),
+                &["start", "end"],
+            ),
+        );
+        let b = run(
+            "directions from New York to Los Angeles avoiding highways and toll roads",
+            &directions,
+        );
+        assert_eq!(args(&b)["avoid"], json!(["highways", "tolls"]), "{b:?}");
+        let b = run(
+            "directions from New York to Los Angeles without ferries",
+            &directions,
+        );
+        assert!(args(&b).get("avoid").is_none(), "{b:?}");
+        // A word serves one choice, the longest first.
+        let shop = cap(
+            "music_shop.find_nearby",
+            obj(
+                json!({"location": {"type": "string"},
+                       "services": {"type": "array", "items": {"type": "string", "enum": ["Guitar Lessons", "Violin Lessons"]}},
+                       "instruments": {"type": "array", "items": {"type": "string", "enum": ["Guitars", "Violins"]}}}),
+                &["location"],
+            ),
+        );
+        let b = run(
+            "Find a local guitar shop that also offers violin lessons in Nashville.",
+            &shop,
+        );
+        assert_eq!(args(&b)["services"], json!(["Violin Lessons"]), "{b:?}");
+        assert_eq!(args(&b)["instruments"], json!(["Guitars"]), "{b:?}");
     }
 
     #[test]

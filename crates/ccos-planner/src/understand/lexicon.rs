@@ -427,6 +427,12 @@ pub const FILLER_WORDS: &[&str] = &[
     "respectively",
     "already",
     "another",
+    // Hedges: "the *approximate* distance", "the *estimated* price" is
+    // what any distance or price computed is.
+    "approximate",
+    "approximately",
+    "roughly",
+    "estimated",
     // The passive of a light verb: "what commits *were made* since …"
     // asks for the commits, not for making any.
     "made",

@@ -488,6 +488,22 @@ pub fn is_name_abbreviation(word: &str) -> bool {
     NAME_ABBREVIATIONS.contains(&word)
 }
 
+/// Whether `word` (with its final full stop) is a dotted abbreviation:
+/// two or more groups of one or two letters, each closed by a full stop
+/// ("U.S.", "D.C.", "F.C.", "a.m.", "Ph.D."). Its last full stop belongs
+/// to it: "the U.S. president" is one sentence, and "Washington, D.C."
+/// keeps its name whole.
+pub fn is_dotted_abbreviation(word: &str) -> bool {
+    let Some(body) = word.strip_suffix('.') else {
+        return false;
+    };
+    let groups: Vec<&str> = body.split('.').collect();
+    groups.len() >= 2
+        && groups
+            .iter()
+            .all(|g| (1..=2).contains(&g.len()) && g.chars().all(|c| c.is_ascii_alphabetic()))
+}
+
 /// A token of the scanned text.
 #[derive(Debug, Clone)]
 struct Tok {
@@ -644,14 +660,15 @@ fn scan(text: &str) -> Vec<Tok> {
         }
         // "St. Louis", "Mt. Rainier", "Dr. Smith": an abbreviation's
         // period before a capitalised word is part of the name.
-        let abbreviation = text[i..j].strip_suffix('.').is_some_and(|w| {
-            (NAME_ABBREVIATIONS.contains(&w)
+        let abbreviation = is_dotted_abbreviation(&text[i..j])
+            || text[i..j].strip_suffix('.').is_some_and(|w| {
+                (NAME_ABBREVIATIONS.contains(&w)
                 // An initial: "J. R. R. Tolkien", "John F. Kennedy".
                 || (w.chars().count() == 1 && w.starts_with(|c: char| c.is_uppercase())))
-                && text[j..]
-                    .trim_start()
-                    .starts_with(|c: char| c.is_uppercase())
-        });
+                    && text[j..]
+                        .trim_start()
+                        .starts_with(|c: char| c.is_uppercase())
+            });
         // Sentence punctuation glued to the end: `notes.txt.`, `me:`.
         let mut end = j;
         // "..", "docs/..": a parent folder keeps its dots.
@@ -3324,6 +3341,35 @@ fn cue(toks: &[Tok], words: &[Option<String>], owner: &[Option<usize>], mi: usiz
     c
 }
 
+/// The items of a list of names with each place and the region after it
+/// joined into one name: "Boston, MA, and Washington, D.C." is two places,
+/// not four names. A region joins a name that is no region itself, after
+/// a comma alone ("Georgia, Florida and Texas" stay three states).
+fn places_with_regions(text: &str, items: &[Mention]) -> Vec<Mention> {
+    let mut out: Vec<Mention> = Vec::with_capacity(items.len());
+    for it in items {
+        if let Some(place) = out.last_mut()
+            && it.kind == MentionKind::Name
+            && place.kind == MentionKind::Name
+            && !place.text.contains(',')
+            && super::regions::qualifies_place(&place.text, &it.text)
+            && text
+                .get(place.span.end..it.span.start)
+                .is_some_and(|g| g.trim() == ",")
+        {
+            let span = Span::new(place.span.start, it.span.end);
+            place.span = span;
+            place.text = text[span.start..span.end].to_string();
+            place.value = Json::String(place.text.clone());
+            place.cue.after = it.cue.after.clone();
+            place.weak = false;
+            continue;
+        }
+        out.push(it.clone());
+    }
+    out
+}
+
 /// Groups runs of same-kind mentions joined by commas, `and` or `or`
 /// into lists (numbers, quoted texts, paths, names); the items stay
 /// available one by one in [`Mention::items`].
@@ -3388,7 +3434,12 @@ fn lists(
             j += 1;
         }
         if j > i {
-            let mut items: Vec<Mention> = ms[i..=j].to_vec();
+            let mut items: Vec<Mention> = places_with_regions(text, &ms[i..=j]);
+            if items.len() == 1 {
+                // "Chicago, Illinois" alone: one place and its region,
+                // which the binder joins or splits by the parameters.
+                items = ms[i..=j].to_vec();
+            }
             if let Some(unit) = &unit_of_all {
                 for it in &mut items {
                     it.unit = Some(unit.clone());

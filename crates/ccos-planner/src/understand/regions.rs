@@ -146,6 +146,31 @@ pub fn is_region(name: &str) -> bool {
     is_country(name) || is_subdivision(name)
 }
 
+/// Whether `region` after `place` and a comma qualifies it as one place
+/// in a list of names: a region after a name that is no region ("Boston,
+/// MA"), a state after a city named as it ("New York, NY", "New York, New
+/// York"), or "Washington, D.C.". Two regions are two ("Georgia, Florida
+/// and Texas").
+pub fn qualifies_place(place: &str, region: &str) -> bool {
+    if !is_region(region) {
+        return false;
+    }
+    if !is_region(place) {
+        return true;
+    }
+    let code = |n: &str| {
+        let key = n.trim().to_lowercase();
+        US_STATES
+            .iter()
+            .find(|(name, c)| *name == key || c.eq_ignore_ascii_case(&key))
+            .map(|(_, c)| *c)
+    };
+    let same_state = code(place).is_some_and(|c| Some(c) == code(region));
+    let capital = place.trim().eq_ignore_ascii_case("washington")
+        && matches!(region.trim().to_lowercase().as_str(), "d.c." | "dc");
+    same_state || capital
+}
+
 /// Whether `name` (any case) names a country (or its ISO code).
 pub fn is_country(name: &str) -> bool {
     let key = name.trim().to_lowercase();
@@ -223,6 +248,10 @@ mod tests {
         ] {
             assert!(!is_region(r), "{r}");
         }
+        assert!(qualifies_place("Boston", "MA") && qualifies_place("New York", "NY"));
+        assert!(qualifies_place("Washington", "D.C.") && qualifies_place("Paris", "France"));
+        assert!(!qualifies_place("Georgia", "Florida") && !qualifies_place("France", "Germany"));
+        assert!(!qualifies_place("Boston", "Chicago"));
         assert!(is_country("France") && !is_subdivision("France"));
         assert!(is_subdivision("Texas") && !is_country("Texas"));
     }
