@@ -620,7 +620,19 @@ pub fn params_of(m: &CapabilityManifest) -> (Vec<Param>, bool) {
             Param {
                 name_words,
                 desc_words: analyze(&desc).into_iter().collect(),
-                examples: super::lexicon::examples(&desc),
+                // The description's examples, and the values it quotes
+                // ("The league … In this case, 'NBA'").
+                examples: {
+                    let mut examples = super::lexicon::examples(&desc);
+                    for q in single_quoted(&desc) {
+                        if let Some(q) = q.as_str()
+                            && !examples.iter().any(|e| e.eq_ignore_ascii_case(q))
+                        {
+                            examples.push(q.to_string());
+                        }
+                    }
+                    examples
+                },
                 closed: closed_values(&schema, ty.as_deref(), &desc),
                 ty,
                 name,
@@ -1152,6 +1164,13 @@ fn described_values(p: &Param) -> Option<Vec<Json>> {
 /// The single-quoted words of `desc`, at least two ("'copper',
 /// 'aluminum'").
 fn quoted_values(desc: &str) -> Option<Vec<Json>> {
+    let values = single_quoted(desc);
+    (values.len() >= 2).then_some(values)
+}
+
+/// The single-quoted words of `desc` ("In this case, 'NBA'", "like
+/// 'ounce' or 'kg'"), each once.
+fn single_quoted(desc: &str) -> Vec<Json> {
     let chars: Vec<char> = desc.chars().collect();
     let mut values: Vec<Json> = vec![];
     let mut i = 0;
@@ -1177,7 +1196,7 @@ fn quoted_values(desc: &str) -> Option<Vec<Json>> {
         }
         i += 1;
     }
-    (values.len() >= 2).then_some(values)
+    values
 }
 
 /// The words `values` in the clause's order when the clause lists them
@@ -1893,6 +1912,18 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     let n = &p.name_words;
     if m.kind == MentionKind::Field {
         return field_fit(m, p);
+    }
+    // A currency goes only where a currency is named, as its code.
+    if m.kind == MentionKind::Currency {
+        let code = m.value.as_str()?;
+        let names_currency = has(n, &["currency"]) || has(&p.desc_words, &["currency"]);
+        if !names_currency || !matches!(ty, Some("string") | None) {
+            return None;
+        }
+        return match enum_choice(p, code) {
+            Some(v) => Some((1.0, v.clone())),
+            None => Some((1.0, Json::from(code))),
+        };
     }
     // "Dr. John Smith" is a person: never a cuisine or a city.
     if m.kind == MentionKind::Name && titled_person(&m.text) && !about_people(p) {
@@ -2662,6 +2693,18 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
             .is_some_and(|w| analyze(w).iter().any(|st| n.contains(st)))
     {
         s += 0.5;
+    }
+    // "150 Euros to …": the currency of the amount is the one converted
+    // from; "… in USD" the one converted to.
+    if m.kind == MentionKind::Currency {
+        let source = has(n, &["from", "source", "base"]);
+        let target = has(n, &["to", "target", "dest"]);
+        if m.weak && source {
+            s += 0.6;
+        }
+        if matches!(m.cue.prep.as_deref(), Some("in" | "into")) && target {
+            s += 0.6;
+        }
     }
     match m.cue.prep.as_deref() {
         Some("to" | "into" | "onto") => {
@@ -6992,6 +7035,45 @@ mod tests {
             json!({"start_location": "Boston, MA", "end_location": "Washington, D.C."}),
             "{b:?}"
         );
+    }
+
+    #[test]
+    fn currencies_go_where_a_currency_is_named_as_codes() {
+        let convert = cap(
+            "currency_conversion.convert",
+            obj(
+                json!({"amount": {"type": "integer", "description": "The amount to be converted."},
+                       "from_currency": {"type": "string", "description": "The currency to convert from."},
+                       "to_currency": {"type": "string", "description": "The currency to convert to."}}),
+                &["amount", "from_currency", "to_currency"],
+            ),
+        );
+        for goal in [
+            "Convert 150 Euros to Canadian dollars.",
+            "convert 150 EUR into CAD",
+            "convert from euros to Canadian dollars an amount of 150",
+        ] {
+            let b = run(goal, &convert);
+            assert!(b.complete(), "{goal}: {b:?}");
+            assert_eq!(
+                args(&b),
+                json!({"amount": 150, "from_currency": "EUR", "to_currency": "CAD"}),
+                "{goal}"
+            );
+        }
+        // No currency parameter: the currency of an amount may go unused,
+        // a currency named for itself is dropped.
+        let deposit = cap(
+            "bank.deposit",
+            obj(
+                json!({"account": {"type": "string"}, "amount": {"type": "number"}}),
+                &["account", "amount"],
+            ),
+        );
+        let b = run("deposit 10 dollars into account 'A-1'", &deposit);
+        assert!(b.complete() && b.unused.is_empty(), "{b:?}");
+        let b = run("deposit 10 into account 'A-1' in euros", &deposit);
+        assert!(!b.unused.is_empty(), "{b:?}");
     }
 
     #[test]

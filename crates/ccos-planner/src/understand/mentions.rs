@@ -71,6 +71,11 @@ pub enum MentionKind {
     /// or named by a kind of file ("markdown files" → `**/*.md`, at any
     /// depth under the folder searched).
     FilePattern,
+    /// A currency named in words or by its code ("euros", "Canadian
+    /// dollars", "USD"): the value is its ISO 4217 code (see
+    /// [`super::currencies`]). Weak right after an amount ("a 10 dollar
+    /// deposit": what the amount is in).
+    Currency,
     /// A capitalised name (weak).
     Name,
     /// A field of records named by its key, a bare word or a quoted
@@ -97,6 +102,7 @@ impl MentionKind {
             MentionKind::List => "list",
             MentionKind::Separator => "separator",
             MentionKind::FilePattern => "file pattern",
+            MentionKind::Currency => "currency",
             MentionKind::Name => "name",
             MentionKind::Field => "field",
         }
@@ -1439,6 +1445,7 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
     }
     fields(text, &toks, &words, &mut owner, &mut out);
     folders_named(text, &toks, &words, &mut owner, &mut out);
+    currencies(text, &toks, &words, &mut owner, &mut out);
     names(text, &toks, &words, &mut owner, &mut out);
     word_lists(text, &toks, &words, &mut owner, &mut out);
     let glosses = glosses(text);
@@ -1565,6 +1572,54 @@ fn folders_named(
             Json::from(name),
             span,
         ));
+    }
+}
+
+/// Currencies named in words or by their code ("150 *Euros* to
+/// *Canadian dollars*", "in *USD*"), on words no other value claimed.
+fn currencies(
+    text: &str,
+    toks: &[Tok],
+    words: &[Option<String>],
+    owner: &mut [Option<usize>],
+    out: &mut Vec<Mention>,
+) {
+    let mut i = 0;
+    while i < toks.len() {
+        let TokKind::Word(w) = &toks[i].kind else {
+            i += 1;
+            continue;
+        };
+        let free = |k: usize| {
+            owner.get(k).is_some_and(Option::is_none)
+                && matches!(toks.get(k).map(|t| &t.kind), Some(TokKind::Word(_)))
+        };
+        let found = if !free(i) {
+            None
+        } else if let Some(code) = super::currencies::code(w) {
+            Some((code, 1))
+        } else {
+            let ahead: Vec<Option<&str>> = (i..(i + 3).min(toks.len()))
+                .map(|k| if free(k) { words[k].as_deref() } else { None })
+                .collect();
+            super::currencies::named(&ahead)
+        };
+        let Some((code, n)) = found else {
+            i += 1;
+            continue;
+        };
+        let end = toks[i + n - 1].end;
+        let written = text[toks[i].start..end].trim_end_matches(['.', ',', '?', '!']);
+        let span = Span::new(toks[i].start, toks[i].start + written.len());
+        // Right after an amount, it says what the amount is in.
+        let after_amount = i > 0
+            && owner[i - 1]
+                .and_then(|m| out.get(m))
+                .is_some_and(|m| m.kind == MentionKind::Number);
+        let mut m = Mention::stated(text, MentionKind::Currency, Json::from(code), span);
+        m.weak = after_amount;
+        claim(owner, out, i..=i + n - 1, m);
+        i += n;
     }
 }
 

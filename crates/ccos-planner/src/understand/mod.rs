@@ -12,6 +12,8 @@
 //!   compute sub-intent per operation;
 //! - [`units`]: units of measure after a number ("10 meters", "300K"),
 //!   and where such a quantity may go;
+//! - [`currencies`]: currencies named in words or by code ("Canadian
+//!   dollars" → `CAD`);
 //! - [`zones`]: place names as IANA time zones ("Tokyo" → `Asia/Tokyo`),
 //!   from the time-zone database;
 //! - [`regions`]: whether a name is a region a place is qualified with
@@ -25,6 +27,7 @@
 
 pub mod arith;
 pub mod bind;
+pub mod currencies;
 pub mod lexicon;
 pub mod mentions;
 pub mod regions;
