@@ -450,6 +450,18 @@ impl Planner {
                 trace.chosen = None;
                 chosen = None;
             }
+            // "… Include its statistics.", "Don't return full text": a
+            // clause that only switches a flag of the previous call.
+            if chosen.is_none()
+                && let Some(prev) = before
+                && let Some(note) = switch_of_previous(s, prev, &mut steps)
+            {
+                trace.notes.push(note);
+                trace.skipped.clear();
+                trace.rejected.clear();
+                traces.push(trace);
+                continue;
+            }
             match chosen {
                 Some(c) => {
                     self.push_chosen(s, c, &mut traces, (&mut planned, &mut steps, &mut missing))?;
@@ -3590,6 +3602,120 @@ const DETERMINERS: &[&str] = &[
     "her", "its", "this", "that", "these", "those", "only",
 ];
 
+/// Words that switch a flag off: "*Don't* return full text", "*without*
+/// statistics".
+const SWITCHING_OFF: &[&str] = &[
+    "don't",
+    "dont",
+    "not",
+    "no",
+    "without",
+    "never",
+    "exclude",
+    "excluding",
+    "omit",
+    "skip",
+];
+
+/// Words a clause that switches a flag may say besides the flag's own:
+/// "*also apply* standardization", "*give me* detail *information*".
+const SWITCHING_WORDS: &[&str] = &[
+    "also",
+    "please",
+    "do",
+    "its",
+    "their",
+    "the",
+    "a",
+    "an",
+    "me",
+    "us",
+    "information",
+    "info",
+    "with",
+    "and",
+    "too",
+    "as",
+    "well",
+];
+
+/// "Run a linear regression … *Also apply standardization.*", "Get the
+/// last match of Liverpool. *Include its statistics.*", "*Don't return
+/// full text*": a clause `s` right after `prev` that states no value and
+/// whose words all name one boolean parameter of the capability `prev`'s
+/// step calls (its name, some word of it, the rest of its description)
+/// switches that parameter on, or off after a word of denial. The step
+/// is changed and the note saying so returned; `None` when the clause is
+/// anything else, the flag is already set, or the previous clause was not
+/// served by the last step.
+fn switch_of_previous(
+    s: &SubIntent,
+    prev: &SubIntent,
+    steps: &mut [ResolvedStep],
+) -> Option<String> {
+    use ccos_marketplace::search::analyze;
+    let last = steps.last_mut()?;
+    // (A capitalised first word, "Don't", is no value.)
+    let states_a_value = s
+        .mentions
+        .iter()
+        .any(|m| !(m.weak && m.kind == crate::understand::MentionKind::Name && m.span.start == 0));
+    if last.intent.id != prev.id || states_a_value {
+        return None;
+    }
+    // Words as written, a contraction kept whole ("don't").
+    let words: Vec<String> = s
+        .description
+        .replace('\u{2019}', "'")
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+    let off = words.iter().any(|w| SWITCHING_OFF.contains(&w.as_str()));
+    let filler = filler_stems();
+    let content: BTreeSet<String> = words
+        .iter()
+        .filter(|w| !SWITCHING_OFF.contains(&w.as_str()) && !SWITCHING_WORDS.contains(&w.as_str()))
+        .flat_map(|w| analyze(w))
+        .filter(|st| !filler.contains(st))
+        .collect();
+    if content.is_empty() {
+        return None;
+    }
+    let (params, _) = crate::understand::bind::params_of(&last.manifest);
+    let named: Vec<&crate::understand::bind::Param> = params
+        .iter()
+        .filter(|p| {
+            p.ty.as_deref() == Some("boolean")
+                && !content.is_disjoint(&p.name_words)
+                && content
+                    .iter()
+                    .all(|st| p.name_words.contains(st) || p.desc_words.contains(st))
+        })
+        .collect();
+    let [p] = named.as_slice() else {
+        return None;
+    };
+    if last.intent.params.contains_key(&p.name) {
+        return None;
+    }
+    last.intent.params.insert(
+        p.name.clone(),
+        crate::intent::ParamValue::Literal(rtfs::Value::Bool(!off)),
+    );
+    Some(format!(
+        "\"{}\" switches {} :{} of {} ({})",
+        s.description,
+        if off { "off" } else { "on" },
+        p.name,
+        prev.id,
+        last.manifest.id
+    ))
+}
+
 /// The texts of a bound value: a text, or the texts of a list of them
 /// (the choices "highways", "tolls" of `avoid`).
 fn value_texts(v: &serde_json::Value) -> Vec<&str> {
@@ -5581,6 +5707,53 @@ mod tests {
             Policy::default(),
             PatternDecomposition::builtin().unwrap(),
         )
+    }
+
+    #[test]
+    fn a_clause_naming_only_a_flag_of_the_previous_call_switches_it() {
+        use ccos_marketplace::{CapabilityManifest, Effect};
+        use serde_json::json;
+        let mp = builtins();
+        mp.register(
+            CapabilityManifest::new(
+                "court_case.search",
+                "Retrieve details of a court case using a docket number and location.",
+                obj(
+                    json!({"docket_number": {"type": "string", "description": "The docket number for the case."},
+                           "location": {"type": "string", "description": "The location where the case is registered."},
+                           "full_text": {"type": "boolean", "description": "Option to return the full text of the case ruling."}}),
+                    &["docket_number", "location"],
+                ),
+            )
+            .with_effects(&[Effect::Network]),
+        )
+        .unwrap();
+        let p = planner_over(mp);
+        for (goal, value) in [
+            (
+                "Find the details of the court case identified by docket number 123456 in Texas. Don't return full text",
+                ":full_text false",
+            ),
+            (
+                "Find the details of the court case identified by docket number 123456 in Texas. Also return the full text.",
+                ":full_text true",
+            ),
+        ] {
+            let r = p.plan(goal).unwrap();
+            let rtfs = r.rtfs.clone().unwrap_or_default();
+            assert!(
+                rtfs.contains(value),
+                "{goal}: {rtfs} {:?} {:#?}",
+                r.requires_agent,
+                r.trace
+            );
+            assert_eq!(rtfs.matches("(call ").count(), 1, "{rtfs}");
+        }
+        // A clause saying more than the flag is no switch.
+        let r = p
+            .plan("Find the court case with docket number 123456 in Texas. Return the full text in French.")
+            .unwrap();
+        assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
     }
 
     #[test]
