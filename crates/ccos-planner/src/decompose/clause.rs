@@ -140,6 +140,13 @@ pub fn split_clauses(text: &str) -> Vec<Clause> {
         let next_is_that = toks
             .get(ti + 1)
             .is_some_and(|n| n.eq_ignore_ascii_case("that") || n.eq_ignore_ascii_case("that,"));
+        // "Also, design an office …": the comma closes the connector.
+        let connector = lower.strip_suffix(',').unwrap_or(&lower).to_string();
+        let lower = if CONNECTORS.contains(&connector.as_str()) && connector != "after" {
+            connector
+        } else {
+            lower
+        };
         if !in_quote {
             if CONNECTORS.contains(&lower.as_str()) && (lower != "after" || next_is_that) {
                 let lead = if cur.text.is_empty() && !cur.lead.is_empty() {
@@ -1229,6 +1236,13 @@ mod tests {
         let c = split_clauses("get x after that print it and finally save");
         assert_eq!(c[1].lead, "after that");
         assert_eq!(c[2].lead, "and finally");
+        assert_eq!(
+            texts("Design a house with 3 bedrooms. Also, design an office with 5 rooms"),
+            [
+                "Design a house with 3 bedrooms",
+                "design an office with 5 rooms"
+            ]
+        );
         let c = split_clauses("find a lawyer in Austin? After that, I need to find a doctor");
         assert_eq!(c[1].lead, "after that");
         assert_eq!(c[1].text, "I need to find a doctor");

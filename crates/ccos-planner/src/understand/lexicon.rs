@@ -1500,6 +1500,18 @@ pub fn unserved_qualifier(
         if *concept == "position" && i == 0 {
             continue;
         }
+        // "could you *first* calculate …": the order of the requests, no
+        // position of a thing.
+        if *concept == "position"
+            && matches!(w.as_str(), "first" | "last" | "finally")
+            && words.get(i + 1).is_some_and(|n| {
+                is_action_verb(n)
+                    || (!matches!(n.as_str(), "what" | "which" | "who" | "how")
+                        && VERBS.iter().any(|(_, vs)| vs.contains(&n.as_str())))
+            })
+        {
+            continue;
+        }
         // "when was it *last modified*": a time, not a position.
         if w == "last"
             && words.get(i + 1).is_some_and(|n| {
@@ -1834,6 +1846,21 @@ mod tests {
         );
         let params = vec!["items".to_string(), "n".to_string()];
         let bound: std::collections::BTreeSet<String> = params.iter().cloned().collect();
+        // "first" before a verb orders the requests.
+        let sum = CapabilityManifest::new(
+            "calculus.derivative",
+            "Compute the derivative of a function at a value.",
+            serde_json::json!({"type": "object", "properties": {}}),
+        );
+        assert_eq!(
+            super::unserved_qualifier(
+                "could you first calculate the derivative of f",
+                &sum,
+                &[],
+                &std::collections::BTreeSet::new()
+            ),
+            None
+        );
         let first = super::unserved_qualifier("take the first 2 items", &take, &params, &bound);
         assert!(first.is_none(), "{first:?}");
         let last = super::unserved_qualifier("take the last 2 items", &take, &params, &bound);
