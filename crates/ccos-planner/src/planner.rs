@@ -393,6 +393,16 @@ impl Planner {
             None => &subs,
         };
         for (at, s) in by_clause.iter().enumerate() {
+            // "Can you help me with a few calculations? First, …": the
+            // requests follow; this clause asks for nothing of its own.
+            if by_clause.len() > 1 && crate::decompose::announces_requests(&s.description) {
+                let mut trace = IntentTrace::new(s, "announcement");
+                trace
+                    .notes
+                    .push("announces the requests that follow; asks for nothing itself".into());
+                traces.push(trace);
+                continue;
+            }
             // "remember that Alice likes tea": kept by the fact store.
             if let Some((trace, kept)) = self.remember(s) {
                 match kept {

@@ -25,7 +25,31 @@ use ccos_marketplace::search::analyze;
 use std::collections::BTreeSet;
 
 /// Words that join the parts of a multi-part request.
-pub const CONNECTORS: [&str; 6] = ["and", "then", "also", "after", "afterwards", "finally"];
+pub const CONNECTORS: [&str; 7] = [
+    "and",
+    "then",
+    "also",
+    "after",
+    "afterwards",
+    "finally",
+    "lastly",
+];
+
+/// Words that open a sentence with the order of the requests when a
+/// comma follows ("*First,* I need …", "*Second,* find …"); anywhere
+/// else they are words ("the first triangle").
+const ORDERING_OPENERS: [&str; 10] = [
+    "first",
+    "firstly",
+    "second",
+    "secondly",
+    "third",
+    "thirdly",
+    "next",
+    "additionally",
+    "furthermore",
+    "moreover",
+];
 
 /// Words and phrases by which a clause refers to the previous clause's
 /// result (see the module documentation).
@@ -142,11 +166,24 @@ pub fn split_clauses(text: &str) -> Vec<Clause> {
             .is_some_and(|n| n.eq_ignore_ascii_case("that") || n.eq_ignore_ascii_case("that,"));
         // "Also, design an office …": the comma closes the connector.
         let connector = lower.strip_suffix(',').unwrap_or(&lower).to_string();
-        let lower = if CONNECTORS.contains(&connector.as_str()) && connector != "after" {
-            connector
-        } else {
-            lower
-        };
+        // "First, I need …", "Lastly, calculate …": a sentence opening with
+        // the order of the requests.
+        let ordering = lower.ends_with(',')
+            && cur.text.is_empty()
+            && ORDERING_OPENERS.contains(&connector.as_str());
+        let lower =
+            if (CONNECTORS.contains(&connector.as_str()) && connector != "after") || ordering {
+                connector
+            } else {
+                lower
+            };
+        if ordering && !in_quote {
+            if cur.lead.is_empty() {
+                cur.lead = lower.clone();
+            }
+            prev_connector = None;
+            continue;
+        }
         if !in_quote {
             if CONNECTORS.contains(&lower.as_str()) && (lower != "after" || next_is_that) {
                 let lead = if cur.text.is_empty() && !cur.lead.is_empty() {
@@ -236,6 +273,25 @@ pub fn split_clauses(text: &str) -> Vec<Clause> {
 /// Whether `clause` refers back to the previous clause (see
 /// [`BACK_REFERENCES`]).
 pub fn refers_back(clause: &str) -> bool {
+    // "*Once we have those,* I need to calculate …": a leading clause of
+    // time orders the request; what it points at is not used.
+    let clause = match clause.split_once(',') {
+        Some((lead, rest))
+            if lead.split_whitespace().count() <= 5
+                && lead.split_whitespace().next().is_some_and(|w| {
+                    matches!(w.to_lowercase().as_str(), "once" | "when" | "after")
+                })
+                && lead.split_whitespace().any(|w| {
+                    matches!(
+                        w.to_lowercase().as_str(),
+                        "have" | "has" | "got" | "done" | "finished" | "is" | "are"
+                    )
+                }) =>
+        {
+            rest
+        }
+        _ => clause,
+    };
     let words: Vec<String> = clause
         .split(|c: char| !c.is_alphanumeric() && c != '\'')
         .filter(|w| !w.is_empty())
@@ -252,6 +308,9 @@ pub fn refers_back(clause: &str) -> bool {
                     && matches!(words[i - 1].as_str(), "is" | "was" | "isn't" | "wasn't"))
                 && !(parts.last().is_some_and(|l| NAMED_RESULTS.contains(l))
                     && names_a_value(&words, i + parts.len()))
+                // "but *this time* with a modulus of 3": when, no result.
+                && !(matches!(*r, "this" | "that")
+                    && words.get(i + 1).is_some_and(|n| matches!(n.as_str(), "time" | "times")))
         })
     })
 }
@@ -804,6 +863,99 @@ const SENTENCE_OPENERS: [&str; 17] = [
     "include", "provide", "use",
 ];
 
+/// Words of a clause that only announces requests to come ("Can you help
+/// me with a few calculations?", "Could you please help me with the
+/// following tasks?"): asking, counting, and nouns of tasks in general.
+const ANNOUNCING_WORDS: &[&str] = &[
+    "can",
+    "could",
+    "would",
+    "will",
+    "you",
+    "please",
+    "help",
+    "me",
+    "us",
+    "with",
+    "i",
+    "we",
+    "need",
+    "have",
+    "like",
+    "want",
+    "some",
+    "a",
+    "an",
+    "few",
+    "couple",
+    "of",
+    "the",
+    "following",
+    "several",
+    "multiple",
+    "these",
+    "two",
+    "three",
+    "four",
+    "five",
+    "different",
+    "related",
+    "part",
+    "two-part",
+    "multi-part",
+    "things",
+    "thing",
+    "tasks",
+    "task",
+    "questions",
+    "question",
+    "calculations",
+    "calculation",
+    "computations",
+    "conversions",
+    "queries",
+    "problems",
+    "requests",
+    "request",
+    "operations",
+    "steps",
+    "errands",
+    "information",
+    "searches",
+    "lookups",
+    "and",
+    "assist",
+    "assistance",
+    "out",
+    "do",
+    "for",
+    "my",
+    "our",
+];
+
+/// Whether `clause` only announces the requests that follow ("Can you
+/// help me with a few calculations?"): every word one of
+/// [`ANNOUNCING_WORDS`], "help" or "assist" among them, and no value
+/// stated. Such a clause asks for nothing of its own.
+pub(crate) fn announces_requests(clause: &str) -> bool {
+    let words: Vec<String> = clause
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '-')
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+    words
+        .iter()
+        .any(|w| matches!(w.as_str(), "help" | "assist" | "assistance"))
+        && words.iter().all(|w| ANNOUNCING_WORDS.contains(&w.as_str()))
+        && crate::understand::mentions(clause)
+            .unwrap_or_default()
+            .iter()
+            .all(|m| m.weak && m.kind == crate::understand::MentionKind::Name)
+}
+
 /// Words opening a question or a request, not a statement.
 pub(super) const ASKING_OPENERS: [&str; 26] = [
     "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "was",
@@ -851,6 +1003,21 @@ pub(crate) fn is_statement(clause: &str) -> bool {
 /// action, no question, no word of asking and no condition.
 pub(crate) fn opens_like_a_statement(clause: &str) -> bool {
     let first = first_word(clause);
+    // "I have a molecule with the ID 'XYZ123', *can you* retrieve its
+    // sequence?": a question after the facts asks.
+    let lower = clause.to_lowercase();
+    if [
+        ", can you",
+        ", could you",
+        ", would you",
+        ", will you",
+        ", please",
+    ]
+    .iter()
+    .any(|q| lower.contains(q))
+    {
+        return false;
+    }
     if first.is_empty()
         || verb_type(clause).is_some()
         || lexicon::is_action_verb(&first)
@@ -1236,6 +1403,34 @@ mod tests {
         let c = split_clauses("get x after that print it and finally save");
         assert_eq!(c[1].lead, "after that");
         assert_eq!(c[2].lead, "and finally");
+        assert_eq!(
+            texts("First, find the power of 7. Second, find x. Lastly, find y"),
+            ["find the power of 7", "find x", "find y"]
+        );
+        assert!(!super::refers_back(
+            "the power of 2, but this time with a modulus of 3"
+        ));
+        assert!(!super::refers_back(
+            "Once we have those, I need to calculate the least common multiple of 15 and 25"
+        ));
+        assert!(super::refers_back("Once that is done, write it to x.txt"));
+        for t in [
+            "Can you help me with a few calculations",
+            "Could you please help me with the following tasks",
+            "Could you help me with a two-part request",
+        ] {
+            assert!(super::announces_requests(t), "{t}");
+        }
+        for t in [
+            "Can you help me with the weather in Paris",
+            "Can you help me solve the following equations",
+            "help me with 3 tasks",
+        ] {
+            assert!(!super::announces_requests(t), "{t}");
+        }
+        assert!(!super::is_statement(
+            "I have a molecule with the ID 'XYZ123', can you retrieve its sequence"
+        ));
         assert_eq!(
             texts("Design a house with 3 bedrooms. Also, design an office with 5 rooms"),
             [

@@ -2440,6 +2440,14 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             if let Some(v) = enum_choice(p, &text_value) {
                 return Some((1.0, v.clone()));
             }
+            // ... and a value the description closes the choice to
+            // ("Supported values: 'euclidean', 'binary'"), as it spells it.
+            if let Some(v) = p.closed.iter().flatten().find(|v| {
+                v.as_str()
+                    .is_some_and(|v| v.eq_ignore_ascii_case(&text_value) && v != text_value)
+            }) {
+                return Some((1.0, v.clone()));
+            }
             // A country or a state is what a country or a state parameter
             // takes ("the capital of *Brazil*"), and a country is no city.
             let country = super::regions::is_country(&text_value);
