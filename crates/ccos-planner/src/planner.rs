@@ -3798,6 +3798,13 @@ fn unaccounted_word(
             })
             .collect(),
     );
+    // "could you *first* analyze …" says when, not what.
+    let words: Vec<String> = words
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !lexicon::orders_requests(&words, *i))
+        .map(|(_, w)| w.clone())
+        .collect();
     let is_number = |w: &str| w.chars().any(|c| c.is_ascii_digit());
     let in_vocab = |w: &str| lexicon::knows(&vocab, w);
     // A pictograph has no stems, and is no filler for it.
@@ -4582,7 +4589,12 @@ fn conversation(text: &str) -> Option<String> {
             && w[1] == "you"
             && [&w[2], &w[3]]
                 .into_iter()
-                .find(|v| v.as_str() != "please" && v.as_str() != "kindly")
+                .find(|v| {
+                    !matches!(
+                        v.as_str(),
+                        "please" | "kindly" | "first" | "also" | "then" | "now" | "just"
+                    )
+                })
                 .is_some_and(|v| {
                     lexicon::is_request_verb(v)
                         || matches!(
@@ -4596,6 +4608,16 @@ fn conversation(text: &str) -> Option<String> {
                                 | "locate"
                                 | "draw"
                                 | "play"
+                                | "analyze"
+                                | "analyse"
+                                | "estimate"
+                                | "evaluate"
+                                | "assess"
+                                | "simulate"
+                                | "visualize"
+                                | "generate"
+                                | "recommend"
+                                | "suggest"
                         )
                 })
     });
@@ -6201,6 +6223,7 @@ mod tests {
             Some("what do you")
         );
         assert!(conversation("what do you remember about Bob?").is_none());
+        assert!(conversation("Could you first analyze the structure of building 'B1'").is_none());
         assert!(conversation("What do you know about Leo Brandt?").is_none());
     }
 

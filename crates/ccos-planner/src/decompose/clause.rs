@@ -215,18 +215,16 @@ pub fn split_clauses(text: &str) -> Vec<Clause> {
             .strip_suffix('.')
             .is_some_and(crate::understand::mentions::is_name_abbreviation);
         // "the U.S. president", "Washington, D.C. in miles": a dotted
-        // abbreviation's full stop ends a sentence only before a word
-        // that opens one ("Liverpool F.C. Include its statistics"), and
-        // stays with the abbreviation either way.
+        // abbreviation's full stop ends a sentence only before a
+        // capitalised word ("Liverpool F.C. Include its statistics";
+        // "Washington D.C. Paris too" is two sentences, as it was before
+        // abbreviations were read — attack trial), and stays with the
+        // abbreviation either way.
         let dotted = crate::understand::mentions::is_dotted_abbreviation(core);
         let dotted_ends = dotted
             && toks.get(ti + 1).is_some_and(|next| {
-                let bare = next.trim_matches(|c: char| !c.is_alphanumeric());
-                bare.starts_with(|c: char| c.is_uppercase())
-                    && (lexicon::is_action_verb(bare)
-                        || verb_type(bare).is_some()
-                        || ASKING_OPENERS.contains(&bare.to_lowercase().as_str())
-                        || SENTENCE_OPENERS.contains(&bare.to_lowercase().as_str()))
+                next.trim_start_matches(|c: char| !c.is_alphanumeric())
+                    .starts_with(|c: char| c.is_uppercase())
             });
         let ends = !in_quote
             && !title
@@ -855,13 +853,6 @@ fn change_stems() -> &'static BTreeSet<String> {
             .collect()
     })
 }
-
-/// Words that open a sentence after a dotted abbreviation's full stop
-/// ("… in the U.S. *The* next …"), besides verbs and question words.
-const SENTENCE_OPENERS: [&str; 17] = [
-    "the", "a", "an", "i", "we", "you", "it", "they", "he", "she", "this", "also", "then", "and",
-    "include", "provide", "use",
-];
 
 /// Words of a clause that only announces requests to come ("Can you help
 /// me with a few calculations?", "Could you please help me with the

@@ -427,16 +427,32 @@ pub const FILLER_WORDS: &[&str] = &[
     "respectively",
     "already",
     "another",
-    // Hedges: "the *approximate* distance", "the *estimated* price" is
-    // what any distance or price computed is.
+    // Hedges: "the *approximate* distance" is what any distance computed
+    // is. ("Estimated" is not: "the estimated standings for 2030" asks
+    // for a projection — attack trial.)
     "approximate",
     "approximately",
     "roughly",
-    "estimated",
     // The passive of a light verb: "what commits *were made* since …"
     // asks for the commits, not for making any.
     "made",
 ];
+
+/// Whether the word at `i` of `words` (lower case) says in which order
+/// the requests come: "first", "last", "finally" right before a verb
+/// ("could you *first* analyze …"), never a position of a thing ("the
+/// first line").
+pub fn orders_requests(words: &[String], i: usize) -> bool {
+    words
+        .get(i)
+        .is_some_and(|w| matches!(w.as_str(), "first" | "last" | "finally"))
+        && words.get(i + 1).is_some_and(|n| {
+            is_action_verb(n)
+                || (!matches!(n.as_str(), "what" | "which" | "who" | "how")
+                    && VERBS.iter().any(|(_, vs)| vs.contains(&n.as_str())))
+                || matches!(n.as_str(), "analyze" | "analyse")
+        })
+}
 
 /// The stems of [`REQUEST_WORDS`] (computed once).
 pub fn request_word_stems() -> &'static BTreeSet<String> {
@@ -1502,14 +1518,7 @@ pub fn unserved_qualifier(
         }
         // "could you *first* calculate …": the order of the requests, no
         // position of a thing.
-        if *concept == "position"
-            && matches!(w.as_str(), "first" | "last" | "finally")
-            && words.get(i + 1).is_some_and(|n| {
-                is_action_verb(n)
-                    || (!matches!(n.as_str(), "what" | "which" | "who" | "how")
-                        && VERBS.iter().any(|(_, vs)| vs.contains(&n.as_str())))
-            })
-        {
+        if *concept == "position" && orders_requests(&words, i) {
             continue;
         }
         // "when was it *last modified*": a time, not a position.

@@ -495,19 +495,25 @@ pub fn is_name_abbreviation(word: &str) -> bool {
 }
 
 /// Whether `word` (with its final full stop) is a dotted abbreviation:
-/// two or more groups of one or two letters, each closed by a full stop
-/// ("U.S.", "D.C.", "F.C.", "a.m.", "Ph.D."). Its last full stop belongs
-/// to it: "the U.S. president" is one sentence, and "Washington, D.C."
-/// keeps its name whole.
+/// two or more groups of one or two capitals, each closed by a full stop
+/// ("U.S.", "D.C.", "F.C."), or one of "a.m.", "p.m.", "e.g.", "i.e.".
+/// Its last full stop belongs to it: "the U.S. president" is one
+/// sentence, and "Washington, D.C." keeps its name whole. A file name
+/// ending a sentence ("ab.md.", "a.b.") is none (attack trial).
 pub fn is_dotted_abbreviation(word: &str) -> bool {
+    if matches!(word, "a.m." | "p.m." | "e.g." | "i.e.") {
+        return true;
+    }
     let Some(body) = word.strip_suffix('.') else {
         return false;
     };
     let groups: Vec<&str> = body.split('.').collect();
     groups.len() >= 2
-        && groups
-            .iter()
-            .all(|g| (1..=2).contains(&g.len()) && g.chars().all(|c| c.is_ascii_alphabetic()))
+        && groups.iter().all(|g| {
+            (1..=2).contains(&g.len())
+                && g.starts_with(|c: char| c.is_ascii_uppercase())
+                && g.chars().all(|c| c.is_ascii_alphabetic())
+        })
 }
 
 /// A token of the scanned text.
@@ -3490,7 +3496,11 @@ fn lists(
         }
         if j > i {
             let mut items: Vec<Mention> = places_with_regions(text, &ms[i..=j]);
-            if items.len() == 1 {
+            // Only a list of places each with its region ("Boston, MA, and
+            // Washington, D.C."): "London, France and Italy", "Arsenal,
+            // Georgia and Celtic" stay names (attack trial).
+            let all_paired = items.len() * 2 == j + 1 - i;
+            if items.len() == 1 || !all_paired {
                 // "Chicago, Illinois" alone: one place and its region,
                 // which the binder joins or splits by the parameters.
                 items = ms[i..=j].to_vec();
