@@ -3612,21 +3612,6 @@ const DETERMINERS: &[&str] = &[
     "her", "its", "this", "that", "these", "those", "only",
 ];
 
-/// Words that switch a flag off: "*Don't* return full text", "*without*
-/// statistics".
-const SWITCHING_OFF: &[&str] = &[
-    "don't",
-    "dont",
-    "not",
-    "no",
-    "without",
-    "never",
-    "exclude",
-    "excluding",
-    "omit",
-    "skip",
-];
-
 /// Words a clause that switches a flag may say besides the flag's own:
 /// "*also apply* standardization", "*give me* detail *information*".
 const SWITCHING_WORDS: &[&str] = &[
@@ -3674,21 +3659,16 @@ fn switch_of_previous(
         return None;
     }
     // Words as written, a contraction kept whole ("don't").
-    let words: Vec<String> = s
-        .description
-        .replace('\u{2019}', "'")
-        .split_whitespace()
-        .map(|w| {
-            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
-                .to_lowercase()
-        })
-        .filter(|w| !w.is_empty())
-        .collect();
-    let off = words.iter().any(|w| SWITCHING_OFF.contains(&w.as_str()));
+    let words = lexicon::written_words(&s.description);
+    let off = words
+        .iter()
+        .any(|w| lexicon::DENYING_WORDS.contains(&w.as_str()));
     let filler = filler_stems();
     let content: BTreeSet<String> = words
         .iter()
-        .filter(|w| !SWITCHING_OFF.contains(&w.as_str()) && !SWITCHING_WORDS.contains(&w.as_str()))
+        .filter(|w| {
+            !lexicon::DENYING_WORDS.contains(&w.as_str()) && !SWITCHING_WORDS.contains(&w.as_str())
+        })
         .flat_map(|w| analyze(w))
         .filter(|st| !filler.contains(st))
         .collect();

@@ -929,14 +929,7 @@ const ANNOUNCING_WORDS: &[&str] = &[
 /// [`ANNOUNCING_WORDS`], "help" or "assist" among them, and no value
 /// stated. Such a clause asks for nothing of its own.
 pub(crate) fn announces_requests(clause: &str) -> bool {
-    let words: Vec<String> = clause
-        .split_whitespace()
-        .map(|w| {
-            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '-')
-                .to_lowercase()
-        })
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words = lexicon::written_words(clause);
     words
         .iter()
         .any(|w| matches!(w.as_str(), "help" | "assist" | "assistance"))

@@ -1072,20 +1072,6 @@ fn choices_of_list(p: &Param) -> Option<&Vec<Json>> {
         .and_then(Json::as_array)
 }
 
-/// Words that deny what follows them ("*without* parking", "*no*
-/// ferries"): a choice after one is not asked for.
-const DENYING: &[&str] = &[
-    "without",
-    "no",
-    "not",
-    "except",
-    "excluding",
-    "exclude",
-    "never",
-    "nor",
-    "lacking",
-];
-
 /// Words of a list parameter that leaves its choices out (`avoid`,
 /// `exclude_topics`): a choice goes there only after a word of leaving
 /// out ("*avoiding* highways", "*without* nuts").
@@ -1218,12 +1204,15 @@ fn listed_choices(
             before(at, 4).iter().flat_map(|w| analyze(w)).collect();
         let leaves_out = has(&p.name_words, LEAVING_OUT);
         let said_leaving_out = before(at, 3).iter().any(|w| {
-            DENYING.contains(&w.as_str())
+            super::lexicon::DENYING_WORDS.contains(&w.as_str())
                 || analyze(w)
                     .iter()
                     .any(|st| LEAVING_OUT.iter().any(|l| st.starts_with(l)))
         });
-        let denied = !leaves_out && before(at, 3).iter().any(|w| DENYING.contains(&w.as_str()));
+        let denied = !leaves_out
+            && before(at, 3)
+                .iter()
+                .any(|w| super::lexicon::DENYING_WORDS.contains(&w.as_str()));
         let named_param = !stems_before.is_disjoint(&p.name_words);
         let shared = allowed_by(&choice) > 1 && !named_param;
         let elsewhere = before(at, 2)

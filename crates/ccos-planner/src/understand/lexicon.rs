@@ -454,6 +454,38 @@ pub fn orders_requests(words: &[String], i: usize) -> bool {
         })
 }
 
+/// Words that deny what follows them: "*without* parking", "*don't*
+/// return full text", "*no* ferries".
+pub const DENYING_WORDS: &[&str] = &[
+    "without",
+    "no",
+    "not",
+    "don't",
+    "dont",
+    "never",
+    "nor",
+    "except",
+    "excluding",
+    "exclude",
+    "lacking",
+    "omit",
+    "skip",
+];
+
+/// The words of `text` as written, lower case, with a contraction or a
+/// hyphenated word kept whole ("don't", "two-part"): punctuation around
+/// a word is cut, a curly apostrophe read as a straight one.
+pub fn written_words(text: &str) -> Vec<String> {
+    text.replace('\u{2019}', "'")
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '-')
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
 /// The stems of [`REQUEST_WORDS`] (computed once).
 pub fn request_word_stems() -> &'static BTreeSet<String> {
     static S: OnceLock<BTreeSet<String>> = OnceLock::new();
