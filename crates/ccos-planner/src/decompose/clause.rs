@@ -226,8 +226,11 @@ pub fn split_clauses(text: &str) -> Vec<Clause> {
                 next.trim_start_matches(|c: char| !c.is_alphanumeric())
                     .starts_with(|c: char| c.is_uppercase())
             });
+        // "on ','": a single-quoted text ends no clause with what it quotes.
+        let quoted_whole = tok.chars().count() >= 3 && tok.starts_with('\'') && tok.ends_with('\'');
         let ends = !in_quote
             && !title
+            && !quoted_whole
             && (if dotted {
                 dotted_ends
             } else {
@@ -1415,6 +1418,10 @@ mod tests {
         assert!(!super::is_statement(
             "I have a molecule with the ID 'XYZ123', can you retrieve its sequence"
         ));
+        assert_eq!(
+            texts("count the words in 'a b'. Split 'a,b' on ','"),
+            ["count the words in 'a b'", "Split 'a,b' on ','"]
+        );
         assert_eq!(
             texts("Design a house with 3 bedrooms. Also, design an office with 5 rooms"),
             [
