@@ -683,13 +683,7 @@ fn complete_ellipsis(prev: &str, clause: &str) -> Option<String> {
     // from March 10 to March 20" … "and for 'Royal Hotel' in Paris from
     // April 5 to April 15").
     if tail.split_whitespace().count() > 5 {
-        let preps = |t: &str| -> Vec<String> {
-            lexicon::words_of(t)
-                .into_iter()
-                .filter(|w| ELLIPSIS_PREPS.contains(&w.as_str()))
-                .collect()
-        };
-        let (ours, theirs) = (preps(clause), preps(tail));
+        let (ours, theirs) = (prepositions_of(clause), prepositions_of(tail));
         if ours.len() < 2 || ours != theirs {
             return None;
         }
@@ -703,6 +697,21 @@ fn complete_ellipsis(prev: &str, clause: &str) -> Option<String> {
     ))
 }
 
+/// The prepositions of `text` that an ellipsis may repeat
+/// ([`ELLIPSIS_PREPS`]), in order: what two phrases built alike share.
+fn prepositions_of(text: &str) -> Vec<String> {
+    lexicon::words_of(text)
+        .into_iter()
+        .filter(|w| ELLIPSIS_PREPS.contains(&w.as_str()))
+        .collect()
+}
+
+/// Whether `word` is a verb a request opens with ([`lexicon::is_action_verb`]
+/// or one of [`lexicon::VERBS`]).
+fn is_verb_word(word: &str) -> bool {
+    lexicon::is_action_verb(word) || verb_type(word).is_some()
+}
+
 /// A verbless clause naming a new object of the previous clause's verb
 /// ("and then *a criminal lawyer in Los Angeles, CA*" after "find a
 /// divorce lawyer in New York, NY"), completed as that clause with its
@@ -714,23 +723,14 @@ fn complete_gapping(prev: &str, clause: &str) -> Option<String> {
     let first = words.first()?.to_lowercase();
     if !matches!(first.as_str(), "a" | "an" | "the")
         || verb_type(clause).is_some()
-        || words
-            .iter()
-            .skip(1)
-            .any(|w| lexicon::is_action_verb(w) || verb_type(w).is_some())
+        || words.iter().skip(1).any(|w| is_verb_word(w))
         || crate::understand::mentions(clause)
             .unwrap_or_default()
             .is_empty()
     {
         return None;
     }
-    let preps = |t: &str| -> Vec<String> {
-        lexicon::words_of(t)
-            .into_iter()
-            .filter(|w| ELLIPSIS_PREPS.contains(&w.as_str()))
-            .collect()
-    };
-    let ours = preps(clause);
+    let ours = prepositions_of(clause);
     if ours.is_empty() {
         return None;
     }
@@ -751,12 +751,11 @@ fn complete_gapping(prev: &str, clause: &str) -> Option<String> {
         let head = &prev[..at];
         let mut before = head.split_whitespace().rev();
         let verb = before.next().is_some_and(|w| {
-            let is_verb = |w: &str| lexicon::is_action_verb(w) || verb_type(w).is_some();
-            is_verb(w)
+            is_verb_word(w)
                 || (matches!(w.to_lowercase().as_str(), "me" | "us")
-                    && before.next().is_some_and(is_verb))
+                    && before.next().is_some_and(is_verb_word))
         });
-        (verb && preps(&prev[at..]) == ours)
+        (verb && prepositions_of(&prev[at..]) == ours)
             .then(|| format!("{head}{}", clause.trim_end_matches(['?', '.', '!'])))
     })
 }
@@ -993,16 +992,11 @@ pub(crate) fn opens_like_a_statement(clause: &str) -> bool {
     // "I have a molecule with the ID 'XYZ123', *can you* retrieve its
     // sequence?": a question after the facts asks.
     let lower = clause.to_lowercase();
-    if [
-        ", can you",
-        ", could you",
-        ", would you",
-        ", will you",
-        ", please",
-    ]
-    .iter()
-    .any(|q| lower.contains(q))
-    {
+    let asks_after_a_comma = lower.contains(", please")
+        || lexicon::POLITE_MODALS
+            .iter()
+            .any(|m| lower.contains(&format!(", {m} you")));
+    if asks_after_a_comma {
         return false;
     }
     if first.is_empty()

@@ -1151,19 +1151,15 @@ fn listed_choices(
     words: &[String],
     params: &[Param],
     free: &[usize],
-    capability_words: &BTreeSet<String>,
 ) -> Vec<(usize, Vec<Json>, Vec<Json>)> {
     // (length in words, start, parameter, choice)
     let mut found: Vec<(usize, usize, usize, Json)> = vec![];
-    let lists: Vec<usize> = free
+    // The list parameters, each with its choices.
+    let lists: Vec<(usize, &Vec<Json>)> = free
         .iter()
-        .copied()
-        .filter(|pi| choices_of_list(&params[*pi]).is_some())
+        .filter_map(|&pi| Some((pi, choices_of_list(&params[pi])?)))
         .collect();
-    for &pi in &lists {
-        let Some(choices) = choices_of_list(&params[pi]) else {
-            continue;
-        };
+    for &(pi, choices) in &lists {
         for c in choices {
             let Some(text) = c.as_str() else { continue };
             let wanted: Vec<String> = text
@@ -1182,12 +1178,7 @@ fn listed_choices(
         }
     }
     found.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-    let allowed_by = |choice: &Json| {
-        lists
-            .iter()
-            .filter(|pi| choices_of_list(&params[**pi]).is_some_and(|cs| cs.contains(choice)))
-            .count()
-    };
+    let allowed_by = |choice: &Json| lists.iter().filter(|(_, cs)| cs.contains(choice)).count();
     let before = |at: usize, n: usize| &words[at.saturating_sub(n)..at];
     let mut used = vec![false; words.len()];
     // Per parameter: the choices taken (with where), and those named but
@@ -1203,16 +1194,16 @@ fn listed_choices(
         let stems_before: BTreeSet<String> =
             before(at, 4).iter().flat_map(|w| analyze(w)).collect();
         let leaves_out = has(&p.name_words, LEAVING_OUT);
-        let said_leaving_out = before(at, 3).iter().any(|w| {
-            super::lexicon::DENYING_WORDS.contains(&w.as_str())
-                || analyze(w)
+        let denying = before(at, 3)
+            .iter()
+            .any(|w| super::lexicon::DENYING_WORDS.contains(&w.as_str()));
+        let said_leaving_out = denying
+            || before(at, 3).iter().any(|w| {
+                analyze(w)
                     .iter()
                     .any(|st| LEAVING_OUT.iter().any(|l| st.starts_with(l)))
-        });
-        let denied = !leaves_out
-            && before(at, 3)
-                .iter()
-                .any(|w| super::lexicon::DENYING_WORDS.contains(&w.as_str()));
+            });
+        let denied = !leaves_out && denying;
         let named_param = !stems_before.is_disjoint(&p.name_words);
         let shared = allowed_by(&choice) > 1 && !named_param;
         let elsewhere = before(at, 2)
@@ -1222,15 +1213,11 @@ fn listed_choices(
             !FUNCTION_WORDS_AFTER_CHOICE.contains(&next.as_str())
                 && analyze(next)
                     .iter()
-                    .all(|st| !capability_words.contains(st))
-                && !lists.iter().any(|qi| {
-                    choices_of_list(&params[*qi]).is_some_and(|cs| {
-                        cs.iter().filter_map(Json::as_str).any(|c| {
-                            c.split_whitespace()
-                                .next()
-                                .is_some_and(|f| writes_word(next, &f.to_lowercase()))
-                        })
-                    })
+                    .all(|st| !p.capability_words.contains(st))
+                && !lists.iter().flat_map(|(_, cs)| cs.iter()).any(|c| {
+                    c.as_str()
+                        .and_then(|c| c.split_whitespace().next())
+                        .is_some_and(|f| writes_word(next, &f.to_lowercase()))
                 })
         });
         let (taken, doubtful) = per_param.entry(pi).or_default();
@@ -4075,21 +4062,15 @@ pub fn bind(
     let mut unused_choices: Vec<String> = vec![];
     // Lists of choices ("avoiding highways and toll roads" for `avoid:
     // [tolls, highways, ferries]`): every choice the goal names.
-    let capability_words: BTreeSet<String> = analyze(&format!("{} {}", m.id, m.description))
-        .into_iter()
-        .collect();
     // The clause's words with each stated value as one placeholder word:
     // "to *Los Angeles* avoiding" keeps "to" away from "avoiding".
-    let mut placed = clause.to_string();
-    for men in mentions {
-        placed = placed.replacen(&men.text, " \u{1d54d} ", 1);
-    }
-    let placed_words: Vec<String> = placed
-        .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_' && c != '\u{1d54d}')
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect();
-    for (pi, named, doubtful) in listed_choices(&placed_words, &params, &free, &capability_words) {
+    let placed_words: Vec<String> =
+        super::mentions::values_replaced(clause, mentions, " \u{1d54d} ")
+            .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_' && c != '\u{1d54d}')
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+    for (pi, named, doubtful) in listed_choices(&placed_words, &params, &free) {
         let p = &params[pi];
         let words: Vec<&str> = named.iter().filter_map(Json::as_str).collect();
         if !doubtful.is_empty() || named.is_empty() {

@@ -3402,11 +3402,12 @@ fn cue(toks: &[Tok], words: &[Option<String>], owner: &[Option<usize>], mi: usiz
     c
 }
 
-/// The items of a list of names with each place and the region after it
-/// joined into one name: "Boston, MA, and Washington, D.C." is two places,
-/// not four names. A region joins a name that is no region itself, after
-/// a comma alone ("Georgia, Florida and Texas" stay three states).
-fn places_with_regions(text: &str, items: &[Mention]) -> Vec<Mention> {
+/// The items of a list of names read as places each with the region
+/// after it: "Boston, MA, and Washington, D.C." is two places, not four
+/// names. `None` unless every name pairs so into two places or more (see
+/// [`super::regions::qualifies_place`]; "Georgia, Florida and Texas",
+/// "London, France and Italy" stay names).
+fn places_with_regions(text: &str, items: &[Mention]) -> Option<Vec<Mention>> {
     let mut out: Vec<Mention> = Vec::with_capacity(items.len());
     for it in items {
         if let Some(place) = out.last_mut()
@@ -3428,7 +3429,7 @@ fn places_with_regions(text: &str, items: &[Mention]) -> Vec<Mention> {
         }
         out.push(it.clone());
     }
-    out
+    (out.len() >= 2 && out.len() * 2 == items.len()).then_some(out)
 }
 
 /// Groups runs of same-kind mentions joined by commas, `and` or `or`
@@ -3495,16 +3496,10 @@ fn lists(
             j += 1;
         }
         if j > i {
-            let mut items: Vec<Mention> = places_with_regions(text, &ms[i..=j]);
-            // Only a list of places each with its region ("Boston, MA, and
-            // Washington, D.C."): "London, France and Italy", "Arsenal,
-            // Georgia and Celtic" stay names (attack trial).
-            let all_paired = items.len() * 2 == j + 1 - i;
-            if items.len() == 1 || !all_paired {
-                // "Chicago, Illinois" alone: one place and its region,
-                // which the binder joins or splits by the parameters.
-                items = ms[i..=j].to_vec();
-            }
+            // ("Chicago, Illinois" alone stays a place and its region,
+            // which the binder joins or splits by the parameters.)
+            let mut items: Vec<Mention> =
+                places_with_regions(text, &ms[i..=j]).unwrap_or_else(|| ms[i..=j].to_vec());
             if let Some(unit) = &unit_of_all {
                 for it in &mut items {
                     it.unit = Some(unit.clone());
@@ -3539,17 +3534,27 @@ fn lists(
 /// `text` with the mentions' spans cut out (each replaced by one space),
 /// whitespace collapsed: the words that say what to do.
 pub fn residual(text: &str, ms: &[Mention]) -> String {
+    values_replaced(text, ms, " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `text` with each stated value (by its span) replaced by `fill`: a
+/// placeholder word keeps the words around a value apart ("to *Los
+/// Angeles* avoiding").
+pub fn values_replaced(text: &str, ms: &[Mention], fill: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
     for m in ms {
         if m.span.start >= at && m.span.end <= text.len() {
             out.push_str(&text[at..m.span.start]);
-            out.push(' ');
+            out.push_str(fill);
             at = m.span.end;
         }
     }
     out.push_str(&text[at.min(text.len())..]);
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
+    out
 }
 
 /// A goal typed in capitals ("LIST THE CLOSED ISSUES IN ACME/ROCKET"),
