@@ -645,6 +645,51 @@ pub fn params_of(m: &CapabilityManifest) -> (Vec<Param>, bool) {
     (params, positional)
 }
 
+/// Whether `name` is a place the bundled data knows: a country, a state
+/// or province, or a city with a time zone of its own.
+fn is_place(name: &str) -> bool {
+    super::regions::is_region(name)
+        || super::zones::iana_zone(name).is_some_and(|z| z.contains('/'))
+}
+
+/// Whether `p`'s description uses the name `name` (whole words, as written)
+/// other than as an example, a choice or its default: the description
+/// speaks of that thing's property ("Location of the Whole Foods store"),
+/// so the name is no value of `p`.
+fn description_qualifies_with(p: &Param, name: &str) -> bool {
+    let Some(desc) = p.schema.get("description").and_then(Json::as_str) else {
+        return false;
+    };
+    if is_example_of(p, name) || enum_choice(p, name).is_some() || closed_choice(p, name) {
+        return false;
+    }
+    // As written: "The song to play" does not speak of the song "Play".
+    // Words keep their signs ("C#" is not the "C" of "e.g., 'C'").
+    let words = |t: &str| -> Vec<String> {
+        t.split_whitespace()
+            .map(|w| {
+                let w = w.trim_matches(|c: char| {
+                    ".,;:!?()[]{}'\"`\u{2018}\u{2019}\u{201c}\u{201d}".contains(c)
+                });
+                w.strip_suffix("'s").unwrap_or(w).to_string()
+            })
+            .filter(|w| !w.is_empty())
+            .collect()
+    };
+    let (desc, name) = (words(desc), words(name));
+    if name.is_empty() {
+        return false;
+    }
+    (0..desc.len().saturating_sub(name.len() - 1)).any(|i| {
+        desc[i..i + name.len()] == name[..]
+            // "default is NYSE", "defaults to NYSE": the value it takes
+            // when none is given is a value.
+            && !desc[i.saturating_sub(3)..i]
+                .iter()
+                .any(|w| w.to_lowercase().starts_with("default"))
+    })
+}
+
 /// A schema's type; `["string", "null"]`: the first type that is not
 /// null.
 pub(crate) fn schema_type(s: &Json) -> Option<String> {
@@ -2214,6 +2259,23 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     {
         return None;
     }
+    // A place is no kind of thing: "a room ... in New York" is no
+    // `roomType` (a trial on BFCL dev bound it there).
+    if m.kind == MentionKind::Name
+        && says_a_kind(p)
+        && is_place(&text_value)
+        && enum_choice(p, &text_value).is_none()
+        && !is_example_of(p, &text_value)
+    {
+        return None;
+    }
+    // A name the parameter's own description uses qualifies it, and is
+    // not its value: "Location of the *Whole Foods* store", "The *NFL*
+    // team the player played for" (unless it is an example or the
+    // default: "default is NYSE").
+    if m.kind == MentionKind::Name && description_qualifies_with(p, &text_value) {
+        return None;
+    }
     let out = match (m.kind, ty) {
         (MentionKind::Number, Some("integer")) => {
             let f = m.value.as_f64()?;
@@ -2725,6 +2787,12 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
         name_score += 0.8;
     }
     let mut s = name_score.min(1.6) + desc_score.min(0.5);
+    // A name saying what it is names that parameter's thing: "*Hotel*
+    // Paradise" is a hotel's name (`hotel_name`), "the *Museum* of Modern
+    // Art" a museum's.
+    if m.kind == MentionKind::Name && names_its_kind(&m.text, p) {
+        s += OWN_KIND_CUE;
+    }
     let n = &p.name_words;
     // A label is a label: "labeled bug" never fills a body or a title.
     if m.cue.before.last().is_some_and(|w| {
@@ -3252,6 +3320,35 @@ fn adjacent_word_names(m: &Mention, p: &Param) -> bool {
 /// What a value named in a coordination of parameters adds to its pair
 /// ([`respective`]): more than any cue or type evidence.
 const RESPECTIVE_BONUS: f64 = 3.0;
+
+/// Cue weight of a name's own word naming the parameter's thing
+/// ([`names_its_kind`]): like a word of its name right before the value.
+const OWN_KIND_CUE: f64 = 0.8;
+
+/// Whether the first or the last word of the name `text` is a word of
+/// `p`'s name other than the generic ones ("name", "id", "title"):
+/// "*Hotel* Paradise" or "the Plaza *Hotel*" for `hotel_name`, "Mexico
+/// *City*" for `city`; never a word inside ("Kansas *City* Chiefs" is no
+/// city).
+fn names_its_kind(text: &str, p: &Param) -> bool {
+    static GENERIC: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
+    let generic = GENERIC.get_or_init(|| {
+        ["name", "id", "title", "label", "value", "text", "string"]
+            .iter()
+            .flat_map(|w| analyze(w))
+            .collect()
+    });
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let ends = [words.first(), words.last()];
+    ends.into_iter().flatten().any(|w| {
+        analyze(w)
+            .iter()
+            .any(|st| !generic.contains(st) && p.name_words.contains(st))
+    })
+}
 
 /// Values coordinated after as many coordinated parameter names ("the
 /// *base and height* as *6cm and 10cm*", "*mass1, mass2* are 5 and 7"):
@@ -7137,6 +7234,103 @@ mod tests {
             )
             .is_empty()
         );
+    }
+
+    #[test]
+    fn a_place_is_no_kind_and_a_name_may_say_its_kind() {
+        let booking = cap(
+            "lodge.reserve",
+            obj(
+                json!({"location": {"type": "string", "description": "Where the lodge is."},
+                       "cabin_type": {"type": "string", "description": "Type of the cabin."},
+                       "nights": {"type": "integer", "description": "Number of nights."}}),
+                &["location", "cabin_type", "nights"],
+            ),
+        );
+        // Before: `cabin_type: "Denver"`.
+        let b = run(
+            "reserve a cabin for 3 nights at the Pine lodge in Denver",
+            &booking,
+        );
+        assert!(args(&b).get("cabin_type").is_none(), "{b:?}");
+        let stay = cap(
+            "stay.book",
+            obj(
+                json!({"lodge_name": {"type": "string", "description": "The name of the lodge."},
+                       "location": {"type": "string", "description": "The location of the lodge."}}),
+                &["lodge_name", "location"],
+            ),
+        );
+        // Before: the lodge's name as the location and the city as the name.
+        let b = run("book a stay in Lodge Aurora, Santa Fe", &stay);
+        assert_eq!(
+            args(&b),
+            json!({"lodge_name": "Lodge Aurora", "location": "Santa Fe"}),
+            "{b:?}"
+        );
+    }
+
+    #[test]
+    fn a_name_the_description_speaks_of_is_no_value() {
+        let prices = cap(
+            "trader_joes.check_price",
+            obj(
+                json!({"location": {"type": "string", "description": "Location of the Trader Joes store."},
+                       "item": {"type": "string", "description": "The item to price."}}),
+                &["location", "item"],
+            ),
+        );
+        let b = run(
+            "check the price of 'oat milk' at the Trader Joes in Denver",
+            &prices,
+        );
+        assert_eq!(
+            args(&b),
+            json!({"location": "Denver", "item": "oat milk"}),
+            "{b:?}"
+        );
+        // Before: `team: "NHL"`.
+        let record = cap(
+            "player.record",
+            obj(
+                json!({"player_name": {"type": "string", "description": "The name of the player."},
+                       "team": {"type": "string", "description": "The NHL team the player played for."}}),
+                &["player_name"],
+            ),
+        );
+        let b = run("the record of Wayne Gretzky in the NHL", &record);
+        assert_eq!(args(&b), json!({"player_name": "Wayne Gretzky"}), "{b:?}");
+        // Its default is a value it takes.
+        let quote = cap(
+            "quote.get",
+            obj(
+                json!({"ticker": {"type": "string", "description": "The ticker symbol."},
+                       "venue": {"type": "string", "description": "The stock exchange, default is NYSE."}}),
+                &["ticker"],
+            ),
+        );
+        let param = |m: &CapabilityManifest, name: &str| {
+            params_of(m).0.into_iter().find(|p| p.name == name).unwrap()
+        };
+        assert!(!description_qualifies_with(&param(&quote, "venue"), "NYSE"));
+        assert!(description_qualifies_with(&param(&record, "team"), "NHL"));
+        // A word of the description in lower case is no name.
+        let player = cap(
+            "music.play",
+            obj(
+                json!({"song": {"type": "string", "description": "The song to play."}}),
+                &["song"],
+            ),
+        );
+        assert!(!description_qualifies_with(&param(&player, "song"), "Play"));
+        let keys = cap(
+            "music.key_signature",
+            obj(
+                json!({"root": {"type": "string", "description": "The root note, e.g., 'C', 'F#'."}}),
+                &["root"],
+            ),
+        );
+        assert!(!description_qualifies_with(&param(&keys, "root"), "C#"));
     }
 
     #[test]
