@@ -171,7 +171,31 @@ fn names_the_capability(it: &Mention, m: &CapabilityManifest) -> bool {
     let mut own = super::lexicon::name_words(m);
     own.extend(super::lexicon::provider_words(m));
     let words = analyze(&it.text);
-    !words.is_empty() && words.iter().all(|w| own.contains(w))
+    (!words.is_empty() && words.iter().all(|w| own.contains(w)))
+        || abbreviates_its_name(&it.text, m)
+}
+
+/// Whether the name `text` is spelled out by, or spells, a word of `m`'s
+/// id in capitals of two or more letters: "United States" or "U.S." for
+/// `US_president.in_year`, "National Football League" for `nfl_data`.
+fn abbreviates_its_name(text: &str, m: &CapabilityManifest) -> bool {
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    // The initials of a name of several words ("of", "the", "and" are
+    // skipped), or the letters of a dotted abbreviation.
+    let short: String = if words.len() > 1 && words.iter().all(|w| w.chars().count() > 1) {
+        words
+            .iter()
+            .filter(|w| !matches!(w.to_lowercase().as_str(), "of" | "the" | "and" | "for"))
+            .filter_map(|w| w.chars().next())
+            .collect()
+    } else {
+        words.concat()
+    };
+    let short = short.to_lowercase();
+    short.chars().count() >= 2 && ccos_marketplace::ids::words(&m.id).contains(&short)
 }
 
 /// Whether `men`, a single capitalised word opening `clause`, is its verb
@@ -7268,6 +7292,28 @@ mod tests {
             json!({"lodge_name": "Lodge Aurora", "location": "Santa Fe"}),
             "{b:?}"
         );
+    }
+
+    #[test]
+    fn a_name_abbreviating_the_capability_s_names_it() {
+        let president = cap(
+            "UK_monarch.in_year",
+            obj(
+                json!({"year": {"type": "integer", "description": "The year."}}),
+                &["year"],
+            ),
+        );
+        for name in ["United Kingdom", "U.K.", "UK"] {
+            assert!(abbreviates_its_name(name, &president), "{name}");
+        }
+        for name in ["Ukraine", "United States", "K"] {
+            assert!(!abbreviates_its_name(name, &president), "{name}");
+        }
+        let b = run(
+            "who was the monarch of the United Kingdom in 1850?",
+            &president,
+        );
+        assert!(b.complete() && b.unused.is_empty(), "{b:?}");
     }
 
     #[test]
