@@ -298,6 +298,9 @@ pub fn refers_back(clause: &str) -> bool {
         .filter(|w| !w.is_empty())
         .map(str::to_ascii_lowercase)
         .collect();
+    if acts_on_nothing_named(&words) {
+        return true;
+    }
     BACK_REFERENCES.iter().any(|r| {
         let parts: Vec<&str> = r.split(' ').collect();
         words.windows(parts.len()).enumerate().any(|(i, w)| {
@@ -314,6 +317,38 @@ pub fn refers_back(clause: &str) -> bool {
                     && words.get(i + 1).is_some_and(|n| matches!(n.as_str(), "time" | "times")))
         })
     })
+}
+
+/// Whether `words` (a clause's, lower-case) are a request verb with no
+/// object: "then sort", "Please sort by popularity", "and count". The
+/// verb acts on the previous clause's result, as "then sort *them*"
+/// would. Verbs that take no data ("wait", "stop") are not.
+fn acts_on_nothing_named(words: &[String]) -> bool {
+    const OPENERS: &[&str] = &["please", "then", "and", "also", "now", "finally", "next"];
+    const NO_DATA: &[&str] = &[
+        "wait", "sleep", "pause", "stop", "exit", "quit", "continue", "repeat", "ask", "help",
+        "start", "go", "run", "retry", "begin", "finish", "end",
+    ];
+    // How the verb acts, never on what: "by popularity", "descending".
+    const MANNER: &[&str] = &[
+        "by",
+        "alphabetically",
+        "numerically",
+        "ascending",
+        "descending",
+        "backwards",
+    ];
+    let rest: Vec<&str> = words
+        .iter()
+        .map(String::as_str)
+        .skip_while(|w| OPENERS.contains(w))
+        .collect();
+    let Some((verb, after)) = rest.split_first() else {
+        return false;
+    };
+    crate::understand::lexicon::is_action_verb(verb)
+        && !NO_DATA.contains(verb)
+        && after.first().is_none_or(|w| MANNER.contains(w))
 }
 
 /// The first word of a clause, lower-cased, skipping a leading `please`.
@@ -1686,6 +1721,11 @@ mod tests {
         assert!(refers_back("translate it"));
         assert!(refers_back("save The Result to disk"));
         assert!(!refers_back("itemize the thesis"));
+        // A verb with no object acts on the previous result.
+        assert!(refers_back("then sort"));
+        assert!(refers_back("Please sort by popularity"));
+        assert!(!refers_back("sort the numbers 3, 1, 2"));
+        assert!(!refers_back("then wait"));
         assert!(!refers_back("results page"));
         // An empty subject ("what time is it") is no earlier result.
         assert!(!refers_back("what time is it in New York"));

@@ -173,6 +173,23 @@ fn names_the_capability(it: &Mention, m: &CapabilityManifest) -> bool {
     let words = analyze(&it.text);
     (!words.is_empty() && words.iter().all(|w| own.contains(w)))
         || abbreviates_its_name(&it.text, m)
+        || its_description_says(&it.text, m)
+}
+
+/// Whether the name `text`, of several words, is a phrase of `m`'s
+/// description outside its examples: "Calculate the *Population Density*"
+/// for a capability that "Calculate[s] the population density of a
+/// country" names what it computes, no value.
+fn its_description_says(text: &str, m: &CapabilityManifest) -> bool {
+    let words = |t: &str| -> Vec<String> {
+        t.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let name = words(text);
+    let desc = words(&super::lexicon::without_examples(&m.description));
+    name.len() > 1 && desc.windows(name.len()).any(|w| w == name.as_slice())
 }
 
 /// Whether the name `text` is spelled out by, or spells, a word of `m`'s
@@ -7314,6 +7331,30 @@ mod tests {
             &president,
         );
         assert!(b.complete() && b.unused.is_empty(), "{b:?}");
+        // What it computes, capitalised.
+        let density = CapabilityManifest::new(
+            "calc_density",
+            "Compute the traffic density of a road in a year.",
+            obj(
+                json!({"road": {"type": "string", "description": "The road."},
+                       "year": {"type": "integer", "description": "The year."}}),
+                &["road", "year"],
+            ),
+        );
+        let b = run(
+            "compute the Traffic Density of the road 'A9' in 2021",
+            &density,
+        );
+        assert!(b.complete() && b.unused.is_empty(), "{b:?}");
+        let m = |desc: &str| CapabilityManifest::new("x.y", desc, obj(json!({}), &[]));
+        assert!(!its_description_says(
+            "Traffic",
+            &m("Compute the traffic density.")
+        ));
+        assert!(!its_description_says(
+            "Tom Hanks",
+            &m("Search movies, e.g. Tom Hanks films.")
+        ));
     }
 
     #[test]
