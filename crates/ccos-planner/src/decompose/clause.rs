@@ -319,15 +319,23 @@ pub fn refers_back(clause: &str) -> bool {
     })
 }
 
-/// Whether `words` (a clause's, lower-case) are a request verb with no
-/// object: "then sort", "Please sort by popularity", "and count". The
-/// verb acts on the previous clause's result, as "then sort *them*"
-/// would. Verbs that take no data ("wait", "stop") are not.
+/// Whether `words` (a clause's, lower-case) are a verb that reshapes
+/// data, with no object: "then sort", "Please sort by popularity", "and
+/// count". It acts on the previous clause's result, as "then sort
+/// *them*" would. Only verbs that compute on a result without effects:
+/// an attack trial found "List the messages, then delete" deleting them
+/// all, and "Read ptr.txt, then read" reading the file named inside.
 fn acts_on_nothing_named(words: &[String]) -> bool {
     const OPENERS: &[&str] = &["please", "then", "and", "also", "now", "finally", "next"];
-    const NO_DATA: &[&str] = &[
-        "wait", "sleep", "pause", "stop", "exit", "quit", "continue", "repeat", "ask", "help",
-        "start", "go", "run", "retry", "begin", "finish", "end",
+    const RESHAPING: &[&str] = &[
+        "sort",
+        "count",
+        "reverse",
+        "sum",
+        "total",
+        "average",
+        "dedupe",
+        "deduplicate",
     ];
     // How the verb acts, never on what: "by popularity", "descending".
     const MANNER: &[&str] = &[
@@ -346,9 +354,7 @@ fn acts_on_nothing_named(words: &[String]) -> bool {
     let Some((verb, after)) = rest.split_first() else {
         return false;
     };
-    crate::understand::lexicon::is_action_verb(verb)
-        && !NO_DATA.contains(verb)
-        && after.first().is_none_or(|w| MANNER.contains(w))
+    RESHAPING.contains(verb) && after.first().is_none_or(|w| MANNER.contains(w))
 }
 
 /// The first word of a clause, lower-cased, skipping a leading `please`.
@@ -1726,6 +1732,8 @@ mod tests {
         assert!(refers_back("Please sort by popularity"));
         assert!(!refers_back("sort the numbers 3, 1, 2"));
         assert!(!refers_back("then wait"));
+        assert!(!refers_back("then delete"));
+        assert!(!refers_back("then read"));
         assert!(!refers_back("results page"));
         // An empty subject ("what time is it") is no earlier result.
         assert!(!refers_back("what time is it in New York"));

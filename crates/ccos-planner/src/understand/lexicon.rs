@@ -1595,11 +1595,6 @@ pub fn unserved_qualifier(
                 continue;
             }
         }
-        // "the last 5 rounds" for a bound `rounds`, "Number of past
-        // rounds": a count its description says is of the latest ones.
-        if w == "last" && counts_the_latest(m, bound, &words[i + 1..]) {
-            continue;
-        }
         // "the last five years", "the next 50 years": a time range.
         if *concept == "position"
             && (words.get(i + 1).into_iter().chain(words.get(i + 2)))
@@ -1644,35 +1639,6 @@ pub fn unserved_qualifier(
         }
     }
     None
-}
-
-/// Whether one of the two words `after` "last" names a bound parameter
-/// of `m` whose description says it counts the latest ones ("rounds":
-/// "Number of *past* rounds …"): "the last 5 rounds" is that count.
-fn counts_the_latest(m: &CapabilityManifest, bound: &BTreeSet<String>, after: &[String]) -> bool {
-    static LATEST: OnceLock<BTreeSet<String>> = OnceLock::new();
-    let latest = LATEST.get_or_init(|| {
-        ["past", "last", "previous", "recent", "latest"]
-            .iter()
-            .flat_map(|w| analyze(w))
-            .collect()
-    });
-    let (slots, _) = crate::plan_gen::slots(m);
-    after.iter().take(2).any(|noun| {
-        let noun = analyze(noun);
-        slots.iter().any(|(name, schema, _)| {
-            bound.contains(name)
-                && matches!(
-                    schema.get("type").and_then(serde_json::Value::as_str),
-                    Some("integer" | "number")
-                )
-                && analyze(name).iter().any(|st| noun.contains(st))
-                && schema
-                    .get("description")
-                    .and_then(serde_json::Value::as_str)
-                    .is_some_and(|d| analyze(d).iter().any(|st| latest.contains(st)))
-        })
-    })
 }
 
 /// `text` without its examples ("Comma-separated label names, *e.g.
@@ -1940,30 +1906,6 @@ mod tests {
         assert!(first.is_none(), "{first:?}");
         let last = super::unserved_qualifier("take the last 2 items", &take, &params, &bound);
         assert!(last.is_some());
-        // A count its description says is of the latest ones.
-        let innings = CapabilityManifest::new(
-            "cricket.scores",
-            "Retrieve cricket scores of a team.",
-            json!({"type": "object", "properties": {
-                "team": {"type": "string"},
-                "innings": {"type": "integer", "description": "Number of past innings to return."}}}),
-        );
-        let params = vec!["team".to_string(), "innings".to_string()];
-        let bound: std::collections::BTreeSet<String> = params.iter().cloned().collect();
-        let text = "get the scores of India for the last 4 innings";
-        assert_eq!(
-            super::unserved_qualifier(text, &innings, &params, &bound),
-            None
-        );
-        // Not when the count is not of the latest ones.
-        let plain = CapabilityManifest::new(
-            "cricket.scores",
-            "Retrieve cricket scores of a team.",
-            json!({"type": "object", "properties": {
-                "team": {"type": "string"},
-                "innings": {"type": "integer", "description": "Number of innings to return."}}}),
-        );
-        assert!(super::unserved_qualifier(text, &plain, &params, &bound).is_some());
     }
 
     #[test]
