@@ -780,6 +780,32 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                 ));
                 continue;
             }
+            // A list parameter takes no single text, number or yes/no:
+            // "read a.txt, then count" or "add 3 and 4, then sort" would
+            // only fail when run (attack trial).
+            let wants_list = target.as_ref().is_some_and(|t| {
+                free.iter()
+                    .any(|s| &s.0 == t && schema_type(Some(&s.1)) == Some("array"))
+            });
+            let scalar = out_type
+                .get(src.as_str())
+                .copied()
+                .flatten()
+                .filter(|t| matches!(*t, "string" | "integer" | "number" | "boolean"));
+            if wants_list && let Some(kind) = scalar {
+                let why = format!(
+                    "{} takes a list, and the earlier result ({src}) is {}",
+                    st.manifest.id,
+                    match kind {
+                        "string" => "a text",
+                        "boolean" => "a yes or no",
+                        _ => "a number",
+                    }
+                );
+                note.push(format!("result of {src} not passed: {why}"));
+                missing.push((id.clone(), why));
+                continue;
+            }
             // An earlier result is no search query: "read notes.txt and
             // search it for milk" must not send the file's text to a
             // search of something else (new-user trial: the memory graph

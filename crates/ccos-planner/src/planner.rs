@@ -5225,6 +5225,29 @@ mod tests {
     }
 
     #[test]
+    fn a_verb_with_no_object_reshapes_the_previous_result_of_the_right_kind() {
+        let p = planner(Policy::default());
+        // "then sort": the list just made.
+        let r = p.plan("split 'b,a,c' on commas, then sort").unwrap();
+        let rtfs = r.rtfs.unwrap_or_default();
+        assert!(
+            rtfs.contains("(call :ccos.data.sort {:items s1})"),
+            "{rtfs}"
+        );
+        // A text or a number is no list: refused when planned, not failed
+        // when run.
+        for goal in ["read notes.txt, then sort", "add 3 and 4, then sort"] {
+            let r = p.plan(goal).unwrap();
+            assert!(r.rtfs.is_none(), "{goal}: {:?}", r.rtfs);
+            assert!(
+                format!("{:?}", r.requires_agent).contains("takes a list"),
+                "{goal}: {:?}",
+                r.requires_agent
+            );
+        }
+    }
+
+    #[test]
     fn two_capabilities_that_fit_exactly_as_well_are_not_picked_by_name() {
         let p = planner(Policy::default());
         // Lower or upper case? The goal does not say (new-user trial).
