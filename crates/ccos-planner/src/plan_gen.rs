@@ -546,13 +546,7 @@ fn unfit_back_reference(
             return Some(format!(
                 "the goal says \"the {kind}\", and the earlier result ({src}, {}) is {}",
                 producer.manifest.id,
-                match have {
-                    Some("string") => "a text",
-                    Some("array") => "a list",
-                    Some("object") => "a record",
-                    Some("boolean") => "a yes or no",
-                    _ => "of no known kind",
-                }
+                kind_in_words(have)
             ));
         }
     }
@@ -563,6 +557,19 @@ fn unfit_back_reference(
         ));
     }
     None
+}
+
+/// A result's JSON type as a user says it: "a text", "a number", "a
+/// list"...
+fn kind_in_words(ty: Option<&str>) -> &'static str {
+    match ty {
+        Some("string") => "a text",
+        Some("integer" | "number") => "a number",
+        Some("array") => "a list",
+        Some("object") => "a record",
+        Some("boolean") => "a yes or no",
+        _ => "of no known kind",
+    }
 }
 
 /// Generates the plan for resolved sub-intents, in order.
@@ -792,15 +799,11 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                 .copied()
                 .flatten()
                 .filter(|t| matches!(*t, "string" | "integer" | "number" | "boolean"));
-            if wants_list && let Some(kind) = scalar {
+            if wants_list && scalar.is_some() {
                 let why = format!(
                     "{} takes a list, and the earlier result ({src}) is {}",
                     st.manifest.id,
-                    match kind {
-                        "string" => "a text",
-                        "boolean" => "a yes or no",
-                        _ => "a number",
-                    }
+                    kind_in_words(scalar)
                 );
                 note.push(format!("result of {src} not passed: {why}"));
                 missing.push((id.clone(), why));

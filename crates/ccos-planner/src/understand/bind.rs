@@ -186,7 +186,6 @@ fn abbreviates_its_name(text: &str, m: &CapabilityManifest) -> bool {
         .filter(|w| !w.is_empty())
         .collect();
     letters.len() >= 2
-        && text.contains('.')
         && letters
             .iter()
             .all(|w| w.chars().count() == 1 && w.chars().all(|c| c.is_ascii_uppercase()))
@@ -4377,12 +4376,8 @@ pub fn bind(
         }
     }
     for pr in &pairs {
-        let men = &mentions[pr.mention];
-        let weak = match pr.item {
-            Some(i) => men.items[i].weak,
-            None => men.weak,
-        };
-        let min = if weak { WEAK_MIN } else { BIND_MIN };
+        let it = mention_at(mentions, (pr.mention, pr.item));
+        let min = if it.weak { WEAK_MIN } else { BIND_MIN };
         if pr.score < min || taken_param.contains(&pr.param) || whole.contains(&pr.mention) {
             continue;
         }
@@ -4391,10 +4386,6 @@ pub fn bind(
         // a guess, so the place is a value the plan does not use (the
         // goal is refused). Not removed from the candidates beforehand:
         // that would only move it to another parameter.
-        let it = match pr.item {
-            Some(i) => &men.items[i],
-            None => men,
-        };
         let p = &params[pr.param];
         if it.kind == MentionKind::Name
             && says_a_kind(p)
@@ -4427,16 +4418,12 @@ pub fn bind(
         }
         taken_param.insert(pr.param);
         bound_from.insert(pr.param, (pr.mention, pr.item));
-        let label = match pr.item {
-            Some(i) => men.items[i].label(),
-            None => men.label(),
-        };
         bound.push((
             pr.param,
             Bound {
                 param: params[pr.param].name.clone(),
                 value: pr.value.clone(),
-                source: label,
+                source: it.label(),
                 score: pr.score,
             },
         ));
