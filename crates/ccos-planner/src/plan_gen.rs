@@ -809,6 +809,27 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                 missing.push((id.clone(), why));
                 continue;
             }
+            // Nor does a text parameter of a computation take a list:
+            // "split it into lines, then sort, then reverse" would reverse
+            // a list as a text and fail when run (attack trial). A
+            // capability that stores what it is given takes the list's
+            // text (`result_for`).
+            let wants_text = target.as_ref().is_some_and(|t| {
+                free.iter()
+                    .any(|s| &s.0 == t && schema_type(Some(&s.1)) == Some("string"))
+            });
+            if wants_text
+                && !stores_text
+                && out_type.get(src.as_str()).copied().flatten() == Some("array")
+            {
+                let why = format!(
+                    "{} takes a text, and the earlier result ({src}) is a list",
+                    st.manifest.id
+                );
+                note.push(format!("result of {src} not passed: {why}"));
+                missing.push((id.clone(), why));
+                continue;
+            }
             // An earlier result is no search query: "read notes.txt and
             // search it for milk" must not send the file's text to a
             // search of something else (new-user trial: the memory graph

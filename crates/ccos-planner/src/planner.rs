@@ -460,6 +460,45 @@ impl Planner {
                 trace.chosen = None;
                 chosen = None;
             }
+            // "Find hotels in Denver, then *reserve*": a lone verb after
+            // another request acts on what that one found, or on nothing
+            // the goal says. A capability that does not take the earlier
+            // result would act on something else (attack trial: an empty
+            // POST `reservePermit {}`, a DELETE `emptyTrash {}`).
+            // A noun there is the earlier verb's new object ("List the
+            // tasks, then *messages*"): served by a capability named for
+            // both.
+            let gapped = |c: &Chosen| {
+                let own = crate::understand::lexicon::name_words(&c.manifest);
+                let named = |w: &str| {
+                    let stems = ccos_marketplace::search::analyze(w);
+                    !stems.is_empty() && stems.iter().all(|st| own.contains(st))
+                };
+                before
+                    .and_then(|b| b.description.split_whitespace().next())
+                    .is_some_and(|v| {
+                        crate::understand::lexicon::is_action_verb(v) && named(&v.to_lowercase())
+                    })
+                    && named(s.description.trim())
+            };
+            if before.is_some()
+                && s.from_text
+                && s.depends_on.is_empty()
+                && crate::decompose::is_plain_word(&s.description)
+                && let Some(c) = chosen.as_ref()
+                && !gapped(c)
+            {
+                trace.skipped.push(Skipped {
+                    capability_id: c.manifest.id.clone(),
+                    reason: format!(
+                        "{:?} says what to do but not to what, and {} does not take the earlier result",
+                        s.description.trim(),
+                        c.manifest.id
+                    ),
+                });
+                trace.chosen = None;
+                chosen = None;
+            }
             // "… Include its statistics.", "Don't return full text": a
             // clause that only switches a flag of the previous call.
             if chosen.is_none()
@@ -5245,6 +5284,17 @@ mod tests {
                 r.requires_agent
             );
         }
+        // Nor is a list a text: reversing the sorted lines as a text
+        // failed when run.
+        let r = p
+            .plan("split 'b,a,c' on commas, then sort, then reverse")
+            .unwrap();
+        assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
+        assert!(
+            format!("{:?}", r.requires_agent).contains("takes a text"),
+            "{:?}",
+            r.requires_agent
+        );
     }
 
     #[test]
@@ -5346,6 +5396,32 @@ mod tests {
                 .unwrap();
         }
         planner_over(mp)
+    }
+
+    #[test]
+    fn a_lone_verb_after_a_request_acts_on_its_result_or_is_refused() {
+        use ccos_marketplace::{CapabilityManifest, Effect};
+        use serde_json::json;
+        let mp = builtins();
+        mp.register(
+            CapabilityManifest::new(
+                "maintenance.emptyTrash",
+                "Empty the trash",
+                json!({"type": "object", "properties": {}}),
+            )
+            .with_effects(&[Effect::Write]),
+        )
+        .unwrap();
+        let p = planner_over(mp);
+        // Before: the folded "then empty" was dropped; planned on its own
+        // it emptied the trash, which is not what was listed.
+        let r = p.plan("List the files in ., then empty").unwrap();
+        assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
+        assert!(
+            format!("{:?}", r.requires_agent).contains("does not take the earlier result"),
+            "{:?}",
+            r.requires_agent
+        );
     }
 
     /// The plan on one line (the printer wraps long maps).

@@ -473,9 +473,22 @@ impl ClauseDecomposition {
                 out.push((c.lead, varied));
                 continue;
             }
+            // "Read a.txt, then post": one plain word after "then" is a
+            // request of its own, served or refused as one; folded into
+            // the previous clause it was dropped with exit 0 (attack
+            // trial: "List the tasks, then approve" listed them).
+            // Not a key after "by": "sort people.json by age then *name*"
+            // orders by a second key.
+            let after_by = out.last().is_some_and(|(_, last)| {
+                last.split_whitespace()
+                    .any(|w| w.eq_ignore_ascii_case("by"))
+            });
+            let own_request = sequential(&c.lead) && is_plain_word(&c.text) && !after_by;
             match out.last_mut() {
                 Some((_, last))
-                    if (n_words < 2 && !crate::understand::lexicon::is_action_verb(&first))
+                    if (n_words < 2
+                        && !crate::understand::lexicon::is_action_verb(&first)
+                        && !own_request)
                         || (c.after_comma && verb_type(&c.text).is_none())
                         || (c.lead == "and" && verbless) =>
                 {
@@ -696,6 +709,17 @@ pub fn writes_several_things(clause: &str) -> bool {
 
 /// Whether a connector orders its clause after the previous one (`then`,
 /// `after that`, `afterwards`, `finally`).
+/// Whether `clause` is one plain lower-case word (a verb on its own,
+/// "post", "approve"): no value, no name, no function word, no courtesy
+/// ("thanks").
+pub(crate) fn is_plain_word(clause: &str) -> bool {
+    let w = clause.trim().trim_end_matches(['.', '!', '?', ';']);
+    w.len() >= 2
+        && w.chars().all(|c| c.is_ascii_lowercase())
+        && !crate::understand::mentions::FUNCTION_WORDS.contains(&w)
+        && !crate::understand::lexicon::COURTESY.contains(&w)
+}
+
 fn sequential(lead: &str) -> bool {
     lead.split_whitespace()
         .any(|w| matches!(w, "then" | "after" | "afterwards" | "finally"))
@@ -1410,6 +1434,19 @@ mod tests {
 
     fn texts(s: &str) -> Vec<String> {
         split_clauses(s).into_iter().map(|c| c.text).collect()
+    }
+
+    #[test]
+    fn one_plain_word_after_then_is_a_request_of_its_own() {
+        // Folded into "List the tasks", "approve" was dropped with exit 0.
+        let parts = ClauseDecomposition::clause_parts("List the tasks, then approve");
+        assert_eq!(parts.len(), 2, "{parts:?}");
+        assert_eq!(parts[1].1, "approve");
+        // A value after "then" still continues the clause before it, and
+        // so does a second key to order by.
+        for goal in ["sort 3, 1, then 2", "sort people.json by age then name"] {
+            assert_eq!(ClauseDecomposition::clause_parts(goal).len(), 1, "{goal}");
+        }
     }
 
     #[test]

@@ -25,8 +25,8 @@ pub use clause::{
 };
 
 pub(crate) use clause::{
-    announces_requests, asks_for_the_thing, file_only_read, is_statement, opens_like_a_statement,
-    unresolved_variation,
+    announces_requests, asks_for_the_thing, file_only_read, is_plain_word, is_statement,
+    opens_like_a_statement, unresolved_variation,
 };
 pub(crate) use pattern::typed_literal;
 

@@ -670,6 +670,26 @@ fn is_place(name: &str) -> bool {
         || super::zones::iana_zone(name).is_some_and(|z| z.contains('/'))
 }
 
+/// Whether `name` is a place written out, never a word capitalised by
+/// chance: a country or a US state by its name (not its code: "MX",
+/// "OR"), or a city a time zone of a continent is named after
+/// ("Detroit"; not "Christmas" of `Indian/Christmas`).
+fn is_well_known_place(name: &str) -> bool {
+    let written = name.chars().any(char::is_lowercase);
+    let city = super::zones::iana_zone(name).is_some_and(|z| {
+        let region = z.split('/').next().unwrap_or_default();
+        let city = z.rsplit('/').next().unwrap_or_default();
+        matches!(
+            region,
+            "America" | "Europe" | "Asia" | "Africa" | "Australia"
+        ) && city.replace('_', " ").eq_ignore_ascii_case(name.trim())
+    });
+    written
+        && (super::regions::is_country(name)
+            || super::regions::us_state_code(name).is_some()
+            || city)
+}
+
 /// A schema's type; `["string", "null"]`: the first type that is not
 /// null.
 pub(crate) fn schema_type(s: &Json) -> Option<String> {
@@ -1818,7 +1838,7 @@ fn wanted_unit(p: &Param) -> Option<(f64, &'static str)> {
         Some((1.0, "milliseconds"))
     } else if says_seconds(p) {
         Some((1000.0, "seconds"))
-    } else if has(&all, &["minute", "minutes", "min", "mins"]) {
+    } else if has(&all, &["minute", "minutes"]) || minutes_by_min(p) {
         Some((60_000.0, "minutes"))
     } else if has(&all, &["hour", "hours"]) {
         Some((3_600_000.0, "hours"))
@@ -1829,6 +1849,25 @@ fn wanted_unit(p: &Param) -> Option<(f64, &'static str)> {
     } else {
         None
     }
+}
+
+/// Whether `p` says minutes by "min": its name ending in it (`delay_min`,
+/// `wait_mins`) or its description writing "mins". Not `min_amount` or
+/// `minPrice`, where "min" is a minimum (attack trial: "the last 5 days"
+/// went into `min_amount` as 7200 minutes).
+fn minutes_by_min(p: &Param) -> bool {
+    let words = ccos_marketplace::ids::words(&p.name);
+    let last = words.last().map(String::as_str);
+    let desc = p
+        .schema
+        .get("description")
+        .and_then(Json::as_str)
+        .unwrap_or("")
+        .to_lowercase();
+    matches!(last, Some("min" | "mins"))
+        || desc
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| w == "mins")
 }
 
 /// Whether `p`'s name or description says seconds: the word as written
@@ -1927,6 +1966,126 @@ fn field_fit(m: &Mention, p: &Param) -> Option<(f64, Json)> {
 /// Whether `value` is one of the examples `p`'s description gives.
 fn is_example_of(p: &Param, value: &str) -> bool {
     p.examples.iter().any(|e| e.eq_ignore_ascii_case(value))
+}
+
+/// Days and times of day said by name: weekdays, holidays, "noon".
+const DAY_AND_TIME_NAMES: &[&str] = &[
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "weekend",
+    "noon",
+    "midday",
+    "midnight",
+    "tonight",
+    "today",
+    "tomorrow",
+    "yesterday",
+    "christmas",
+    "christmas eve",
+    "christmas day",
+    "easter",
+    "thanksgiving",
+    "halloween",
+    "hanukkah",
+    "diwali",
+    "ramadan",
+    "new year",
+    "new year's day",
+    "new year's eve",
+    "valentine's day",
+    "mother's day",
+    "father's day",
+    "independence day",
+    "labor day",
+    "memorial day",
+];
+
+/// Whether name `text` says a day or a time of day ("Saturday", "Noon",
+/// "Valentine's Day"), with its plural ("Saturdays").
+fn names_a_day_or_time(text: &str) -> bool {
+    let t = text.trim().to_lowercase().replace('\u{2019}', "'");
+    DAY_AND_TIME_NAMES.contains(&t.as_str())
+        || t.strip_suffix('s')
+            .is_some_and(|one| DAY_AND_TIME_NAMES.contains(&one))
+}
+
+/// Whether day or time `it` follows a preposition of time ("*on*
+/// Saturday", "*at* Noon", "*for* Christmas").
+fn says_when(it: &Mention) -> bool {
+    matches!(
+        it.cue.prep.as_deref(),
+        Some(
+            "on" | "at"
+                | "for"
+                | "until"
+                | "till"
+                | "before"
+                | "after"
+                | "by"
+                | "since"
+                | "over"
+                | "during"
+                | "from"
+                | "to"
+        )
+    )
+}
+
+/// Whether `p` may take a day or a time: a date or time by its schema,
+/// or named or described by a word of when (`date`, `day`, `when`,
+/// `start`, `occasion`, …).
+fn takes_a_time(p: &Param) -> bool {
+    static STEMS: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
+    let when = STEMS.get_or_init(|| {
+        [
+            "date",
+            "day",
+            "days",
+            "time",
+            "when",
+            "weekday",
+            "schedule",
+            "start",
+            "end",
+            "begin",
+            "until",
+            "since",
+            "deadline",
+            "due",
+            "occasion",
+            "holiday",
+            "event",
+            "season",
+            "night",
+            "evening",
+            "morning",
+            "period",
+            "week",
+            "hour",
+            "moment",
+            "timestamp",
+            "datetime",
+            "calendar",
+            "departure",
+            "arrival",
+            "checkin",
+            "checkout",
+        ]
+        .iter()
+        .flat_map(|w| analyze(w))
+        .collect()
+    });
+    let format = p
+        .schema
+        .get("format")
+        .and_then(Json::as_str)
+        .is_some_and(|f| f.contains("date") || f.contains("time"));
+    format || !p.name_words.is_disjoint(when) || !p.desc_words.is_disjoint(when)
 }
 
 /// Whether `p` is a year (`year`, `release_year`), not a number of them
@@ -3753,6 +3912,30 @@ const QUERY_WORDS: &[&str] = &[
     "query", "q", "search", "keyword", "keywords", "term", "terms",
 ];
 
+/// Words of a parameter that takes what a search or a listing is about.
+const TOPIC_WORDS: &[&str] = &["topic", "subject"];
+
+/// A search's terms without the request's verb before them or the
+/// capability's own noun after them: "Find physics *courses*" for
+/// `findCourses` is about physics, "*Read* inflation news" about
+/// inflation (attack trial: `{:subject "physics courses at"}`).
+fn topic_terms(terms: &str, m: &CapabilityManifest) -> String {
+    let own = super::lexicon::name_words(m);
+    let mut words: Vec<&str> = terms.split_whitespace().collect();
+    while words.len() > 1 && super::lexicon::is_action_verb(words[0]) {
+        words.remove(0);
+    }
+    while words.len() > 1
+        && words.last().is_some_and(|w| {
+            let stems = analyze(w);
+            !stems.is_empty() && stems.iter().all(|st| own.contains(st))
+        })
+    {
+        words.pop();
+    }
+    words.join(" ")
+}
+
 /// `clause` without each bound value's label ("cats, *limit 2*", "with a
 /// *limit of 2*", "(*limit 2*)"): the words naming the parameter a value
 /// went to are not the user's text for another one.
@@ -4402,6 +4585,31 @@ pub fn bind(
             ));
             continue;
         }
+        // A day or a time of day after a preposition of time ("for
+        // *Saturday*", "at *Noon*", "on *Christmas*") going into a
+        // parameter that takes no time and that no word around it names
+        // (`show`, `location`, `cuisine`): what it says is when, so it is
+        // a value the plan does not use, and the goal is refused (attack
+        // trial: `findShowTickets {:show "Saturday"}`). Not "news about
+        // *Christmas*", "the song *Friday*", nor a search's keyword: there
+        // the day may be the thing.
+        if it.kind == MentionKind::Name
+            && names_a_day_or_time(&it.text)
+            && says_when(it)
+            && !cue_names(it, p)
+            && !has(&p.name_words, QUERY_WORDS)
+            && !takes_a_time(p)
+            && enum_choice(p, &it.text).is_none()
+            && !is_example_of(p, &it.text)
+        {
+            whole.insert(pr.mention);
+            b.unused.push(format!(
+                "{} (a day or time, not a value for :{})",
+                it.label(),
+                p.name
+            ));
+            continue;
+        }
         match pr.item {
             None => {
                 if items_used.iter().any(|(m, _)| *m == pr.mention) {
@@ -4850,6 +5058,13 @@ pub fn bind(
                     // concerts were searched without it).
                     b.unused
                         .push(format!("{} (what the goal is about)", it.label()));
+                } else if !listed && it.span.start > 0 && is_well_known_place(&it.text) {
+                    // "Find *Peru* cuisine restaurants in Madrid", "*Detroit*
+                    // style pizzerias": a known place is never capitalised
+                    // by chance, so a plan without it drops what the goal
+                    // says (attack trial: dropped silently).
+                    b.unused
+                        .push(format!("{} (a place the plan does not use)", it.label()));
                 }
                 continue;
             }
@@ -5067,8 +5282,8 @@ pub fn bind(
         {
             // A search's terms are what it is for, not where it looks:
             // "search my knowledge graph for tea" queries "tea".
-            let text = if has(&p.name_words, QUERY_WORDS) {
-                search_terms(&text)
+            let text = if has(&p.name_words, QUERY_WORDS) || has(&p.name_words, TOPIC_WORDS) {
+                topic_terms(&search_terms(&text), m)
             } else {
                 text
             };
@@ -7195,6 +7410,61 @@ mod tests {
         );
         assert!(args(&b).get("cabin_type").is_none(), "{b:?}");
         assert!(b.unused.iter().any(|u| u.contains("New York")), "{b:?}");
+    }
+
+    #[test]
+    fn a_day_or_time_goes_only_into_a_time() {
+        let tickets = cap(
+            "showtime.findTickets",
+            obj(
+                json!({"show": {"type": "string", "description": "The show."},
+                       "city": {"type": "string", "description": "The city."}}),
+                &["show"],
+            ),
+        );
+        // Before: `{:show "Saturday" :city "London"}`, exit 0.
+        let b = run("Find tickets for Saturday in London", &tickets);
+        assert!(args(&b).get("show").is_none(), "{b:?}");
+        assert!(b.unused.iter().any(|u| u.contains("Saturday")), "{b:?}");
+    }
+
+    #[test]
+    fn well_known_places_are_written_out() {
+        for p in ["Peru", "Detroit", "Texas", "New York", "Brazil"] {
+            assert!(is_well_known_place(p), "{p}");
+        }
+        for p in ["French", "Christmas", "MX", "OR", "Easter", "Latin"] {
+            assert!(!is_well_known_place(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn a_topic_is_what_the_search_is_about() {
+        let courses = cap(
+            "coursefinder.findCourses",
+            obj(
+                json!({"subject": {"type": "string", "description": "Subject to study"},
+                       "university": {"type": "string", "description": "The university"}}),
+                &["subject"],
+            ),
+        );
+        // Before: `{:subject "physics courses at"}`.
+        let b = run("Find physics courses at Stanford University", &courses);
+        assert_eq!(args(&b)["subject"], json!("physics"), "{b:?}");
+    }
+
+    #[test]
+    fn min_in_a_name_is_a_minimum_not_minutes() {
+        let ledger = cap(
+            "ledger.listTransactions",
+            obj(
+                json!({"min_amount": {"type": "number", "description": "Minimum amount"}}),
+                &[],
+            ),
+        );
+        // Before: `{:min_amount 7200}` (5 days in minutes).
+        let b = run("List my transactions of the last 5 days", &ledger);
+        assert!(args(&b).get("min_amount").is_none(), "{b:?}");
     }
 
     #[test]

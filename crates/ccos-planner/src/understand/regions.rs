@@ -200,11 +200,16 @@ fn countries() -> &'static BTreeSet<String> {
             };
             out.insert(code.to_lowercase());
             let country = country.to_lowercase();
-            // "Britain (UK)": the name, and what the parentheses hold.
+            // "Britain (UK)": the name, and what the parentheses hold
+            // when it is another name ("Burma"), not a qualifier ("St
+            // Martin (French)", "Korea (North)", "Samoa (western)").
             match country.split_once(" (") {
                 Some((base, paren)) => {
                     out.insert(base.to_string());
-                    out.insert(paren.trim_end_matches(')').to_string());
+                    let paren = paren.trim_end_matches(')');
+                    if matches!(paren, "uk" | "us" | "burma" | "swaziland") {
+                        out.insert(paren.to_string());
+                    }
                 }
                 None => {
                     out.insert(country.replace(" & ", " and "));
