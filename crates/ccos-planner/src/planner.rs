@@ -1003,6 +1003,17 @@ impl Planner {
                     capability_id: m.id.clone(),
                     reason: why,
                 }),
+                // The doubt holds for the capabilities ranked below:
+                // they would take the value elsewhere or do another thing
+                // with it (attack trial: "Create a webhook to Slack",
+                // refused by the HTTP post, became a shipment).
+                Fit::Doubted(why) => {
+                    trace.skipped.push(Skipped {
+                        capability_id: m.id.clone(),
+                        reason: format!("{why}; no other capability is tried"),
+                    });
+                    break;
+                }
             }
         }
         match fallback {
@@ -1364,6 +1375,9 @@ impl Planner {
         }
         let prefilled: BTreeSet<String> = s.params.keys().cloned().collect();
         let mut b = bind(&s.description, &s.mentions, m, &prefilled, spare_refs > 0);
+        if !b.doubts.is_empty() {
+            return Fit::Doubted(format!("would drop {}", b.unused.join(", ")));
+        }
         if !b.unused.is_empty() {
             // Groups of values, one call each ("$30.45 in Chicago,
             // Illinois, $52.33 in Sacramento, California").
@@ -2671,6 +2685,10 @@ enum Fit {
     Asks(Chosen, String, Vec<String>),
     /// It does not serve it, and why.
     Refused(String),
+    /// It does not serve it because a value the goal states does not fit
+    /// where it would go, by what the value says ("Saturday" as a `show`):
+    /// a doubt about the goal, so no other capability is tried.
+    Doubted(String),
 }
 
 /// Why asking for the one open required parameter would rest on a guess:
@@ -5419,6 +5437,38 @@ mod tests {
         assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
         assert!(
             format!("{:?}", r.requires_agent).contains("does not take the earlier result"),
+            "{:?}",
+            r.requires_agent
+        );
+    }
+
+    #[test]
+    fn a_doubt_about_a_value_tries_no_other_capability() {
+        use ccos_marketplace::CapabilityManifest;
+        use serde_json::json;
+        let mp = builtins();
+        mp.register(CapabilityManifest::new(
+            "parking.findParking",
+            "Find parking: parking garages and parking lots in a city",
+            json!({"type": "object",
+                   "properties": {"city": {"type": "string", "description": "The city"}},
+                   "required": ["city"]}),
+        ))
+        .unwrap();
+        mp.register(CapabilityManifest::new(
+            "parks.listParks",
+            "List the parks of a state",
+            json!({"type": "object",
+                   "properties": {"state": {"type": "string", "description": "The state"}},
+                   "required": ["state"]}),
+        ))
+        .unwrap();
+        let p = planner_over(mp);
+        // Refused by the parking search alone, the parks search took it.
+        let r = p.plan("Find parking in Texas").unwrap();
+        assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
+        assert!(
+            format!("{:?}", r.requires_agent).contains("no other capability is tried"),
             "{:?}",
             r.requires_agent
         );

@@ -773,6 +773,12 @@ pub struct Binding {
     /// Stated values no parameter takes (labels, e.g. `number 4`); weak
     /// mentions are not listed.
     pub unused: Vec<String>,
+    /// The values of [`unused`](Self::unused) left out because what
+    /// they say does not fit the parameter they went to ("Saturday" as a
+    /// `show`, "Texas" as a `city`): a doubt about the goal's value,
+    /// which holds for every capability, so the planner tries no other
+    /// one (it would take the value elsewhere, or another action).
+    pub doubts: Vec<String>,
     /// Required parameters nothing fills.
     pub missing: Vec<String>,
     /// Several coordinated values for one parameter (its name and the
@@ -1966,6 +1972,38 @@ fn field_fit(m: &Mention, p: &Param) -> Option<(f64, Json)> {
 /// Whether `value` is one of the examples `p`'s description gives.
 fn is_example_of(p: &Param, value: &str) -> bool {
     p.examples.iter().any(|e| e.eq_ignore_ascii_case(value))
+}
+
+/// Why name or quoted text `it`, bound to `p` as `value`, says by its
+/// own words that it is no value of `p`: a US state or a country that
+/// is no city of its own time zone ("Texas") for a `city`, a name or a
+/// text with spaces for a URL. `None` when nothing does.
+fn misread_name(it: &Mention, value: &Json, p: &Param) -> Option<String> {
+    let own = ccos_marketplace::ids::words(&p.name);
+    // "Washington" (the city as often) has no postal code here, and
+    // "Washington, D.C." is bound as the city.
+    if it.kind == MentionKind::Name
+        && matches!(own.last().map(String::as_str), Some("city" | "town"))
+        && value.as_str() == Some(it.text.as_str())
+        && (super::regions::is_country(&it.text)
+            || super::regions::us_state_code(&it.text).is_some())
+        && !super::zones::iana_zone(&it.text).is_some_and(|z| z.contains('/'))
+    {
+        return Some(format!("a state or country, not a city for :{}", p.name));
+    }
+    let url_param = p
+        .schema
+        .get("format")
+        .and_then(Json::as_str)
+        .is_some_and(|f| matches!(f, "uri" | "url" | "iri" | "uri-reference"))
+        || matches!(
+            own.last().map(String::as_str),
+            Some("url" | "uri" | "href" | "endpoint")
+        );
+    if url_param && (it.kind == MentionKind::Name || it.text.trim().contains(char::is_whitespace)) {
+        return Some(format!("not an address for :{}", p.name));
+    }
+    None
 }
 
 /// Days and times of day said by name: weekdays, holidays, "noon".
@@ -4578,11 +4616,25 @@ pub fn bind(
             && !is_example_of(p, &it.text)
         {
             whole.insert(pr.mention);
-            b.unused.push(format!(
-                "{} (a place, not a kind for :{})",
-                it.label(),
-                p.name
-            ));
+            let why = format!("{} (a place, not a kind for :{})", it.label(), p.name);
+            b.doubts.push(why.clone());
+            b.unused.push(why);
+            continue;
+        }
+        // A name whose own words say it is no value of the parameter:
+        // "*Texas*" (a state) for `city`, a name for a URL (see
+        // [`misread_name`]). A doubt: the goal is refused, not planned
+        // with another capability (attack trial: refused by the parking
+        // search alone, "Find parking in Texas" went to a parks search).
+        if matches!(it.kind, MentionKind::Name | MentionKind::Quoted)
+            && enum_choice(p, &it.text).is_none()
+            && !is_example_of(p, &it.text)
+            && let Some(why) = misread_name(it, &pr.value, p)
+        {
+            whole.insert(pr.mention);
+            let why = format!("{} ({why})", it.label());
+            b.doubts.push(why.clone());
+            b.unused.push(why);
             continue;
         }
         // A day or a time of day after a preposition of time ("for
@@ -4603,11 +4655,13 @@ pub fn bind(
             && !is_example_of(p, &it.text)
         {
             whole.insert(pr.mention);
-            b.unused.push(format!(
+            let why = format!(
                 "{} (a day or time, not a value for :{})",
                 it.label(),
                 p.name
-            ));
+            );
+            b.doubts.push(why.clone());
+            b.unused.push(why);
             continue;
         }
         match pr.item {
@@ -7451,6 +7505,36 @@ mod tests {
         // Before: `{:subject "physics courses at"}`.
         let b = run("Find physics courses at Stanford University", &courses);
         assert_eq!(args(&b)["subject"], json!("physics"), "{b:?}");
+    }
+
+    #[test]
+    fn a_state_is_no_city_and_a_name_no_address() {
+        let hotels = cap(
+            "lodging.searchHotels",
+            obj(
+                json!({"city": {"type": "string", "description": "The city."}}),
+                &["city"],
+            ),
+        );
+        // Before: `{:city "Texas"}`.
+        let b = run("Find hotels in Texas", &hotels);
+        assert!(args(&b).get("city").is_none(), "{b:?}");
+        assert!(b.doubts.iter().any(|d| d.contains("Texas")), "{b:?}");
+        for city in ["New York", "Washington"] {
+            let b = run(&format!("Find hotels in {city}"), &hotels);
+            assert_eq!(args(&b).get("city"), Some(&json!(city)), "{b:?}");
+        }
+        let get = cap(
+            "net.get",
+            obj(
+                json!({"url": {"type": "string", "format": "uri", "description": "The URL."}}),
+                &["url"],
+            ),
+        );
+        // Before: `{:url "New England Patriots"}`.
+        let b = run("Get data for the New England Patriots", &get);
+        assert!(args(&b).get("url").is_none(), "{b:?}");
+        assert!(!b.doubts.is_empty(), "{b:?}");
     }
 
     #[test]
