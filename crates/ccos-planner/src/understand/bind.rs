@@ -4038,14 +4038,22 @@ fn without_labels(
 /// before it (the place searched: "my knowledge graph for tea" is "tea");
 /// otherwise the whole payload.
 fn search_terms(payload: &str) -> String {
+    terms_after(
+        payload,
+        &["for", "about", "matching", "mentioning", "containing"],
+    )
+}
+
+/// The words of `payload` after its first word of `cuts` when words
+/// come before it, without prepositions left with no object (see
+/// [`search_terms`]).
+fn terms_after(payload: &str, cuts: &[&str]) -> String {
     let words: Vec<&str> = payload.split_whitespace().collect();
-    let cut = words.iter().enumerate().skip(1).find(|(i, w)| {
-        *i + 1 < words.len()
-            && matches!(
-                w.to_lowercase().as_str(),
-                "for" | "about" | "matching" | "mentioning" | "containing"
-            )
-    });
+    let cut = words
+        .iter()
+        .enumerate()
+        .skip(1)
+        .find(|(i, w)| *i + 1 < words.len() && cuts.contains(&w.to_lowercase().as_str()));
     let kept: Vec<&str> = match cut {
         Some((i, _)) => words[i + 1..].to_vec(),
         None => words,
@@ -5336,8 +5344,13 @@ pub fn bind(
         {
             // A search's terms are what it is for, not where it looks:
             // "search my knowledge graph for tea" queries "tea".
-            let text = if has(&p.name_words, QUERY_WORDS) || has(&p.name_words, TOPIC_WORDS) {
+            // A topic or a subject is what the request is *about*:
+            // "Italian recipes *for* lasagna" keeps "Italian" (helper
+            // trial).
+            let text = if has(&p.name_words, QUERY_WORDS) {
                 topic_terms(&search_terms(&text), m)
+            } else if has(&p.name_words, TOPIC_WORDS) {
+                topic_terms(&terms_after(&text, &["about"]), m)
             } else {
                 text
             };
