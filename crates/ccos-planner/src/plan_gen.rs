@@ -295,7 +295,8 @@ fn type_fits(have: Option<&str>, want: &str) -> bool {
 
 /// A reference to `sym` where the schema wants `want`, produced by a step
 /// whose output type is `have`: wrapped in `(parse-json ..)` when a number
-/// or boolean is wanted and not guaranteed.
+/// or boolean is wanted and not guaranteed, in `(str ..)` when a text is
+/// wanted of a number or a boolean.
 fn coerce_ref(sym: &str, have: Option<&str>, want: Option<&str>) -> (Value, Option<String>) {
     let s = Value::Symbol(sym.into());
     match want {
@@ -304,6 +305,16 @@ fn coerce_ref(sym: &str, have: Option<&str>, want: Option<&str>) -> (Value, Opti
             Some(format!(
                 "coercion: (parse-json {sym}) ({w} wanted, {} given)",
                 have.unwrap_or("unknown type")
+            )),
+        ),
+        // A number or a yes/no where a text is wanted is written out:
+        // "add 2 and 3, then echo it" echoes "5" (it failed when run:
+        // "expects string, got int").
+        Some("string") if matches!(have, Some("integer" | "number" | "boolean")) => (
+            Value::list(vec![Value::Symbol("str".into()), s]),
+            Some(format!(
+                "coercion: (str {sym}) (string wanted, {} given)",
+                have.unwrap_or_default()
             )),
         ),
         _ => (s, None),

@@ -5302,6 +5302,11 @@ mod tests {
                 r.requires_agent
             );
         }
+        // A number is written out where a text is wanted ("expects
+        // string, got int" when run).
+        let r = p.plan("add 2 and 3, then echo it").unwrap();
+        let rtfs = r.rtfs.unwrap_or_default();
+        assert!(rtfs.contains("{:message (str s1)}"), "{rtfs}");
         // Nor is a list a text: reversing the sorted lines as a text
         // failed when run.
         let r = p
