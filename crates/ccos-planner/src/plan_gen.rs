@@ -798,44 +798,29 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                 ));
                 continue;
             }
-            // A list parameter takes no single text, number or yes/no:
-            // "read a.txt, then count" or "add 3 and 4, then sort" would
-            // only fail when run (attack trial).
-            let wants_list = target.as_ref().is_some_and(|t| {
-                free.iter()
-                    .any(|s| &s.0 == t && schema_type(Some(&s.1)) == Some("array"))
-            });
-            let scalar = out_type
-                .get(src.as_str())
-                .copied()
-                .flatten()
-                .filter(|t| matches!(*t, "string" | "integer" | "number" | "boolean"));
-            if wants_list && scalar.is_some() {
+            // A list parameter takes no single text, number or yes/no
+            // ("read a.txt, then count", "add 3 and 4, then sort"), nor
+            // does a text parameter of a computation take a list ("…,
+            // then sort, then reverse"): each would only fail when run
+            // (attack trials). A capability that stores what it is given
+            // takes the list's text (`result_for`).
+            let want = target
+                .as_ref()
+                .and_then(|t| free.iter().find(|s| &s.0 == t))
+                .and_then(|s| schema_type(Some(&s.1)));
+            let have = out_type.get(src.as_str()).copied().flatten();
+            let mismatch = match (want, have) {
+                (Some("array"), Some("string" | "integer" | "number" | "boolean")) => {
+                    Some("a list")
+                }
+                (Some("string"), Some("array")) if !stores_text => Some("a text"),
+                _ => None,
+            };
+            if let Some(takes) = mismatch {
                 let why = format!(
-                    "{} takes a list, and the earlier result ({src}) is {}",
+                    "{} takes {takes}, and the earlier result ({src}) is {}",
                     st.manifest.id,
-                    kind_in_words(scalar)
-                );
-                note.push(format!("result of {src} not passed: {why}"));
-                missing.push((id.clone(), why));
-                continue;
-            }
-            // Nor does a text parameter of a computation take a list:
-            // "split it into lines, then sort, then reverse" would reverse
-            // a list as a text and fail when run (attack trial). A
-            // capability that stores what it is given takes the list's
-            // text (`result_for`).
-            let wants_text = target.as_ref().is_some_and(|t| {
-                free.iter()
-                    .any(|s| &s.0 == t && schema_type(Some(&s.1)) == Some("string"))
-            });
-            if wants_text
-                && !stores_text
-                && out_type.get(src.as_str()).copied().flatten() == Some("array")
-            {
-                let why = format!(
-                    "{} takes a text, and the earlier result ({src}) is a list",
-                    st.manifest.id
+                    kind_in_words(have)
                 );
                 note.push(format!("result of {src} not passed: {why}"));
                 missing.push((id.clone(), why));

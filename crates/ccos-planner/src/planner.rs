@@ -460,41 +460,14 @@ impl Planner {
                 trace.chosen = None;
                 chosen = None;
             }
-            // "Find hotels in Denver, then *reserve*": a lone verb after
-            // another request acts on what that one found, or on nothing
-            // the goal says. A capability that does not take the earlier
-            // result would act on something else (attack trial: an empty
-            // POST `reservePermit {}`, a DELETE `emptyTrash {}`).
-            // A noun there is the earlier verb's new object ("List the
-            // tasks, then *messages*"): served by a capability named for
-            // both.
-            let gapped = |c: &Chosen| {
-                let own = crate::understand::lexicon::name_words(&c.manifest);
-                let named = |w: &str| {
-                    let stems = ccos_marketplace::search::analyze(w);
-                    !stems.is_empty() && stems.iter().all(|st| own.contains(st))
-                };
-                before
-                    .and_then(|b| b.description.split_whitespace().next())
-                    .is_some_and(|v| {
-                        crate::understand::lexicon::is_action_verb(v) && named(&v.to_lowercase())
-                    })
-                    && named(s.description.trim())
-            };
-            if before.is_some()
-                && s.from_text
-                && s.depends_on.is_empty()
-                && crate::decompose::is_plain_word(&s.description)
-                && let Some(c) = chosen.as_ref()
-                && !gapped(c)
+            // "Find hotels in Denver, then *reserve*": a lone verb served
+            // by a capability that does not take the earlier result.
+            if let Some(c) = chosen.as_ref()
+                && let Some(reason) = lone_verb_acting_elsewhere(before, s, c)
             {
                 trace.skipped.push(Skipped {
                     capability_id: c.manifest.id.clone(),
-                    reason: format!(
-                        "{:?} says what to do but not to what, and {} does not take the earlier result",
-                        s.description.trim(),
-                        c.manifest.id
-                    ),
+                    reason,
                 });
                 trace.chosen = None;
                 chosen = None;
@@ -2689,6 +2662,42 @@ enum Fit {
     /// where it would go, by what the value says ("Saturday" as a `show`):
     /// a doubt about the goal, so no other capability is tried.
     Doubted(String),
+}
+
+/// Why `c` does not serve sub-intent `s`, a lone verb after the request
+/// `before` ("Find hotels in Denver, then *reserve*"), when it does not
+/// take that request's result: it would act on something else (attack
+/// trial: an empty POST `reservePermit {}`, a DELETE `emptyTrash {}`).
+/// A noun there is the earlier verb's new object ("List the tasks, then
+/// *messages*"), served by a capability named for both.
+fn lone_verb_acting_elsewhere(
+    before: Option<&SubIntent>,
+    s: &SubIntent,
+    c: &Chosen,
+) -> Option<String> {
+    let before = before?;
+    if !s.from_text || !s.depends_on.is_empty() || !crate::decompose::is_plain_word(&s.description)
+    {
+        return None;
+    }
+    let own = crate::understand::lexicon::name_words(&c.manifest);
+    let named = |w: &str| {
+        let stems = ccos_marketplace::search::analyze(w);
+        !stems.is_empty() && stems.iter().all(|st| own.contains(st))
+    };
+    let gapped = before
+        .description
+        .split_whitespace()
+        .next()
+        .is_some_and(|v| crate::understand::lexicon::is_action_verb(v) && named(v))
+        && named(s.description.trim());
+    (!gapped).then(|| {
+        format!(
+            "{:?} says what to do but not to what, and {} does not take the earlier result",
+            s.description.trim(),
+            c.manifest.id
+        )
+    })
 }
 
 /// Why asking for the one open required parameter would rest on a guess:

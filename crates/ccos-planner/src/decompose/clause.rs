@@ -707,8 +707,6 @@ pub fn writes_several_things(clause: &str) -> bool {
     Written::of(clause).is_some_and(|w| !w.copying && w.several())
 }
 
-/// Whether a connector orders its clause after the previous one (`then`,
-/// `after that`, `afterwards`, `finally`).
 /// Whether `clause` is one plain lower-case word (a verb on its own,
 /// "post", "approve"): no value, no name, no function word, no courtesy
 /// ("thanks").
@@ -720,6 +718,8 @@ pub(crate) fn is_plain_word(clause: &str) -> bool {
         && !crate::understand::lexicon::COURTESY.contains(&w)
 }
 
+/// Whether a connector orders its clause after the previous one (`then`,
+/// `after that`, `afterwards`, `finally`).
 fn sequential(lead: &str) -> bool {
     lead.split_whitespace()
         .any(|w| matches!(w, "then" | "after" | "afterwards" | "finally"))

@@ -1975,14 +1975,32 @@ fn is_example_of(p: &Param, value: &str) -> bool {
 }
 
 /// Why name or quoted text `it`, bound to `p` as `value`, says by its
-/// own words that it is no value of `p`: a US state or a country that
-/// is no city of its own time zone ("Texas") for a `city`, a name or a
-/// text with spaces for a URL. `None` when nothing does.
-fn misread_name(it: &Mention, value: &Json, p: &Param) -> Option<String> {
+/// own words that it is no value of `p` (a doubt of [`bind`]); `None`
+/// when nothing does, or `p` lists or exemplifies it:
+/// - a known place for a kind parameter no word around it names ("a room
+///   … in *New York*" as `roomType`);
+/// - a US state or a country that is no city of its own time zone
+///   ("Texas") for a `city`;
+/// - a name or a text with spaces for a URL;
+/// - a day or a time of day after a preposition of time ("for
+///   *Saturday*", "at *Noon*") for a parameter that takes no time, no
+///   word around it names and that is no search's keyword ("news about
+///   *Christmas*", "the song *Friday*": there the day may be the thing).
+fn doubt_about(it: &Mention, value: &Json, p: &Param) -> Option<String> {
+    let name = it.kind == MentionKind::Name;
+    if !(name || it.kind == MentionKind::Quoted)
+        || enum_choice(p, &it.text).is_some()
+        || is_example_of(p, &it.text)
+    {
+        return None;
+    }
+    if name && says_a_kind(p) && is_place(&it.text) && cue_score(it, p) <= 0.0 {
+        return Some(format!("a place, not a kind for :{}", p.name));
+    }
     let own = ccos_marketplace::ids::words(&p.name);
     // "Washington" (the city as often) has no postal code here, and
     // "Washington, D.C." is bound as the city.
-    if it.kind == MentionKind::Name
+    if name
         && matches!(own.last().map(String::as_str), Some("city" | "town"))
         && value.as_str() == Some(it.text.as_str())
         && (super::regions::is_country(&it.text)
@@ -2000,21 +2018,24 @@ fn misread_name(it: &Mention, value: &Json, p: &Param) -> Option<String> {
             own.last().map(String::as_str),
             Some("url" | "uri" | "href" | "endpoint")
         );
-    if url_param && (it.kind == MentionKind::Name || it.text.trim().contains(char::is_whitespace)) {
+    if url_param && (name || it.text.trim().contains(char::is_whitespace)) {
         return Some(format!("not an address for :{}", p.name));
+    }
+    if name
+        && names_a_day_or_time(&it.text)
+        && says_when(it)
+        && !cue_names(it, p)
+        && !has(&p.name_words, QUERY_WORDS)
+        && !takes_a_time(p)
+    {
+        return Some(format!("a day or time, not a value for :{}", p.name));
     }
     None
 }
 
-/// Days and times of day said by name: weekdays, holidays, "noon".
+/// Days and times of day said by name besides the days of the week
+/// ([`super::mentions::WEEKDAYS`]): holidays, "noon".
 const DAY_AND_TIME_NAMES: &[&str] = &[
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
     "weekend",
     "noon",
     "midday",
@@ -2047,9 +2068,8 @@ const DAY_AND_TIME_NAMES: &[&str] = &[
 /// "Valentine's Day"), with its plural ("Saturdays").
 fn names_a_day_or_time(text: &str) -> bool {
     let t = text.trim().to_lowercase().replace('\u{2019}', "'");
-    DAY_AND_TIME_NAMES.contains(&t.as_str())
-        || t.strip_suffix('s')
-            .is_some_and(|one| DAY_AND_TIME_NAMES.contains(&one))
+    let named = |w: &str| DAY_AND_TIME_NAMES.contains(&w) || super::mentions::WEEKDAYS.contains(&w);
+    named(&t) || t.strip_suffix('s').is_some_and(named)
 }
 
 /// Whether day or time `it` follows a preposition of time ("*on*
@@ -4610,64 +4630,18 @@ pub fn bind(
         if pr.score < min || taken_param.contains(&pr.param) || whole.contains(&pr.mention) {
             continue;
         }
-        // A place going into a kind parameter with nothing around it
-        // naming that parameter ("a room … in *New York*" as `roomType`):
-        // a guess, so the place is a value the plan does not use (the
-        // goal is refused). Not removed from the candidates beforehand:
-        // that would only move it to another parameter.
+        // What the value says contradicts the parameter ("a room … in
+        // *New York*" as `roomType`, "*Texas*" as `city`, "for
+        // *Saturday*" as `show`: [`doubt_about`]): a value the plan does
+        // not use, so the goal is refused. Not removed from the
+        // candidates beforehand: that would only move it to another
+        // parameter. A doubt: refused by this capability alone, the next
+        // one would take it elsewhere (attack trial: "Find parking in
+        // Texas" went to a parks search).
         let p = &params[pr.param];
-        if it.kind == MentionKind::Name
-            && says_a_kind(p)
-            && is_place(&it.text)
-            && cue_score(it, p) <= 0.0
-            && enum_choice(p, &it.text).is_none()
-            && !is_example_of(p, &it.text)
-        {
-            whole.insert(pr.mention);
-            let why = format!("{} (a place, not a kind for :{})", it.label(), p.name);
-            b.doubts.push(why.clone());
-            b.unused.push(why);
-            continue;
-        }
-        // A name whose own words say it is no value of the parameter:
-        // "*Texas*" (a state) for `city`, a name for a URL (see
-        // [`misread_name`]). A doubt: the goal is refused, not planned
-        // with another capability (attack trial: refused by the parking
-        // search alone, "Find parking in Texas" went to a parks search).
-        if matches!(it.kind, MentionKind::Name | MentionKind::Quoted)
-            && enum_choice(p, &it.text).is_none()
-            && !is_example_of(p, &it.text)
-            && let Some(why) = misread_name(it, &pr.value, p)
-        {
+        if let Some(why) = doubt_about(it, &pr.value, p) {
             whole.insert(pr.mention);
             let why = format!("{} ({why})", it.label());
-            b.doubts.push(why.clone());
-            b.unused.push(why);
-            continue;
-        }
-        // A day or a time of day after a preposition of time ("for
-        // *Saturday*", "at *Noon*", "on *Christmas*") going into a
-        // parameter that takes no time and that no word around it names
-        // (`show`, `location`, `cuisine`): what it says is when, so it is
-        // a value the plan does not use, and the goal is refused (attack
-        // trial: `findShowTickets {:show "Saturday"}`). Not "news about
-        // *Christmas*", "the song *Friday*", nor a search's keyword: there
-        // the day may be the thing.
-        if it.kind == MentionKind::Name
-            && names_a_day_or_time(&it.text)
-            && says_when(it)
-            && !cue_names(it, p)
-            && !has(&p.name_words, QUERY_WORDS)
-            && !takes_a_time(p)
-            && enum_choice(p, &it.text).is_none()
-            && !is_example_of(p, &it.text)
-        {
-            whole.insert(pr.mention);
-            let why = format!(
-                "{} (a day or time, not a value for :{})",
-                it.label(),
-                p.name
-            );
             b.doubts.push(why.clone());
             b.unused.push(why);
             continue;

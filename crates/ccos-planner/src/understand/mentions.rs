@@ -245,6 +245,17 @@ pub(crate) const MONTHS: [&str; 12] = [
     "december",
 ];
 
+/// The days of the week, lower-case.
+pub(crate) const WEEKDAYS: [&str; 7] = [
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+];
+
 /// Number words (weak mentions): units and tens.
 const UNITS: [&str; 20] = [
     "zero",
@@ -3081,7 +3092,7 @@ fn month_of(w: &str) -> Option<u32> {
 
 /// Lower-case words that own something without being a handle ("list
 /// *today's* orders", "show *everyone's* tasks"), besides the function
-/// words and the months.
+/// words, the months and the days of the week.
 const NOT_HANDLES: &[&str] = &[
     "today",
     "yesterday",
@@ -3142,13 +3153,6 @@ const NOT_HANDLES: &[&str] = &[
     "organization",
     "org",
     "group",
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
     "morning",
     "evening",
     "weekend",
@@ -3213,6 +3217,7 @@ fn names(
                 .chars()
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '_' | '-'))
             && !NOT_HANDLES.contains(&core)
+            && !WEEKDAYS.contains(&core)
             && !FUNCTION_WORDS.contains(&core)
             && !MONTHS.contains(&core)
     };
