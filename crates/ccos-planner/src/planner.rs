@@ -385,10 +385,17 @@ impl Planner {
         // "The first triangle has …, the second … Can you calculate the
         // area of both?": one call per instance, when one capability
         // serves each.
+        let mut story_notice = None;
         let by_clause: &[SubIntent] = match self.instance_story(&subs) {
-            Some(p) => {
+            Some(Ok(p)) => {
                 (traces, steps, planned, missing) = (p.traces, p.steps, p.planned, p.missing);
                 &[]
+            }
+            Some(Err(why)) => {
+                story_notice = Some(format!(
+                    "read as a story of instances, not planned so: {why}; planned clause by clause"
+                ));
+                &subs
             }
             None => &subs,
         };
@@ -661,7 +668,7 @@ impl Planner {
             rules: self.rules.clone(),
             intents: traces,
             decomposition_failures: outcome.failures,
-            notices: self.notices.clone(),
+            notices: self.notices.iter().cloned().chain(story_notice).collect(),
         };
         let mut result = PlanResult {
             goal: goal.to_string(),

@@ -35,6 +35,14 @@ pub const CONNECTORS: [&str; 7] = [
     "lastly",
 ];
 
+/// Subjects and auxiliaries after which "also" is an adverb of the
+/// clause ("I *would also* like", "can *you also* tell me", "*we also*
+/// need"), not a connector between two.
+const ALSO_AS_ADVERB_AFTER: [&str; 22] = [
+    "i", "you", "we", "they", "he", "she", "i'd", "i'm", "we'd", "you'd", "would", "could", "can",
+    "will", "should", "might", "may", "must", "am", "is", "are", "please",
+];
+
 /// Words that open a sentence with the order of the requests when a
 /// comma follows ("*First,* I need …", "*Second,* find …"); anywhere
 /// else they are words ("the first triangle").
@@ -184,7 +192,17 @@ pub fn split_clauses(text: &str) -> Vec<Clause> {
             prev_connector = None;
             continue;
         }
-        if !in_quote {
+        // "I would *also* like to know", "can you *also* provide": after
+        // a subject or an auxiliary, "also" is an adverb of the clause,
+        // no connector (split there, "I would" was a request of its own
+        // and the rest lost its subject).
+        let adverb_also =
+            lower == "also"
+                && !cur.text.is_empty()
+                && cur.text.split_whitespace().last().is_some_and(|w| {
+                    ALSO_AS_ADVERB_AFTER.contains(&w.to_ascii_lowercase().as_str())
+                });
+        if !in_quote && !adverb_also {
             if CONNECTORS.contains(&lower.as_str()) && (lower != "after" || next_is_that) {
                 let lead = if cur.text.is_empty() && !cur.lead.is_empty() {
                     format!("{} {lower}", cur.lead)
@@ -1447,6 +1465,28 @@ mod tests {
         for goal in ["sort 3, 1, then 2", "sort people.json by age then name"] {
             assert_eq!(ClauseDecomposition::clause_parts(goal).len(), 1, "{goal}");
         }
+    }
+
+    #[test]
+    fn also_after_a_subject_or_an_auxiliary_is_an_adverb() {
+        // Split there, "I would" was a request and "like to know …" lost
+        // its subject.
+        assert_eq!(
+            texts("I would also like to know the verdict details for this case"),
+            ["I would also like to know the verdict details for this case"]
+        );
+        assert_eq!(
+            texts("What is the population in 2015, and can you also provide the species"),
+            [
+                "What is the population in 2015",
+                "can you also provide the species"
+            ]
+        );
+        // Elsewhere it still joins two requests.
+        assert_eq!(
+            texts("list the files also count the lines of a.txt"),
+            ["list the files", "count the lines of a.txt"]
+        );
     }
 
     #[test]

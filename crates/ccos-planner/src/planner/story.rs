@@ -37,23 +37,38 @@ pub(super) struct StoryPlan {
 /// capability must know.
 const REQUEST_FRAME_WORDS: [&str; 6] = ["function", "tool", "method", "api", "capability", "order"];
 
+/// Words of an ask that names the capability, saying to call it ("*using*
+/// the finance.predict_future_value function"): no part of the request.
+const NAMED_CALL_WORDS: [&str; 6] = ["use", "using", "utilize", "utilizing", "invoke", "employ"];
+
 impl Planner {
     /// `subs` (the goal's clauses) read as a story of instances one
     /// capability serves; `None` when they are not one, or no capability
     /// serves every instance (see the module documentation).
-    pub(super) fn instance_story(&self, subs: &[SubIntent]) -> Option<StoryPlan> {
+    pub(super) fn instance_story(&self, subs: &[SubIntent]) -> Option<Result<StoryPlan, String>> {
         if subs.len() < 2 || subs.iter().any(|s| !s.from_text) {
             return None;
         }
         let texts: Vec<&str> = subs.iter().map(|s| s.description.as_str()).collect();
         let story = crate::decompose::story::read(&texts)?;
+        Some(self.plan_story(subs, &story))
+    }
+
+    /// The plan of `story`, read from `subs`, or why one capability does
+    /// not serve it instance by instance (a notice of the trace: the goal
+    /// is then planned clause by clause).
+    fn plan_story(&self, subs: &[SubIntent], story: &Story) -> Result<StoryPlan, String> {
+        let unreadable = |what: &str| format!("{what:?} cannot be read");
         // The capability every ask ranks first (allowed by the policy).
         let mut capability: Option<(CapabilityManifest, String)> = None;
         let mut ask_traces = vec![];
         let mut established = false;
+        let mut named = false;
         for part in story.parts.iter().filter(|p| p.role == Role::Ask) {
             let ask = &subs[part.clause];
-            let (trace, _) = self.choose(ask).ok()?;
+            let (trace, _) = self
+                .choose(ask)
+                .map_err(|e| format!("the ask {:?} is not planned: {e}", ask.description))?;
             // The capability the ask names ("use the 'predict_house_price'
             // function"), else its first allowed candidate, else (the
             // candidates' bar missed) the first it ranks: every ask must
@@ -67,50 +82,81 @@ impl Planner {
             let m = match self.named_capability(ask) {
                 Some(m) => {
                     established = true;
+                    named = true;
                     m
                 }
                 None => match first(&trace.candidates) {
                     Some(id) => {
                         established = true;
-                        self.marketplace.get(&id)?
+                        self.marketplace
+                            .get(&id)
+                            .ok_or_else(|| format!("{id} is not in the catalog"))?
                     }
                     None => {
-                        let ranked = self.diagnosis.resolve(ask, DIAGNOSED).ok()?;
-                        self.marketplace.get(&first(&ranked)?)?
+                        let no_candidate =
+                            || format!("no capability is ranked for the ask {:?}", ask.description);
+                        let ranked = self
+                            .diagnosis
+                            .resolve(ask, DIAGNOSED)
+                            .map_err(|_| no_candidate())?;
+                        let id = first(&ranked).ok_or_else(no_candidate)?;
+                        self.marketplace
+                            .get(&id)
+                            .ok_or_else(|| format!("{id} is not in the catalog"))?
                     }
                 },
             };
             match &capability {
-                Some((c, _)) if c.id != m.id => return None,
+                Some((c, _)) if c.id != m.id => {
+                    return Err(format!(
+                        "the asks rank different capabilities first ({} and {})",
+                        c.id, m.id
+                    ));
+                }
                 Some(_) => {}
                 None => {
                     let decision = self.policy.decide_call(&m);
                     if matches!(decision, CallDecision::Deny { .. }) {
-                        return None;
+                        return Err(format!("the policy denies {}", m.id));
                     }
                     capability = Some((m.clone(), decision.label().to_string()));
                 }
             }
             ask_traces.push((part.clause, trace));
         }
-        let (m, decision) = capability?;
+        let (m, decision) = capability.ok_or("the story asks nothing")?;
+        // "… using the finance.predict_future_value function": named by
+        // its identifier, though no mention reads it as one.
+        named = named
+            || ask_traces
+                .iter()
+                .any(|(c, _)| says_identifier(&subs[*c].description, &m.id));
         if !established {
-            return None;
+            return Err(format!(
+                "no ask names {} or passes the ranking's bar for it",
+                m.id
+            ));
         }
         for part in story.parts.iter().filter(|p| p.role == Role::Setting) {
-            let mentions = crate::understand::mentions(&part.text).ok()?;
-            if !mentions
+            let mentions =
+                crate::understand::mentions(&part.text).map_err(|_| unreadable(&part.text))?;
+            if let Some(men) = mentions
                 .iter()
-                .all(|men| says_nothing_of_its_own(men, &part.text, &story))
+                .find(|men| !says_nothing_of_its_own(men, &part.text, story))
             {
-                return None;
+                return Err(format!(
+                    "the scene {:?} states {:?}, which no instance would pass",
+                    part.text, men.text
+                ));
             }
         }
         let ask_ids: Vec<String> = ask_traces
             .iter()
             .map(|(c, _)| subs[*c].id.clone())
             .collect();
-        let ask_type = subs[ask_traces.first()?.0].intent_type.clone();
+        let ask_type = subs[ask_traces.first().ok_or("the story asks nothing")?.0]
+            .intent_type
+            .clone();
         // The asks, said of one instance.
         let one_ask: String = story
             .parts
@@ -149,13 +195,16 @@ impl Planner {
                 crate::decompose::story::group_words(&p.text, story.instances, &story.nouns)
             })
             .collect();
-        if group_words.iter().any(|w| {
+        if let Some(w) = group_words.iter().find(|w| {
             !names_the_instances(w)
                 && ccos_marketplace::search::analyze(w)
                     .iter()
                     .any(|st| params.iter().any(|p| p.name_words.contains(st)))
         }) {
-            return None;
+            return Err(format!(
+                "the asks count the group by {w:?}, a word of a parameter of {}",
+                m.id
+            ));
         }
         // Every word of the asks is one the capability knows (its text,
         // with synonyms), the instances' nouns aside: "predict the
@@ -164,19 +213,30 @@ impl Planner {
         // not say so).
         {
             let mut asked = SubIntent::new("ask", one_ask.clone(), ask_type.clone());
-            asked.mentions = crate::understand::mentions(&one_ask).ok()?;
+            asked.mentions =
+                crate::understand::mentions(&one_ask).map_err(|_| unreadable(&one_ask))?;
             asked.from_text = true;
             let lacking: Vec<String> = lacking_words(&asked, &m)
                 .into_iter()
                 .filter(|w| {
-                    !group_words.contains(w)
-                        && !REQUEST_FRAME_WORDS.contains(&w.as_str())
-                        && !crate::decompose::story::combines(w)
-                        && !names_the_instances(w)
+                    let frames = REQUEST_FRAME_WORDS.contains(&w.as_str())
+                        || (named && NAMED_CALL_WORDS.contains(&w.as_str()));
+                    !(frames
+                        || group_words.contains(w)
+                        || crate::decompose::story::combines(w)
+                        || names_the_instances(w))
                 })
                 .collect();
             if !lacking.is_empty() {
-                return None;
+                return Err(format!(
+                    "{} does not know {} of the asks",
+                    m.id,
+                    lacking
+                        .iter()
+                        .map(|w| format!("{w:?}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
             }
         }
         let one_ask = without_stems(&one_ask, &unknown_nouns);
@@ -211,29 +271,41 @@ impl Planner {
             let text = format!("{one_ask} {instance}.");
             let ask_end = one_ask.len();
             let mut inst = SubIntent::new(id, text, ask_type.clone());
-            inst.mentions = crate::understand::mentions(&inst.description).ok()?;
+            inst.mentions = crate::understand::mentions(&inst.description)
+                .map_err(|_| unreadable(&inst.description))?;
             inst.from_text = true;
             // A word with a digit no value covers ("a 5-day forecast",
             // "on web1") says something the plan would not pass.
-            let unread_digits = word_spans(&inst.description).iter().any(|(span, w)| {
+            let unread_digits = word_spans(&inst.description).into_iter().find(|(span, w)| {
                 w.chars().any(|c| c.is_ascii_digit())
                     && !inst
                         .mentions
                         .iter()
                         .any(|men| men.span.start <= span.start && span.end <= men.span.end)
             });
-            if unread_digits {
-                return None;
+            if let Some((_, w)) = unread_digits {
+                return Err(format!("{:?} says {w:?}, which no value reads", part.text));
             }
-            let Fit::Serves(mut chosen, notes) = self.evaluate(&inst, &m, false) else {
-                return None;
+            let (mut chosen, notes) = match self.evaluate(&inst, &m, false) {
+                Fit::Serves(chosen, notes) => (chosen, notes),
+                Fit::Refused(reason) | Fit::Doubted(reason) => {
+                    return Err(format!("{} does not serve {:?}: {reason}", m.id, part.text));
+                }
+                Fit::Asks(_, why, _) => {
+                    return Err(format!("{} would ask for {:?}: {why}", m.id, part.text));
+                }
             };
             // ... and chosen for it as a single request would be: the
             // ranking's bars (the request's words known, "predict" is
             // not "get") hold too.
-            let (_, single) = self.choose(&inst).ok()?;
+            let (_, single) = self
+                .choose(&inst)
+                .map_err(|e| format!("{:?} is not planned: {e}", part.text))?;
             if single.is_none_or(|c| c.manifest.id != m.id) {
-                return None;
+                return Err(format!(
+                    "{:?} alone is not planned with {}",
+                    part.text, m.id
+                ));
             }
             // An instance's values are what tells it from the others: it
             // states some, and each is passed, weak ones too ("the first
@@ -243,11 +315,18 @@ impl Planner {
             // text are).
             let no_value = |men: &Mention| {
                 men.span.end <= ask_end
-                    && men.kind != MentionKind::Number
-                    && says_nothing_of_its_own(men, &inst.description, &story)
+                    && (men.value.as_str().is_some_and(|v| names_capability(v, &m))
+                        || men.kind != MentionKind::Number
+                            && says_nothing_of_its_own(men, &inst.description, story))
             };
-            if inst.mentions.iter().all(no_value) || !every_value_passed(&inst, &m, no_value) {
-                return None;
+            if inst.mentions.iter().all(no_value) {
+                return Err(format!("{:?} states no value of its own", part.text));
+            }
+            if !every_value_passed(&inst, &m, no_value) {
+                return Err(format!(
+                    "{} does not pass every value {:?} states",
+                    m.id, part.text
+                ));
             }
             // Said as the goal says it (the step's label).
             inst.description = part.text.clone();
@@ -265,7 +344,10 @@ impl Planner {
                     .all(|(_, c, _)| c.intent.params.get(k) == Some(v))
             })
         {
-            return None;
+            return Err(format!(
+                "{} changes things, and every instance would pass the same value",
+                m.id
+            ));
         }
         // Instances the calls cannot tell apart are not read as such.
         for (k, (_, a, _)) in served.iter().enumerate() {
@@ -273,7 +355,7 @@ impl Planner {
                 .iter()
                 .any(|(_, b, _)| b.intent.params == a.intent.params)
             {
-                return None;
+                return Err("two instances would make the same call".to_string());
             }
         }
         let mut plan = StoryPlan {
@@ -300,7 +382,7 @@ impl Planner {
                     ),
                 });
             }
-            return Some(plan);
+            return Ok(plan);
         }
         let mut served = served.into_iter();
         let mut index = 0;
@@ -309,7 +391,8 @@ impl Planner {
             match part.role {
                 Role::Instance => {
                     index += 1;
-                    let (inst, chosen, notes) = served.next()?;
+                    let (inst, chosen, notes) =
+                        served.next().ok_or("an instance was not served")?;
                     let mut trace = IntentTrace::new(&inst, self.resolution.name());
                     trace.notes.push(format!(
                         "instance {index} of {} of a story asked by {}: served by {} with its own values",
@@ -328,14 +411,15 @@ impl Planner {
                         &mut reads,
                         (&mut plan.planned, &mut plan.steps, &mut plan.missing),
                     )
-                    .ok()?;
+                    .map_err(|e| format!("{:?} is not planned: {e}", part.text))?;
                     plan.traces.extend(reads);
                 }
                 Role::Ask => {
                     let mut trace = ask_traces
                         .iter()
                         .find(|(c, _)| *c == part.clause)
-                        .map(|(_, t)| t.clone())?;
+                        .map(|(_, t)| t.clone())
+                        .ok_or("an ask was not traced")?;
                     trace.chosen = None;
                     trace.skipped.clear();
                     trace.notes.push(format!(
@@ -358,7 +442,7 @@ impl Planner {
                 }
             }
         }
-        Some(plan)
+        Ok(plan)
     }
 
     /// The one capability a mention of `s` names as a program's
@@ -382,6 +466,23 @@ impl Planner {
         let one = found.next()?;
         found.next().is_none().then_some(one)
     }
+}
+
+/// Whether `text` says `id` whole (case aside): not inside a longer
+/// identifier ("use finance.predict_future_value", not
+/// "finance.predict_future_value_v2").
+fn says_identifier(text: &str, id: &str) -> bool {
+    let (text, id) = (text.to_lowercase(), id.to_lowercase());
+    let part_of_id = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(&id).any(|(at, _)| {
+        let after = &text[at + id.len()..];
+        // A full stop after it ends the sentence unless a name goes on.
+        let after_ok = match after.strip_prefix('.') {
+            Some(rest) => !rest.starts_with(part_of_id),
+            None => !after.starts_with(part_of_id),
+        };
+        after_ok && !text[..at].ends_with(|c: char| part_of_id(c) || c == '.')
+    })
 }
 
 /// Whether `men`, a mention of an ask or a setting (`text`), says nothing
@@ -547,6 +648,28 @@ mod tests {
             vec!["(call :calculate_triangle_area {:base 3 :height 4})"],
             "{r:?}"
         );
+        // The capability named by its identifier, unquoted: "using" says
+        // to call it, and asks nothing more.
+        let r = p
+            .plan("The first city is Paris. The second city is Tokyo. What is the current weather in both cities, using the weather.current function?")
+            .unwrap();
+        assert_eq!(calls(&r).len(), 2, "{r:?}");
+        assert!(says_identifier(
+            "using the calculate_triangle_area function",
+            "calculate_triangle_area"
+        ));
+        assert!(says_identifier(
+            "with calculate_triangle_area.",
+            "calculate_triangle_area"
+        ));
+        assert!(!says_identifier(
+            "with calculate_triangle_area_v2",
+            "calculate_triangle_area"
+        ));
+        assert!(!says_identifier(
+            "with my.calculate_triangle_area",
+            "calculate_triangle_area"
+        ));
         // Names of instances, one call each.
         let r = p
             .plan("The first city is Paris. The second city is Tokyo. What is the current weather in both cities?")
@@ -579,6 +702,14 @@ mod tests {
             .plan("The triangles are drawn at a scale of 3. The first triangle has a base of 10 units and a height of 5 units. The second triangle has a base of 8 units and a height of 6 units. Calculate the area of both triangles.")
             .unwrap();
         assert!(r.rtfs.is_none(), "{r:?}");
+        // Why the story was not planned so is told.
+        assert!(
+            r.trace.notices.iter().any(|n| n.starts_with(
+                "read as a story of instances, not planned so: the scene \"The triangles are drawn at a scale of 3\" states \"3\""
+            )),
+            "{:?}",
+            r.trace.notices
+        );
         // An instance the capability cannot serve alone sinks the story.
         let r = p
             .plan("The first triangle has a base of 10 units. The second triangle has a base of 8 units and a height of 6 units. Calculate the area of both triangles.")

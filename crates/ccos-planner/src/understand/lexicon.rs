@@ -363,6 +363,8 @@ pub const REQUEST_WORDS: &[&str] = &[
     "interested",
     "imagine",
     "suppose",
+    // "can you *also* tell me": adds a request, asks nothing of it.
+    "also",
 ];
 
 /// Words of a request that say nothing a capability must do: the
