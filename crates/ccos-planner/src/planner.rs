@@ -5493,6 +5493,98 @@ mod tests {
             "{:?}",
             r.requires_agent
         );
+        // A street is no city (attack trial: `{:city "Wall Street"}`).
+        let r = p.plan("Find parking in Wall Street").unwrap();
+        assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
+        assert!(
+            format!("{:?}", r.requires_agent).contains("a street, not a place for :city"),
+            "{:?}",
+            r.requires_agent
+        );
+    }
+
+    #[test]
+    fn a_name_before_the_plural_of_a_parameters_noun_is_no_such_thing() {
+        use ccos_marketplace::CapabilityManifest;
+        use serde_json::json;
+        let mp = builtins();
+        let one = |id: &str, what: &str, param: &str, desc: &str| {
+            CapabilityManifest::new(
+                id,
+                what,
+                json!({"type": "object",
+                       "properties": {param: {"type": "string", "description": desc},
+                                      "city": {"type": "string", "description": "City"}},
+                       "required": [param]}),
+            )
+        };
+        for m in [
+            one("games.findGame", "Find a game", "game", "The game title"),
+            one("songs.playSong", "Play a song", "song", "The song title"),
+            one(
+                "chains.findHotel",
+                "Find hotels",
+                "hotel",
+                "The hotel or chain",
+            ),
+        ] {
+            mp.register(m).unwrap();
+        }
+        let p = planner_over(mp);
+        // Attack trial: `{:game "Nintendo"}`, `{:song "Play Beatles"}`.
+        for (goal, why) in [
+            ("Find Nintendo games", "it says which games, not a :game"),
+            ("Play Beatles songs", "it says which songs, not a :song"),
+        ] {
+            let r = p.plan(goal).unwrap();
+            assert!(r.rtfs.is_none(), "{goal}: {:?}", r.rtfs);
+            assert!(
+                format!("{:?}", r.requires_agent).contains(why),
+                "{goal}: {:?}",
+                r.requires_agent
+            );
+        }
+        // One thing so named, or a kind the parameter takes.
+        let r = p.plan("Find the game Zelda").unwrap();
+        assert!(flat(&r).contains(r#"{:game "Zelda"}"#), "{:?}", r.rtfs);
+        let r = p.plan("Find Hilton hotels in Denver").unwrap();
+        assert!(
+            flat(&r).contains(r#"{:city "Denver" :hotel "Hilton"}"#),
+            "{:?}",
+            r.rtfs
+        );
+    }
+
+    #[test]
+    fn a_street_fills_the_street_and_the_city_the_city() {
+        use ccos_marketplace::CapabilityManifest;
+        use serde_json::json;
+        let mp = builtins();
+        mp.register(CapabilityManifest::new(
+            "address.findParking",
+            "Find parking near an address",
+            json!({"type": "object",
+                   "properties": {"city": {"type": "string", "description": "The city"},
+                                  "street": {"type": "string", "description": "The street"}},
+                   "required": ["city"]}),
+        ))
+        .unwrap();
+        let p = planner_over(mp);
+        // Before: `{:city "Wall Street" :street "New York"}`.
+        for goal in [
+            "Find parking near Wall Street in New York",
+            "Find parking in Wall Street in New York",
+        ] {
+            let r = p.plan(goal).unwrap();
+            assert!(
+                flat(&r).contains(r#"{:city "New York" :street "Wall Street"}"#),
+                "{goal}: {}",
+                r.trace.explain()
+            );
+        }
+        // "Park City" is a city still.
+        let r = p.plan("Find parking in Park City").unwrap();
+        assert!(flat(&r).contains(r#"{:city "Park City"}"#), "{:?}", r);
     }
 
     /// The plan on one line (the printer wraps long maps).

@@ -2009,6 +2009,26 @@ fn doubt_about(it: &Mention, value: &Json, p: &Param) -> Option<String> {
     {
         return Some(format!("a state or country, not a city for :{}", p.name));
     }
+    // "Nintendo games", "Tolkien books", "Play Beatles songs": things the
+    // name says which of (by, from, in it), not one thing so named
+    // (attack trial: `findGame {:game "Nintendo"}`), unless the parameter
+    // takes a kind of them ("The hotel or chain": "Hilton hotels"); a
+    // place never names one ("Texas plants").
+    if name
+        && names_things_of_the_params_noun(it, &own)
+        && (!takes_a_class(p) || is_well_known_place(&it.text))
+    {
+        return Some(format!(
+            "it says which {}, not a :{}",
+            it.cue.after.first().map_or("", String::as_str),
+            p.name
+        ));
+    }
+    // "Wall Street", "Bourbon Street": a street, never a city, a state
+    // or a country (attack trial: `findParking {:city "Wall Street"}`).
+    if name && names_a_street(&it.text) && names_a_place_param(p) {
+        return Some(format!("a street, not a place for :{}", p.name));
+    }
     let url_param = p
         .schema
         .get("format")
@@ -2031,6 +2051,128 @@ fn doubt_about(it: &Mention, value: &Json, p: &Param) -> Option<String> {
         return Some(format!("a day or time, not a value for :{}", p.name));
     }
     None
+}
+
+/// The last words of a street's name ("Wall *Street*", "Fifth *Avenue*").
+const STREET_WORDS: &[&str] = &[
+    "street",
+    "st",
+    "avenue",
+    "ave",
+    "road",
+    "rd",
+    "boulevard",
+    "blvd",
+    "lane",
+    "drive",
+    "parkway",
+    "highway",
+    "alley",
+];
+
+/// Whether the word right after name `it` is the plural of the last word
+/// of a parameter's name (`own`): "Nintendo *games*" for `game`.
+fn names_things_of_the_params_noun(it: &Mention, own: &[String]) -> bool {
+    let (Some(after), Some(noun)) = (it.cue.after.first(), own.last()) else {
+        return false;
+    };
+    let after = after.to_lowercase();
+    !ATTRIBUTE_NOUNS.contains(&noun.as_str())
+        && after != *noun
+        && after.ends_with('s')
+        && analyze(&after) == analyze(noun)
+}
+
+/// Last words of a parameter's name that say an attribute of the things
+/// served, not the things: "*Gluten-free* options" is one `diet_option`,
+/// "Wi-Fi amenities" one `amenity`.
+const ATTRIBUTE_NOUNS: &[&str] = &[
+    "option",
+    "type",
+    "kind",
+    "category",
+    "style",
+    "level",
+    "mode",
+    "preference",
+    "setting",
+    "format",
+    "feature",
+    "filter",
+    "status",
+    "tag",
+    "label",
+    "value",
+    "amenity",
+    "facility",
+    "service",
+];
+
+/// Words of a parameter's description saying it takes a kind of things
+/// as well as one ("The hotel *or chain*", "The plant *species*").
+const CLASS_WORDS: &[&str] = &[
+    "chain",
+    "brand",
+    "maker",
+    "manufacturer",
+    "type",
+    "kind",
+    "category",
+    "genre",
+    "style",
+    "species",
+    "variety",
+];
+
+/// Whether `p`'s description says it takes a kind of things
+/// ([`CLASS_WORDS`]).
+fn takes_a_class(p: &Param) -> bool {
+    CLASS_WORDS
+        .iter()
+        .any(|w| analyze(w).iter().all(|st| p.desc_words.contains(st)))
+}
+
+/// `score` of `men` for `p`, lowered to just above the bar when `men`
+/// is a street's name and `p` a place's other than a street: "Wall
+/// Street" goes there last, only when nothing else would take it (and
+/// then it is doubted).
+fn street_last(men: &Mention, p: &Param, score: f64) -> f64 {
+    if men.kind == MentionKind::Name && names_a_street(&men.text) && names_a_place_param(p) {
+        score.min(BIND_MIN + 0.01)
+    } else {
+        score
+    }
+}
+
+/// Whether `p` is named for a place other than a street (`city`,
+/// `home_state`, `park_name`): a street's name is none of them.
+fn names_a_place_param(p: &Param) -> bool {
+    ccos_marketplace::ids::words(&p.name).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "city"
+                | "town"
+                | "state"
+                | "country"
+                | "county"
+                | "region"
+                | "province"
+                | "park"
+                | "lake"
+                | "beach"
+                | "island"
+        )
+    })
+}
+
+/// Whether name `text` is a street's ("Wall Street", "Rodeo Drive"): two
+/// words at least, the last a [`STREET_WORDS`] one.
+fn names_a_street(text: &str) -> bool {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    words.len() >= 2
+        && words.last().is_some_and(|w| {
+            STREET_WORDS.contains(&w.trim_end_matches('.').to_ascii_lowercase().as_str())
+        })
 }
 
 /// Days and times of day said by name besides the days of the week
@@ -2963,6 +3105,13 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
         && analyze(last)
             .iter()
             .any(|st| !p.name_words.contains(st) && heads_a_compound(st, &p.name_words))
+    {
+        name_score += 0.8;
+    }
+    // A street's name says it is one: "Wall *Street*" fills `street`.
+    if m.kind == MentionKind::Name
+        && names_a_street(&m.text)
+        && has(&p.name_words, &["street", "address"])
     {
         name_score += 0.8;
     }
@@ -4257,7 +4406,7 @@ pub fn bind(
                 {
                     continue;
                 }
-                let score = base + cue_score(men, p).min(base * 2.0);
+                let score = street_last(men, p, base + cue_score(men, p).min(base * 2.0));
                 pairs.push(Pair {
                     mention: mi,
                     item: None,
@@ -4288,7 +4437,7 @@ pub fn bind(
                         item: Some(ii),
                         param: pi,
                         // A list's items rank after the list itself.
-                        score: base + cue_score(it, p).min(base * 2.0) - 0.05,
+                        score: street_last(it, p, base + cue_score(it, p).min(base * 2.0)) - 0.05,
                         value,
                     });
                 }

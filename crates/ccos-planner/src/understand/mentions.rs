@@ -491,6 +491,14 @@ const NOT_NAMES: &[&str] = &[
     "sleep",
 ];
 
+/// Interjections and verbs of [`NOT_NAMES`] that open a title inside a
+/// sentence ("the song *Hey* Jude", "the book *Let* My People Go").
+const TITLE_OPENERS: &[&str] = &[
+    "hey", "hi", "hello", "say", "let", "tell", "show", "give", "find", "get", "make", "send",
+    "read", "write", "open", "look", "use", "run", "set", "put", "ask", "remember", "forget",
+    "save", "wait", "thank",
+];
+
 /// Abbreviations that open a name ("St. Louis", "Mt. Rainier", "Dr.
 /// Smith"): their period does not end the name.
 const NAME_ABBREVIATIONS: &[&str] = &[
@@ -3224,9 +3232,24 @@ fn names(
     // "the author *Will* Smith", "*May* Parker": a capitalised modal
     // inside the sentence, before another capitalised word, is a first
     // name ("Will" opening a question is no name).
+    // "the song *Hey* Jude", "the album *Let* It Bleed": a capitalised
+    // interjection or verb inside the sentence, after a lower-case word
+    // and before a capitalised one, opens a title (split there, the song
+    // "Jude" was played).
+    let title_opener = |owner: &[Option<usize>], i: usize| -> bool {
+        i > 0
+            && i + 1 < toks.len()
+            && matches!(&toks[i - 1].kind, TokKind::Word(p) if p.starts_with(char::is_lowercase))
+            && matches!(&toks[i].kind, TokKind::Word(w)
+                if owner[i].is_none()
+                    && w.starts_with(char::is_uppercase)
+                    && TITLE_OPENERS.contains(&lower(w).as_str()))
+            && plain_cap(owner, i + 1)
+    };
     let cap = |owner: &[Option<usize>], i: usize| -> bool {
         plain_cap(owner, i)
             || handle(owner, i)
+            || title_opener(owner, i)
             || (i > 0
                 && i + 1 < toks.len()
                 && matches!(&toks[i - 1].kind, TokKind::Word(_))
@@ -4129,6 +4152,13 @@ mod tests {
             kinds("What is the weather in Boston and Paris"),
             vec![(List, json!(["Boston", "Paris"]))]
         );
+        // A title may open with an interjection or a verb inside the
+        // sentence (it was cut to "Jude"); never at the sentence's start.
+        assert_eq!(
+            kinds("play the song Hey Jude"),
+            vec![(Name, json!("Hey Jude"))]
+        );
+        assert_eq!(kinds("Find Leo Brandt"), vec![(Name, json!("Leo Brandt"))]);
         // A lower-case owner of the request's object is a handle; a word
         // of time or a pronoun is not, nor an owner after "the".
         assert_eq!(
