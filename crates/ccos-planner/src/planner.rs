@@ -5493,6 +5493,10 @@ mod tests {
             "{:?}",
             r.requires_agent
         );
+        // A state named so is no city (attack trial: `{:city "New York
+        // State"}`).
+        let r = p.plan("Find parking in New York State").unwrap();
+        assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
         // A street is no city (attack trial: `{:city "Wall Street"}`).
         let r = p.plan("Find parking in Wall Street").unwrap();
         assert!(r.rtfs.is_none(), "{:?}", r.rtfs);

@@ -2004,7 +2004,8 @@ fn doubt_about(it: &Mention, value: &Json, p: &Param) -> Option<String> {
         && matches!(own.last().map(String::as_str), Some("city" | "town"))
         && value.as_str() == Some(it.text.as_str())
         && (super::regions::is_country(&it.text)
-            || super::regions::us_state_code(&it.text).is_some())
+            || super::regions::us_state_code(&it.text).is_some()
+            || names_a_region(&it.text))
         && !super::zones::iana_zone(&it.text).is_some_and(|z| z.contains('/'))
     {
         return Some(format!("a state or country, not a city for :{}", p.name));
@@ -2026,7 +2027,7 @@ fn doubt_about(it: &Mention, value: &Json, p: &Param) -> Option<String> {
     }
     // "Wall Street", "Bourbon Street": a street, never a city, a state
     // or a country (attack trial: `findParking {:city "Wall Street"}`).
-    if name && names_a_street(&it.text) && names_a_place_param(p) {
+    if name && super::mentions::names_a_street(&it.text) && names_a_place_param(p) {
         return Some(format!("a street, not a place for :{}", p.name));
     }
     let url_param = p
@@ -2052,23 +2053,6 @@ fn doubt_about(it: &Mention, value: &Json, p: &Param) -> Option<String> {
     }
     None
 }
-
-/// The last words of a street's name ("Wall *Street*", "Fifth *Avenue*").
-const STREET_WORDS: &[&str] = &[
-    "street",
-    "st",
-    "avenue",
-    "ave",
-    "road",
-    "rd",
-    "boulevard",
-    "blvd",
-    "lane",
-    "drive",
-    "parkway",
-    "highway",
-    "alley",
-];
 
 /// Whether the word right after name `it` is the plural of the last word
 /// of a parameter's name (`own`): "Nintendo *games*" for `game`.
@@ -2137,7 +2121,10 @@ fn takes_a_class(p: &Param) -> bool {
 /// Street" goes there last, only when nothing else would take it (and
 /// then it is doubted).
 fn street_last(men: &Mention, p: &Param, score: f64) -> f64 {
-    if men.kind == MentionKind::Name && names_a_street(&men.text) && names_a_place_param(p) {
+    if men.kind == MentionKind::Name
+        && super::mentions::names_a_street(&men.text)
+        && names_a_place_param(p)
+    {
         score.min(BIND_MIN + 0.01)
     } else {
         score
@@ -2165,13 +2152,16 @@ fn names_a_place_param(p: &Param) -> bool {
     })
 }
 
-/// Whether name `text` is a street's ("Wall Street", "Rodeo Drive"): two
-/// words at least, the last a [`STREET_WORDS`] one.
-fn names_a_street(text: &str) -> bool {
+/// Whether name `text` says by its last word that it is a region wider
+/// than a city: "New York *State*", "Orange *County*".
+fn names_a_region(text: &str) -> bool {
     let words: Vec<&str> = text.split_whitespace().collect();
     words.len() >= 2
         && words.last().is_some_and(|w| {
-            STREET_WORDS.contains(&w.trim_end_matches('.').to_ascii_lowercase().as_str())
+            matches!(
+                w.to_ascii_lowercase().as_str(),
+                "state" | "county" | "province" | "region" | "territory"
+            )
         })
 }
 
@@ -3110,7 +3100,7 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
     }
     // A street's name says it is one: "Wall *Street*" fills `street`.
     if m.kind == MentionKind::Name
-        && names_a_street(&m.text)
+        && super::mentions::names_a_street(&m.text)
         && has(&p.name_words, &["street", "address"])
     {
         name_score += 0.8;

@@ -1481,7 +1481,8 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                 .any(|g| g.start <= m.span.start && m.span.end <= g.end)
     });
     out.sort_by_key(|m| m.span.start);
-    let mut out = compound_durations(text, out);
+    let out = compound_durations(text, out);
+    let mut out = house_numbers(text, out);
     // Re-derive owners after sorting.
     let mut owner: Vec<Option<usize>> = vec![None; toks.len()];
     for (mi, m) in out.iter().enumerate() {
@@ -1496,6 +1497,66 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
     }
     let out = lists(text, &toks, &words, &owner, out);
     Ok(out)
+}
+
+/// The last words of a street's name ("Wall *Street*", "Fifth *Avenue*").
+const STREET_WORDS: &[&str] = &[
+    "street",
+    "st",
+    "avenue",
+    "ave",
+    "road",
+    "rd",
+    "boulevard",
+    "blvd",
+    "lane",
+    "drive",
+    "parkway",
+    "highway",
+    "alley",
+];
+
+/// Whether name `text` is a street's ("Wall Street", "Rodeo Drive"): two
+/// words at least, the last a [`STREET_WORDS`] one.
+pub(crate) fn names_a_street(text: &str) -> bool {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    words.len() >= 2
+        && words.last().is_some_and(|w| {
+            STREET_WORDS.contains(&w.trim_end_matches('.').to_ascii_lowercase().as_str())
+        })
+}
+
+/// `ms` with a house number joined to the street's name after it ("*10*
+/// Wall Street" is one name, "10 Wall Street"): alone, the number went
+/// to a postal code (attack trial).
+fn house_numbers(text: &str, ms: Vec<Mention>) -> Vec<Mention> {
+    let mut out: Vec<Mention> = Vec::with_capacity(ms.len());
+    for m in ms {
+        if let Some(prev) = out.last_mut()
+            && prev.kind == MentionKind::Number
+            && prev.unit.is_none()
+            && prev.text.chars().all(|c| c.is_ascii_digit())
+            && prev.text.len() <= 6
+            && m.kind == MentionKind::Name
+            && names_a_street(&m.text)
+            && text
+                .get(prev.span.end..m.span.start)
+                .is_some_and(|g| !g.is_empty() && g.chars().all(|c| c == ' '))
+        {
+            let span = Span::new(prev.span.start, m.span.end);
+            let whole = text[span.start..span.end].to_string();
+            *prev = Mention {
+                value: Json::from(whole.clone()),
+                span,
+                text: whole,
+                weak: false,
+                ..m
+            };
+            continue;
+        }
+        out.push(m);
+    }
+    out
 }
 
 /// Words for a folder.
@@ -4159,6 +4220,15 @@ mod tests {
             vec![(Name, json!("Hey Jude"))]
         );
         assert_eq!(kinds("Find Leo Brandt"), vec![(Name, json!("Leo Brandt"))]);
+        // A house number belongs to its street (alone it was a zip code).
+        assert_eq!(
+            kinds("geocode the address 10 Wall Street"),
+            vec![(Name, json!("10 Wall Street"))]
+        );
+        assert_eq!(
+            kinds("add 10 Wall"),
+            vec![(Number, json!(10)), (Name, json!("Wall"))]
+        );
         // A lower-case owner of the request's object is a handle; a word
         // of time or a pronoun is not, nor an owner after "the".
         assert_eq!(
