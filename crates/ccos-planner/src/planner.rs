@@ -2804,6 +2804,16 @@ fn reads_as_identifier(v: &str) -> bool {
             .any(|(a, b)| a.is_lowercase() && b.is_uppercase())
 }
 
+/// Whether `text` says `words` whole, case aside ("Search *NY Times*
+/// articles" says "NY Times", not "NY Time").
+fn says_words(text: &str, words: &str) -> bool {
+    let (text, words) = (text.to_lowercase(), words.to_lowercase());
+    text.match_indices(&words).any(|(at, _)| {
+        !text[..at].ends_with(char::is_alphanumeric)
+            && !text[at + words.len()..].starts_with(char::is_alphanumeric)
+    })
+}
+
 /// `s` without the mentions that name capability `m` itself ("use the
 /// *'predict_house_price'* function", "with *number_theory.gcd*"): a
 /// quoted, path-like or plain value equal to its name or id, when that
@@ -2815,11 +2825,23 @@ fn without_naming_mentions(s: &SubIntent, m: &CapabilityManifest) -> Option<SubI
     if !s.from_text {
         return None;
     }
+    let provider = lexicon::provider_words(m);
+    // "Search *NY Times* articles" of `ny_times.searchArticles`,
+    // "Search NY Times articles": the service its id and description
+    // name, no section of it (attack trial: `{:section "NY Times"}`).
+    let names_the_service = |men: &Mention, v: &str| {
+        let stems = ccos_marketplace::search::analyze(v);
+        men.kind == crate::understand::mentions::MentionKind::Name
+            && !stems.is_empty()
+            && stems.iter().all(|st| provider.contains(st))
+            && says_words(&m.description, v)
+    };
     let naming = |men: &Mention| {
         let Some(v) = men.value.as_str() else {
             return false;
         };
-        names_capability(v, m)
+        names_the_service(men, v)
+            || names_capability(v, m)
             && (reads_as_identifier(v)
                 || men.cue.after.first().is_some_and(|w| {
                     matches!(
@@ -5557,6 +5579,31 @@ mod tests {
             "{:?}",
             r.rtfs
         );
+    }
+
+    #[test]
+    fn the_service_a_capability_names_is_no_value_of_it() {
+        use ccos_marketplace::CapabilityManifest;
+        use serde_json::json;
+        let mp = builtins();
+        mp.register(CapabilityManifest::new(
+            "ny_times.searchArticles",
+            "Search NY Times articles",
+            json!({"type": "object",
+                   "properties": {"query": {"type": "string", "description": "Search terms"},
+                                  "section": {"type": "string", "description": "Newspaper section, like Sports or Arts"}}}),
+        ))
+        .unwrap();
+        let p = planner_over(mp);
+        // Attack trial: `{:query "Christmas" :section "NY Times"}`.
+        let r = p.plan("Search NY Times articles about Christmas").unwrap();
+        assert!(
+            flat(&r).contains(r#"(call :ny_times.searchArticles {:query "Christmas"})"#),
+            "{:?}",
+            r.rtfs
+        );
+        assert!(says_words("Search NY Times articles", "ny times"));
+        assert!(!says_words("Search NY Timesheets", "ny times"));
     }
 
     #[test]
