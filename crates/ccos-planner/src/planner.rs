@@ -2842,13 +2842,13 @@ fn without_naming_mentions(s: &SubIntent, m: &CapabilityManifest) -> Option<SubI
         };
         names_the_service(men, v)
             || names_capability(v, m)
-            && (reads_as_identifier(v)
-                || men.cue.after.first().is_some_and(|w| {
-                    matches!(
-                        w.as_str(),
-                        "function" | "tool" | "capability" | "api" | "method"
-                    )
-                }))
+                && (reads_as_identifier(v)
+                    || men.cue.after.first().is_some_and(|w| {
+                        matches!(
+                            w.as_str(),
+                            "function" | "tool" | "capability" | "api" | "method"
+                        )
+                    }))
     };
     if !s.mentions.iter().any(naming) {
         return None;
@@ -5523,7 +5523,7 @@ mod tests {
         let r = p.plan("Find parking in Wall Street").unwrap();
         assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
         assert!(
-            format!("{:?}", r.requires_agent).contains("a street, not a place for :city"),
+            format!("{:?}", r.requires_agent).contains("a street, not a value for :city"),
             "{:?}",
             r.requires_agent
         );
@@ -5636,6 +5636,41 @@ mod tests {
         // "Park City" is a city still.
         let r = p.plan("Find parking in Park City").unwrap();
         assert!(flat(&r).contains(r#"{:city "Park City"}"#), "{:?}", r);
+    }
+
+    #[test]
+    fn a_street_is_no_other_value_unless_a_word_names_it_so() {
+        use ccos_marketplace::CapabilityManifest;
+        use serde_json::json;
+        let mp = builtins();
+        mp.register(CapabilityManifest::new(
+            "stays.findHotel",
+            "Find a hotel",
+            json!({"type": "object",
+                   "properties": {"hotel": {"type": "string", "description": "The hotel"},
+                                  "city": {"type": "string", "description": "The city"}},
+                   "required": ["hotel"]}),
+        ))
+        .unwrap();
+        mp.register(CapabilityManifest::new(
+            "records.findAlbum",
+            "Find an album",
+            json!({"type": "object",
+                   "properties": {"album": {"type": "string", "description": "The album"}},
+                   "required": ["album"]}),
+        ))
+        .unwrap();
+        let p = planner_over(mp);
+        // Helper trial: `findHotelStay {:hotel "Abbey Road"}`.
+        let r = p.plan("Find a hotel near Abbey Road in London").unwrap();
+        assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
+        // Named so by the word before it.
+        let r = p.plan("Find the album Abbey Road").unwrap();
+        assert!(
+            flat(&r).contains(r#"{:album "Abbey Road"}"#),
+            "{}",
+            r.trace.explain()
+        );
     }
 
     /// The plan on one line (the printer wraps long maps).

@@ -35,14 +35,6 @@ pub const CONNECTORS: [&str; 7] = [
     "lastly",
 ];
 
-/// Subjects and auxiliaries after which "also" is an adverb of the
-/// clause ("I *would also* like", "can *you also* tell me", "*we also*
-/// need"), not a connector between two.
-const ALSO_AS_ADVERB_AFTER: [&str; 22] = [
-    "i", "you", "we", "they", "he", "she", "i'd", "i'm", "we'd", "you'd", "would", "could", "can",
-    "will", "should", "might", "may", "must", "am", "is", "are", "please",
-];
-
 /// Words that open a sentence with the order of the requests when a
 /// comma follows ("*First,* I need …", "*Second,* find …"); anywhere
 /// else they are words ("the first triangle").
@@ -192,17 +184,7 @@ pub fn split_clauses(text: &str) -> Vec<Clause> {
             prev_connector = None;
             continue;
         }
-        // "I would *also* like to know", "can you *also* provide": after
-        // a subject or an auxiliary, "also" is an adverb of the clause,
-        // no connector (split there, "I would" was a request of its own
-        // and the rest lost its subject).
-        let adverb_also =
-            lower == "also"
-                && !cur.text.is_empty()
-                && cur.text.split_whitespace().last().is_some_and(|w| {
-                    ALSO_AS_ADVERB_AFTER.contains(&w.to_ascii_lowercase().as_str())
-                });
-        if !in_quote && !adverb_also {
+        if !in_quote {
             if CONNECTORS.contains(&lower.as_str()) && (lower != "after" || next_is_that) {
                 let lead = if cur.text.is_empty() && !cur.lead.is_empty() {
                     format!("{} {lower}", cur.lead)
@@ -1468,24 +1450,14 @@ mod tests {
     }
 
     #[test]
-    fn also_after_a_subject_or_an_auxiliary_is_an_adverb() {
-        // Split there, "I would" was a request and "like to know …" lost
-        // its subject.
+    fn also_joins_two_requests_even_after_a_subject() {
+        // Read as an adverb of one clause ("I would also like"), it merged
+        // two requests into one call (helper trial: `findHotel {:city
+        // "Paris" :hotel "Rome"}` for "Find parking in Paris and I also
+        // want a hotel in Rome").
         assert_eq!(
-            texts("I would also like to know the verdict details for this case"),
-            ["I would also like to know the verdict details for this case"]
-        );
-        assert_eq!(
-            texts("What is the population in 2015, and can you also provide the species"),
-            [
-                "What is the population in 2015",
-                "can you also provide the species"
-            ]
-        );
-        // Elsewhere it still joins two requests.
-        assert_eq!(
-            texts("list the files also count the lines of a.txt"),
-            ["list the files", "count the lines of a.txt"]
+            texts("Find parking in Paris and I also want a hotel in Rome"),
+            ["Find parking in Paris", "I", "want a hotel in Rome"]
         );
     }
 

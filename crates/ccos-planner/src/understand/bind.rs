@@ -2027,8 +2027,12 @@ fn doubt_about(it: &Mention, value: &Json, p: &Param) -> Option<String> {
     }
     // "Wall Street", "Bourbon Street": a street, never a city, a state
     // or a country (attack trial: `findParking {:city "Wall Street"}`).
-    if name && super::mentions::names_a_street(&it.text) && names_a_place_param(p) {
-        return Some(format!("a street, not a place for :{}", p.name));
+    if name
+        && super::mentions::names_a_street(&it.text)
+        && !takes_a_street(p)
+        && (names_a_place_param(p) || (placed_as_a_street(it) && !adjacent_word_names(it, p)))
+    {
+        return Some(format!("a street, not a value for :{}", p.name));
     }
     let url_param = p
         .schema
@@ -2129,6 +2133,39 @@ fn street_last(men: &Mention, p: &Param, score: f64) -> f64 {
     } else {
         score
     }
+}
+
+/// Whether `it` follows a preposition of place ("near *Abbey Road*", "on
+/// *Fifth Avenue*"): there it is the street; after "of", "for" or "by"
+/// it may be a title ("screenings of *Mulholland Drive*", "songs by
+/// *Penny Lane*").
+fn placed_as_a_street(it: &Mention) -> bool {
+    matches!(
+        it.cue.prep.as_deref(),
+        Some(
+            "near"
+                | "on"
+                | "at"
+                | "in"
+                | "along"
+                | "off"
+                | "around"
+                | "from"
+                | "to"
+                | "into"
+                | "onto"
+        )
+    )
+}
+
+/// Whether `p` takes a street's name: a street, a (postal) address, a
+/// location or a landmark, or a search's terms (no topic: "jobs near
+/// Wall Street" are no courses on the subject Wall Street).
+fn takes_a_street(p: &Param) -> bool {
+    let w = &p.name_words;
+    (has(w, &["street", "address", "locat", "landmark", "road"])
+        && !has(w, &["email", "mail", "url", "ip"]))
+        || has(w, QUERY_WORDS)
 }
 
 /// Whether `p` is named for a place other than a street (`city`,
@@ -3099,9 +3136,7 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
         name_score += 0.8;
     }
     // A street's name says it is one: "Wall *Street*" fills `street`.
-    if m.kind == MentionKind::Name
-        && super::mentions::names_a_street(&m.text)
-        && has(&p.name_words, &["street", "address"])
+    if m.kind == MentionKind::Name && super::mentions::names_a_street(&m.text) && takes_a_street(p)
     {
         name_score += 0.8;
     }

@@ -491,6 +491,13 @@ const NOT_NAMES: &[&str] = &[
     "sleep",
 ];
 
+/// Nouns (and participles) a title follows: "the song Hey Jude", "a
+/// film called Get Out".
+const TITLE_NOUNS: &[&str] = &[
+    "song", "album", "track", "single", "film", "movie", "book", "novel", "show", "series",
+    "episode", "game", "play", "musical", "poem", "title", "called", "named", "titled", "entitled",
+];
+
 /// Interjections and verbs of [`NOT_NAMES`] that open a title inside a
 /// sentence ("the song *Hey* Jude", "the book *Let* My People Go").
 const TITLE_OPENERS: &[&str] = &[
@@ -1511,8 +1518,6 @@ const STREET_WORDS: &[&str] = &[
     "blvd",
     "lane",
     "drive",
-    "parkway",
-    "highway",
     "alley",
 ];
 
@@ -3294,13 +3299,14 @@ fn names(
     // inside the sentence, before another capitalised word, is a first
     // name ("Will" opening a question is no name).
     // "the song *Hey* Jude", "the album *Let* It Bleed": a capitalised
-    // interjection or verb inside the sentence, after a lower-case word
-    // and before a capitalised one, opens a title (split there, the song
-    // "Jude" was played).
+    // interjection or verb right after the noun of a title, before a
+    // capitalised word, opens the title (split there, the song "Jude"
+    // was played). Nowhere else: "please *Tell* Alice the weather" is a
+    // request (helper trial: `{:units "Tell Alice"}`).
     let title_opener = |owner: &[Option<usize>], i: usize| -> bool {
         i > 0
             && i + 1 < toks.len()
-            && matches!(&toks[i - 1].kind, TokKind::Word(p) if p.starts_with(char::is_lowercase))
+            && matches!(&toks[i - 1].kind, TokKind::Word(p) if TITLE_NOUNS.contains(&p.as_str()))
             && matches!(&toks[i].kind, TokKind::Word(w)
                 if owner[i].is_none()
                     && w.starts_with(char::is_uppercase)
@@ -4220,6 +4226,11 @@ mod tests {
             vec![(Name, json!("Hey Jude"))]
         );
         assert_eq!(kinds("Find Leo Brandt"), vec![(Name, json!("Leo Brandt"))]);
+        // Only after the noun of a title: elsewhere it is a request.
+        assert_eq!(
+            kinds("please Tell Alice the weather"),
+            vec![(Name, json!("Alice"))]
+        );
         // A house number belongs to its street (alone it was a zip code).
         assert_eq!(
             kinds("geocode the address 10 Wall Street"),
