@@ -2159,12 +2159,18 @@ fn placed_as_a_street(it: &Mention) -> bool {
 }
 
 /// Whether `p` takes a street's name: a street, a (postal) address, a
-/// location or a landmark, or a search's terms (no topic: "jobs near
+/// location, a landmark, a route's origin, end or stop, or a search's
+/// terms (no topic: "jobs near
 /// Wall Street" are no courses on the subject Wall Street).
 fn takes_a_street(p: &Param) -> bool {
     let w = &p.name_words;
-    (has(w, &["street", "address", "locat", "landmark", "road"])
-        && !has(w, &["email", "mail", "url", "ip"]))
+    (has(
+        w,
+        &[
+            "street", "address", "locat", "landmark", "road", "origin", "destin", "waypoint",
+            "pickup", "dropoff",
+        ],
+    ) && !has(w, &["email", "mail", "url", "ip"]))
         || has(w, QUERY_WORDS)
 }
 
@@ -3135,8 +3141,13 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
     {
         name_score += 0.8;
     }
-    // A street's name says it is one: "Wall *Street*" fills `street`.
-    if m.kind == MentionKind::Name && super::mentions::names_a_street(&m.text) && takes_a_street(p)
+    // A street's name says it is one: "Wall *Street*" fills `street`
+    // (not any parameter that may take one: "departures from Liverpool
+    // Street station" are no `destination`).
+    if m.kind == MentionKind::Name
+        && super::mentions::names_a_street(&m.text)
+        && has(&p.name_words, &["street", "address"])
+        && !has(&p.name_words, &["email", "mail"])
     {
         name_score += 0.8;
     }
