@@ -2807,11 +2807,7 @@ fn reads_as_identifier(v: &str) -> bool {
 /// Whether `text` says `words` whole, case aside ("Search *NY Times*
 /// articles" says "NY Times", not "NY Time").
 fn says_words(text: &str, words: &str) -> bool {
-    let (text, words) = (text.to_lowercase(), words.to_lowercase());
-    text.match_indices(&words).any(|(at, _)| {
-        !text[..at].ends_with(char::is_alphanumeric)
-            && !text[at + words.len()..].starts_with(char::is_alphanumeric)
-    })
+    lexicon::says_whole(text, words, &[])
 }
 
 /// `s` without the mentions that name capability `m` itself ("use the

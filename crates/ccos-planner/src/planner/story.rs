@@ -472,17 +472,7 @@ impl Planner {
 /// identifier ("use finance.predict_future_value", not
 /// "finance.predict_future_value_v2").
 fn says_identifier(text: &str, id: &str) -> bool {
-    let (text, id) = (text.to_lowercase(), id.to_lowercase());
-    let part_of_id = |c: char| c.is_alphanumeric() || c == '_';
-    text.match_indices(&id).any(|(at, _)| {
-        let after = &text[at + id.len()..];
-        // A full stop after it ends the sentence unless a name goes on.
-        let after_ok = match after.strip_prefix('.') {
-            Some(rest) => !rest.starts_with(part_of_id),
-            None => !after.starts_with(part_of_id),
-        };
-        after_ok && !text[..at].ends_with(|c: char| part_of_id(c) || c == '.')
-    })
+    lexicon::says_whole(text, id, &['_', '.'])
 }
 
 /// Whether `men`, a mention of an ask or a setting (`text`), says nothing

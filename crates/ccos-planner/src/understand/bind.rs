@@ -684,10 +684,7 @@ fn is_well_known_place(name: &str) -> bool {
             "America" | "Europe" | "Asia" | "Africa" | "Australia"
         ) && city.replace('_', " ").eq_ignore_ascii_case(name.trim())
     });
-    written
-        && (super::regions::is_country(name)
-            || super::regions::us_state_code(name).is_some()
-            || city)
+    written && (super::regions::is_country_or_us_state(name) || city)
 }
 
 /// A schema's type; `["string", "null"]`: the first type that is not
@@ -2003,9 +2000,7 @@ fn doubt_about(it: &Mention, value: &Json, p: &Param) -> Option<String> {
     if name
         && matches!(own.last().map(String::as_str), Some("city" | "town"))
         && value.as_str() == Some(it.text.as_str())
-        && (super::regions::is_country(&it.text)
-            || super::regions::us_state_code(&it.text).is_some()
-            || names_a_region(&it.text))
+        && (super::regions::is_country_or_us_state(&it.text) || names_a_region(&it.text))
         && !super::zones::iana_zone(&it.text).is_some_and(|z| z.contains('/'))
     {
         return Some(format!("a state or country, not a city for :{}", p.name));
@@ -2164,14 +2159,24 @@ fn placed_as_a_street(it: &Mention) -> bool {
 /// Wall Street" are no courses on the subject Wall Street).
 fn takes_a_street(p: &Param) -> bool {
     let w = &p.name_words;
-    (has(
-        w,
-        &[
-            "street", "address", "locat", "landmark", "road", "origin", "destin", "waypoint",
-            "pickup", "dropoff",
-        ],
-    ) && !has(w, &["email", "mail", "url", "ip"]))
+    names_a_street_param(p)
+        || (has(
+            w,
+            &[
+                "locat", "landmark", "road", "origin", "destin", "waypoint", "pickup", "dropoff",
+            ],
+        ) && !has(w, NOT_STREET_WORDS))
         || has(w, QUERY_WORDS)
+}
+
+/// Stems of a parameter's name that make an address no street's: an
+/// e-mail, a URL, an IP address.
+const NOT_STREET_WORDS: &[&str] = &["email", "mail", "url", "ip"];
+
+/// Whether `p` is a street or a postal address (no e-mail: "Diane
+/// *Lane*" is no `email_address`): a street's name is drawn there.
+fn names_a_street_param(p: &Param) -> bool {
+    has(&p.name_words, &["street", "address"]) && !has(&p.name_words, NOT_STREET_WORDS)
 }
 
 /// Whether `p` is named for a place other than a street (`city`,
@@ -2198,14 +2203,10 @@ fn names_a_place_param(p: &Param) -> bool {
 /// Whether name `text` says by its last word that it is a region wider
 /// than a city: "New York *State*", "Orange *County*".
 fn names_a_region(text: &str) -> bool {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    words.len() >= 2
-        && words.last().is_some_and(|w| {
-            matches!(
-                w.to_ascii_lowercase().as_str(),
-                "state" | "county" | "province" | "region" | "territory"
-            )
-        })
+    super::mentions::ends_in_one_of(
+        text,
+        &["state", "county", "province", "region", "territory"],
+    )
 }
 
 /// Days and times of day said by name besides the days of the week
@@ -3146,8 +3147,7 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
     // Street station" are no `destination`).
     if m.kind == MentionKind::Name
         && super::mentions::names_a_street(&m.text)
-        && has(&p.name_words, &["street", "address"])
-        && !has(&p.name_words, &["email", "mail"])
+        && names_a_street_param(p)
     {
         name_score += 0.8;
     }

@@ -363,8 +363,6 @@ pub const REQUEST_WORDS: &[&str] = &[
     "interested",
     "imagine",
     "suppose",
-    // "can you *also* tell me": adds a request, asks nothing of it.
-    "also",
 ];
 
 /// Words of a request that say nothing a capability must do: the
@@ -917,6 +915,25 @@ pub fn is_request_verb(word: &str) -> bool {
             word,
             "call" | "text" | "message" | "phone" | "where" | "when" | "why"
         )
+}
+
+/// Whether `text` says `phrase` whole, case aside: no letter, digit or
+/// character of `joins` touches it on either side ("Search *NY Times*
+/// articles" says "NY Times", not "NY Time"; with `_` and `.` joining,
+/// "use finance.predict_future_value." says the identifier, and
+/// "finance.predict_future_value_v2" does not). A full stop right after
+/// it ends the sentence unless a word goes on.
+pub fn says_whole(text: &str, phrase: &str, joins: &[char]) -> bool {
+    let (text, phrase) = (text.to_lowercase(), phrase.to_lowercase());
+    let part = |c: char| c.is_alphanumeric() || joins.contains(&c);
+    text.match_indices(&phrase).any(|(at, _)| {
+        let after = &text[at + phrase.len()..];
+        let after_ok = match after.strip_prefix('.') {
+            Some(rest) => !rest.starts_with(part),
+            None => !after.starts_with(part),
+        };
+        after_ok && !text[..at].ends_with(part)
+    })
 }
 
 /// Whether `vocab` (stems) knows `word`: every stem of it, or a synonym

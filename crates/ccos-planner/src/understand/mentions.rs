@@ -1524,11 +1524,18 @@ const STREET_WORDS: &[&str] = &[
 /// Whether name `text` is a street's ("Wall Street", "Rodeo Drive"): two
 /// words at least, the last a [`STREET_WORDS`] one.
 pub(crate) fn names_a_street(text: &str) -> bool {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    words.len() >= 2
-        && words.last().is_some_and(|w| {
-            STREET_WORDS.contains(&w.trim_end_matches('.').to_ascii_lowercase().as_str())
-        })
+    ends_in_one_of(text, STREET_WORDS)
+}
+
+/// Whether name `text` has two words at least and its last (case and a
+/// full stop aside) is one of `words`: "Wall *Street*", "New York
+/// *State*".
+pub(crate) fn ends_in_one_of(text: &str, words: &[&str]) -> bool {
+    let all: Vec<&str> = text.split_whitespace().collect();
+    all.len() >= 2
+        && all
+            .last()
+            .is_some_and(|w| words.contains(&w.trim_end_matches('.').to_ascii_lowercase().as_str()))
 }
 
 /// `ms` with a house number joined to the street's name after it ("*10*

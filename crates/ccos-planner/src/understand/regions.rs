@@ -140,6 +140,12 @@ pub fn us_state_code(name: &str) -> Option<&'static str> {
     US_STATES.iter().find(|(n, _)| *n == key).map(|(_, c)| *c)
 }
 
+/// Whether `name` (any case) names a country or a US state by its name
+/// ("Texas"; not "Washington", which may be the capital).
+pub fn is_country_or_us_state(name: &str) -> bool {
+    is_country(name) || us_state_code(name).is_some()
+}
+
 /// Whether `name` (any case) names a region: a country or a state,
 /// province or territory (see the module documentation).
 pub fn is_region(name: &str) -> bool {
