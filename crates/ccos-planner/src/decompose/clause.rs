@@ -8,8 +8,10 @@
 //! also before a closing quote or bracket), and at the connector words
 //! [`CONNECTORS`] (`and`, `then`, `also`, `after`, `afterwards`,
 //! `finally`; `after that` counts as one connector). Punctuation inside a
-//! token (`notes.txt`, `3.5`) and anything inside double quotes never
-//! splits.
+//! token (`notes.txt`, `3.5`), anything inside double quotes, and a
+//! single-quoted text of several words (`'a; b'`, `'salt and pepper'`:
+//! a token opening with a quote whose closing quote ends a later token)
+//! never splits.
 //!
 //! Dependency rule ([`ClauseDecomposition`]): clause *n* depends on clause
 //! *n − 1* when it refers back to it, i.e. it contains (as whole words,
@@ -156,8 +158,32 @@ pub fn split_clauses(text: &str) -> Vec<Clause> {
         }
     };
     let toks: Vec<&str> = text.split_whitespace().collect();
+    // A single-quoted text of several words ("'a; b'", "'salt and
+    // pepper'"): nothing inside it ends a clause (attack trial: its ';'
+    // split the clause, and the text came back as "a, b"). It opens at a
+    // token starting with a quote whose closing quote ends a later token.
+    let closes_single = |t: &str| {
+        t.trim_end_matches(['.', ',', ';', ':', '!', '?', ')', ']'])
+            .ends_with('\'')
+    };
+    let mut in_single = false;
     for (ti, tok) in toks.iter().copied().enumerate() {
         let quotes = tok.matches('"').count();
+        let in_single_before = in_single;
+        if !in_single
+            && !in_quote
+            && tok.starts_with('\'')
+            && !closes_single(&tok[1..])
+            && toks[ti + 1..].iter().any(|t| closes_single(t))
+        {
+            in_single = true;
+        } else if in_single && closes_single(tok) {
+            in_single = false;
+        }
+        // Inside the quote: the opening token and those before the
+        // closing one.
+        let quoted_inside = in_single;
+        let in_quote_now = in_quote || quoted_inside;
         let lower = tok.to_ascii_lowercase();
         // "after" joins clauses only as "after that" ("repeat after me"
         // is one clause).
@@ -177,14 +203,14 @@ pub fn split_clauses(text: &str) -> Vec<Clause> {
             } else {
                 lower
             };
-        if ordering && !in_quote {
+        if ordering && !in_quote_now {
             if cur.lead.is_empty() {
                 cur.lead = lower.clone();
             }
             prev_connector = None;
             continue;
         }
-        if !in_quote {
+        if !in_quote_now && !in_single_before {
             if CONNECTORS.contains(&lower.as_str()) && (lower != "after" || next_is_that) {
                 let lead = if cur.text.is_empty() && !cur.lead.is_empty() {
                     format!("{} {lower}", cur.lead)
@@ -229,6 +255,7 @@ pub fn split_clauses(text: &str) -> Vec<Clause> {
         // "on ','": a single-quoted text ends no clause with what it quotes.
         let quoted_whole = tok.chars().count() >= 3 && tok.starts_with('\'') && tok.ends_with('\'');
         let ends = !in_quote
+            && !quoted_inside
             && !title
             && !quoted_whole
             && (if dotted {
@@ -1458,6 +1485,30 @@ mod tests {
         assert_eq!(
             texts("Find parking in Paris and I also want a hotel in Rome"),
             ["Find parking in Paris", "I", "want a hotel in Rome"]
+        );
+    }
+
+    #[test]
+    fn a_single_quoted_text_is_never_split() {
+        // Attack trial: "'a; b'" was cut at ';' and came back as "a, b".
+        assert_eq!(
+            texts(
+                "The first text is 'a; b'. The second text is 'c. d'. Count the words of each text."
+            ),
+            [
+                "The first text is 'a; b'",
+                "The second text is 'c. d'",
+                "Count the words of each text"
+            ]
+        );
+        assert_eq!(
+            texts("search for 'salt and pepper' then print it"),
+            ["search for 'salt and pepper'", "print it"]
+        );
+        // An apostrophe opens nothing: "it's" and a lone "'90s".
+        assert_eq!(
+            texts("it's late, and the '90s were fun. print it"),
+            ["it's late", "the '90s were fun", "print it"]
         );
     }
 

@@ -106,6 +106,190 @@ pub(crate) fn combines(word: &str) -> bool {
     AGGREGATES.contains(&word) || RELATING.contains(&word)
 }
 
+/// How a story's asks combine the instances' results when arithmetic
+/// says it: the plan adds the results up, and for a mean divides the sum
+/// by their count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Combination {
+    /// "the *total* area", "their *sum*", "the two triangles *combined*".
+    Sum,
+    /// "the *average* area", "the *mean* of the three".
+    Mean,
+}
+
+/// The combination an aggregate or relating word says, if arithmetic:
+/// "overall", "between", "ratio" and the like say no arithmetic of their
+/// own ("the overall rating", "the distance between them").
+fn combination_of(word: &str) -> Option<Combination> {
+    match word {
+        "total" | "sum" | "altogether" | "combined" | "together" => Some(Combination::Sum),
+        "average" | "mean" => Some(Combination::Mean),
+        _ => None,
+    }
+}
+
+/// The arithmetic by which the asks of `story` combine the instances'
+/// results: `None` when they ask nothing combined, or anything other
+/// than one sum or one mean ("the *difference between* the totals",
+/// "the *total* and the *average*").
+pub(crate) fn arithmetic(story: &Story) -> Option<Combination> {
+    let mut found: Option<Combination> = None;
+    for ask in story.parts.iter().filter(|p| p.role == Role::Ask) {
+        let words: Vec<String> = word_spans(&ask.text).into_iter().map(|(_, w)| w).collect();
+        let each = words.iter().any(|w| DISTRIBUTIVE.contains(&w.as_str()));
+        for w in words.iter().filter(|w| combines(w)) {
+            if each && AGGREGATES.contains(&w.as_str()) {
+                continue;
+            }
+            let c = combination_of(w)?;
+            if found.is_some_and(|f| f != c) {
+                return None;
+            }
+            found = Some(c);
+        }
+    }
+    found
+}
+
+/// Words an ask opens with before what it asks for ("*What is the*
+/// area … combined", "*How many* words … altogether").
+const ASK_FRAME: &[&str] = &[
+    "what",
+    "whats",
+    "what's",
+    "is",
+    "are",
+    "was",
+    "were",
+    "the",
+    "a",
+    "an",
+    "calculate",
+    "compute",
+    "find",
+    "get",
+    "determine",
+    "tell",
+    "me",
+    "us",
+    "can",
+    "could",
+    "would",
+    "you",
+    "please",
+    "help",
+    "how",
+    "much",
+    "many",
+    "give",
+    "show",
+    "work",
+    "out",
+    "i",
+    "want",
+    "to",
+    "know",
+    "need",
+    "like",
+];
+
+/// Words ending the phrase an aggregate word is said of ("the total
+/// *area* of …", "the *words* the texts have altogether").
+const PHRASE_ENDS: &[&str] = &[
+    "of",
+    "for",
+    "in",
+    "on",
+    "between",
+    "across",
+    "over",
+    "from",
+    "with",
+    "per",
+    "and",
+    "or",
+    "to",
+    "by",
+    "if",
+    "when",
+    "using",
+    "at",
+    "combined",
+    "together",
+    "altogether",
+    "do",
+    "does",
+    "did",
+    "have",
+    "has",
+    "had",
+    "is",
+    "are",
+    "would",
+    "will",
+];
+
+/// Words naming no quantity of their own, said of the noun after "of"
+/// ("the total *number* of words").
+const COUNTING_NOUNS: &[&str] = &["number", "amount", "count", "quantity"];
+
+/// The words of what the combining word of `ask` is said of: "the total
+/// *area* of the two triangles", "the *sum* of the *areas*", "the *area*
+/// of both triangles *combined*", "the total number of *words*"; `None`
+/// when the ask has no combining word or says it of nothing.
+pub(crate) fn combined_phrase(ask: &str) -> Option<Vec<String>> {
+    let words: Vec<String> = word_spans(ask).into_iter().map(|(_, w)| w).collect();
+    let i = words.iter().position(|w| combination_of(w).is_some())?;
+    let ends = |w: &String| PHRASE_ENDS.contains(&w.as_str()) || w.ends_with('?');
+    // "… combined", "… altogether", "… in total": said after the phrase.
+    let postpositive = (matches!(words[i].as_str(), "combined" | "together" | "altogether")
+        || (words[i] == "total" && i > 0 && words[i - 1] == "in"))
+        && words.get(i + 1).is_none_or(ends);
+    let mut at = if postpositive {
+        // After the ask's opening ("What is the", "Count the").
+        let verb = words
+            .first()
+            .is_some_and(|w| crate::understand::lexicon::is_action_verb(w));
+        words
+            .iter()
+            .enumerate()
+            .position(|(k, w)| !(ASK_FRAME.contains(&w.as_str()) || (k == 0 && verb)))?
+    } else {
+        i + 1
+    };
+    // "the sum *of the* areas": the phrase follows "of".
+    let skip_of = |mut k: usize| {
+        if words.get(k).is_some_and(|w| w == "of") {
+            k += 1;
+            while words
+                .get(k)
+                .is_some_and(|w| matches!(w.as_str(), "the" | "their" | "its"))
+            {
+                k += 1;
+            }
+        }
+        k
+    };
+    at = skip_of(at);
+    let phrase = |from: usize| -> Vec<String> {
+        words[from.min(words.len())..]
+            .iter()
+            .take_while(|w| !ends(w))
+            .cloned()
+            .collect()
+    };
+    let mut out = phrase(at);
+    // "the total *number* of words": what is counted.
+    if out.len() == 1 && COUNTING_NOUNS.contains(&out[0].as_str()) {
+        out = phrase(skip_of(at + 1));
+    }
+    // "the total of *the two circles*": the group, said of nothing.
+    let group = out
+        .first()
+        .is_some_and(|w| count_of(w).is_some() || GROUP_WORDS.contains(&w.as_str()));
+    (!out.is_empty() && !group).then_some(out)
+}
+
 /// Words by which an ask takes each instance on its own ("the average of
 /// *each* set"), so that an aggregate word is about one instance.
 const DISTRIBUTIVE: [&str; 5] = ["each", "every", "respective", "individually", "separately"];
@@ -159,6 +343,10 @@ fn markers(clause: &str) -> Vec<(usize, usize)> {
                 };
                 if between.contains(',') || between.contains(';') || between.contains(':') {
                     Some(start)
+                } else if INLINE_OPENERS.contains(&prev.1.as_str()) && after_comma(i - 1) {
+                    // "…of three circles, *where* the first circle has …":
+                    // the instances follow the ask in its own sentence.
+                    Some(start)
                 } else if prev.1 == "and"
                     || (OPENING_PREPOSITIONS.contains(&prev.1.as_str()) && after_comma(i - 1))
                 {
@@ -173,6 +361,35 @@ fn markers(clause: &str) -> Vec<(usize, usize)> {
         }
     }
     out
+}
+
+/// Words after a comma by which a sentence goes on to its instances
+/// ("What is the total area of three circles, *where* the first circle
+/// has …").
+const INLINE_OPENERS: [&str; 2] = ["where", "whereby"];
+
+/// The ask of a sentence that states its instances after it ("What is
+/// the total area of three circles, where the first …", "Calculate the
+/// area of both triangles: the first …"), without the word or colon
+/// leading to them; `None` when `prefix` states or sets a scene.
+fn inline_ask(prefix: &str) -> Option<String> {
+    let ask = match prefix.strip_suffix(':') {
+        // "Calculate the area of both triangles: the first …".
+        Some(ask) => ask.trim_end(),
+        None => {
+            let words = word_spans(prefix);
+            let (last, w) = words.last()?;
+            if !INLINE_OPENERS.contains(&w.as_str()) {
+                return None;
+            }
+            prefix[..last.start]
+                .trim_end()
+                .trim_end_matches(',')
+                .trim_end()
+        }
+    };
+    (!word_spans(ask).is_empty() && !super::opens_like_a_statement(ask) && !sets_the_scene(ask))
+        .then(|| ask.to_string())
 }
 
 /// An instance's text without its ordinal word ("The *first* company
@@ -218,9 +435,14 @@ pub(crate) fn read(clauses: &[&str]) -> Option<Story> {
             });
             continue;
         }
+        // The ask of the sentence, before its instances ("What is the
+        // total area of three circles, where the first circle …").
+        let asked = clause
+            .get(..cuts[0].0)
+            .and_then(|prefix| inline_ask(prefix.trim()));
         // An instance states; a question that says "the first …" asks
         // about one ("what was the first movie …").
-        if clause.trim_end().ends_with('?') {
+        if clause.trim_end().ends_with('?') && asked.is_none() {
             return None;
         }
         for &(_, ordinal) in &cuts {
@@ -231,7 +453,13 @@ pub(crate) fn read(clauses: &[&str]) -> Option<Story> {
             }
             next += 1;
         }
-        if let Some(prefix) = clause.get(..cuts[0].0) {
+        if let Some(ask) = asked {
+            parts.push(Part {
+                clause: ci,
+                text: ask,
+                role: Role::Ask,
+            });
+        } else if let Some(prefix) = clause.get(..cuts[0].0) {
             let prefix = prefix.trim().trim_end_matches([',', ';', ':']).trim();
             if !word_spans(prefix).is_empty() {
                 parts.push(Part {
@@ -246,7 +474,7 @@ pub(crate) fn read(clauses: &[&str]) -> Option<Story> {
             let text = clause.get(*at..end)?;
             let text = text
                 .trim()
-                .trim_end_matches([',', ';', ':', '.'])
+                .trim_end_matches([',', ';', ':', '.', '?'])
                 .trim_end()
                 .trim_end_matches(" and")
                 .trim_end_matches([',', ';'])
@@ -283,6 +511,15 @@ pub(crate) fn read(clauses: &[&str]) -> Option<Story> {
         .map(|a| reference(&a.text, instances, &nouns))
         .collect();
     if refs.is_empty() || !refs.contains(&Reference::Group) || refs.contains(&Reference::None) {
+        return None;
+    }
+    // "both" of three instances: which two is not said (attack trial:
+    // the three were summed).
+    if instances != 2
+        && asks
+            .iter()
+            .any(|a| word_spans(&a.text).iter().any(|(_, w)| w == "both"))
+    {
         return None;
     }
     // An ask of two things ("the roster *and* the schedule of each team")
@@ -536,6 +773,33 @@ mod tests {
             .iter()
             .map(|p| (p.role, p.text.as_str()))
             .collect()
+    }
+
+    #[test]
+    fn what_a_combination_is_said_of() {
+        let phrase = |a: &str| combined_phrase(a).map(|p| p.join(" "));
+        assert_eq!(
+            phrase("What is the total area of the two triangles").as_deref(),
+            Some("area")
+        );
+        assert_eq!(
+            phrase("What is the sum of the areas of both").as_deref(),
+            Some("areas")
+        );
+        assert_eq!(
+            phrase("What is the total number of words of the two texts").as_deref(),
+            Some("words")
+        );
+        assert_eq!(
+            phrase("What is the area of the two triangles combined").as_deref(),
+            Some("area")
+        );
+        assert_eq!(
+            phrase("How many words are there in total in the two texts").as_deref(),
+            Some("words")
+        );
+        assert_eq!(phrase("What is the total of the two circles"), None);
+        assert_eq!(phrase("What is the area of each triangle"), None);
     }
 
     #[test]

@@ -20,7 +20,7 @@
 //!   unserved: one call per instance does not add them up.
 
 use super::*;
-use crate::decompose::story::{Role, Story};
+use crate::decompose::story::{Combination, Role, Story};
 use crate::understand::mentions::MentionKind;
 
 /// The plan of a story: its sub-intents' traces, steps and what is
@@ -31,6 +31,112 @@ pub(super) struct StoryPlan {
     pub planned: Vec<SubIntent>,
     pub missing: Vec<MissingCapability>,
 }
+
+/// The arithmetic combining a story's results, with the built-ins doing it.
+struct Combining {
+    how: Combination,
+    add: CapabilityManifest,
+    div: Option<CapabilityManifest>,
+}
+
+/// The words by which `text` says a value relative to another ("2 *more
+/// than* its base", "*twice* the first"), if any.
+fn relative_value(text: &str) -> Option<&'static str> {
+    const RELATIVE: &[&str] = &[
+        "more than",
+        "less than",
+        "fewer than",
+        "greater than",
+        "larger than",
+        "smaller than",
+        "higher than",
+        "lower than",
+        "longer than",
+        "shorter than",
+        "times as",
+        "times the",
+        "twice",
+        "half",
+        "same as",
+        "as much as",
+    ];
+    let words: Vec<String> = word_spans(text).into_iter().map(|(_, w)| w).collect();
+    let joined = format!(" {} ", words.join(" "));
+    RELATIVE
+        .iter()
+        .copied()
+        .find(|r| joined.contains(&format!(" {r} ")))
+}
+
+/// Quantities that do not add up: a sum or a mean of them is no answer
+/// ("the average speed over both trips" is no mean of the speeds).
+const NOT_ADDITIVE: &[&str] = &[
+    "rate",
+    "speed",
+    "velocity",
+    "density",
+    "ratio",
+    "percentage",
+    "percent",
+    "probability",
+    "average",
+    "mean",
+    "median",
+    "max",
+    "maximum",
+    "min",
+    "minimum",
+    "largest",
+    "smallest",
+    "highest",
+    "lowest",
+    "temperature",
+    "pressure",
+    "frequency",
+    "index",
+    "bmi",
+    "per",
+];
+
+/// Measures a capability's name may say it gives (`area_circle`): a
+/// number, unless it declares otherwise.
+const MEASURES: &[&str] = &[
+    "area",
+    "circumference",
+    "perimeter",
+    "volume",
+    "length",
+    "distance",
+    "displacement",
+    "cost",
+    "price",
+    "tax",
+    "interest",
+    "weight",
+    "mass",
+    "energy",
+    "force",
+    "profit",
+    "revenue",
+    "calories",
+    "fee",
+    "payment",
+    "salary",
+    "income",
+    "expense",
+    "duration",
+];
+
+/// Verbs of a capability's name saying it computes a number
+/// ("*calculate*_area", "*count*_words").
+const COMPUTING_VERBS: &[&str] = &[
+    "calculate",
+    "calc",
+    "compute",
+    "count",
+    "estimate",
+    "predict",
+];
 
 /// Words of an ask about how to serve it rather than what ("use the …
 /// *function*", "in descending *order*"): no part of the request a
@@ -46,7 +152,7 @@ impl Planner {
     /// capability serves; `None` when they are not one, or no capability
     /// serves every instance (see the module documentation).
     pub(super) fn instance_story(&self, subs: &[SubIntent]) -> Option<Result<StoryPlan, String>> {
-        if subs.len() < 2 || subs.iter().any(|s| !s.from_text) {
+        if subs.is_empty() || subs.iter().any(|s| !s.from_text) {
             return None;
         }
         let texts: Vec<&str> = subs.iter().map(|s| s.description.as_str()).collect();
@@ -65,7 +171,23 @@ impl Planner {
         let mut established = false;
         let mut named = false;
         for part in story.parts.iter().filter(|p| p.role == Role::Ask) {
-            let ask = &subs[part.clause];
+            // The ask alone when its sentence goes on to the instances
+            // ("What is the total area of three circles, where the first
+            // …"): their words are no request of the capability.
+            // A combination the plan makes is no request of the
+            // capability either ("the *average* area").
+            let whole = &subs[part.clause];
+            let text = without_combining(&part.text, story);
+            let own;
+            let ask = if text == whole.description {
+                whole
+            } else {
+                let mut a = SubIntent::new(&whole.id, &text, whole.intent_type.clone());
+                a.mentions = crate::understand::mentions(&text).map_err(|_| unreadable(&text))?;
+                a.from_text = true;
+                own = a;
+                &own
+            };
             let (trace, _) = self
                 .choose(ask)
                 .map_err(|e| format!("the ask {:?} is not planned: {e}", ask.description))?;
@@ -221,7 +343,12 @@ impl Planner {
                 .filter(|w| {
                     let frames = REQUEST_FRAME_WORDS.contains(&w.as_str())
                         || (named && NAMED_CALL_WORDS.contains(&w.as_str()));
+                    // Filler ("the *number* of words") says no request.
+                    let filler = ccos_marketplace::search::analyze(w)
+                        .iter()
+                        .all(|st| lexicon::filler_word_stems().contains(st));
                     !(frames
+                        || filler
                         || group_words.contains(w)
                         || crate::decompose::story::combines(w)
                         || names_the_instances(w))
@@ -240,6 +367,9 @@ impl Planner {
             }
         }
         let one_ask = without_stems(&one_ask, &unknown_nouns);
+        // Said of one instance, a combination is no part of its request
+        // ("the *total* area of the triangle"): the plan does it after.
+        let one_ask = without_combining(&one_ask, story);
         // Every instance served alone, with its own values.
         let per_clause = |c: usize| {
             story
@@ -274,6 +404,14 @@ impl Planner {
             inst.mentions = crate::understand::mentions(&inst.description)
                 .map_err(|_| unreadable(&inst.description))?;
             inst.from_text = true;
+            // A value said relative to another ("a height 2 *more than*
+            // its base") is no value to pass as it is.
+            if let Some(rel) = relative_value(&part.text) {
+                return Err(format!(
+                    "{:?} says a value {rel:?} another, which no value reads",
+                    part.text
+                ));
+            }
             // A word with a digit no value covers ("a 5-day forecast",
             // "on web1") says something the plan would not pass.
             let unread_digits = word_spans(&inst.description).into_iter().find(|(span, w)| {
@@ -364,26 +502,36 @@ impl Planner {
             planned: vec![],
             missing: vec![],
         };
-        if let Some(word) = &story.aggregate {
-            for (c, mut trace) in ask_traces {
-                trace.chosen = None;
-                trace.notes.push(format!(
-                    "a story of {} instances, each served by {}",
-                    story.instances, m.id
-                ));
-                plan.traces.push(trace);
-                plan.planned.push(subs[c].clone());
-                plan.missing.push(MissingCapability {
-                    sub_intent: subs[c].id.clone(),
-                    description: subs[c].description.clone(),
-                    reason: format!(
-                        "\"{word}\" combines the results of the {} instances, which one call of {} each does not do",
-                        story.instances, m.id
-                    ),
-                });
-            }
-            return Ok(plan);
-        }
+        // Results combined by arithmetic ("the *total* area") are added
+        // up by the plan; any other combination is reported unserved.
+        let combine = match &story.aggregate {
+            None => None,
+            Some(word) => match self.combining(story, &m, &served) {
+                Ok(c) => Some((word.clone(), c)),
+                Err(why) => {
+                    for (c, mut trace) in ask_traces {
+                        trace.chosen = None;
+                        trace.notes.push(format!(
+                            "a story of {} instances, each served by {}",
+                            story.instances, m.id
+                        ));
+                        plan.traces.push(trace);
+                        plan.planned.push(subs[c].clone());
+                        plan.missing.push(MissingCapability {
+                            sub_intent: subs[c].id.clone(),
+                            description: subs[c].description.clone(),
+                            reason: format!(
+                                "\"{word}\" combines the results of the {} instances, which one call of {} each does not do{why}",
+                                story.instances, m.id
+                            ),
+                        });
+                    }
+                    return Ok(plan);
+                }
+            },
+        };
+        // The steps whose results are the instances' answers.
+        let mut results: Vec<String> = vec![];
         let mut served = served.into_iter();
         let mut index = 0;
         for part in &story.parts {
@@ -413,6 +561,9 @@ impl Planner {
                     )
                     .map_err(|e| format!("{:?} is not planned: {e}", part.text))?;
                     plan.traces.extend(reads);
+                    if let Some(st) = plan.steps.last() {
+                        results.push(st.intent.id.clone());
+                    }
                 }
                 Role::Ask => {
                     let mut trace = ask_traces
@@ -426,6 +577,16 @@ impl Planner {
                         "asks the same of each of the {} instances the goal describes: served by their calls of {}",
                         story.instances, m.id
                     ));
+                    if let Some((word, c)) = &combine {
+                        trace.notes.push(format!(
+                            "\"{word}\": their results are {} by {}",
+                            match c.how {
+                                Combination::Sum => "added up",
+                                Combination::Mean => "averaged",
+                            },
+                            c.add.id
+                        ));
+                    }
                     plan.traces.push(trace);
                 }
                 Role::Setting => {
@@ -442,7 +603,233 @@ impl Planner {
                 }
             }
         }
+        if let Some((word, c)) = combine {
+            self.push_combination(&word, c, &results, subs, &mut plan);
+        }
         Ok(plan)
+    }
+
+    /// How the results of `story`'s instances, each served by `m`, are
+    /// combined by arithmetic, or why they are not (a reason appended to
+    /// "… does not do"): the asks say one sum or one mean, `m` declares a
+    /// number or nothing (an undeclared result that is no number fails
+    /// the addition when run, never a wrong total), the instances state
+    /// the same units (no meters added to feet), and the policy allows
+    /// the arithmetic built-ins.
+    fn combining(
+        &self,
+        story: &Story,
+        m: &CapabilityManifest,
+        served: &[(SubIntent, Chosen, Vec<String>)],
+    ) -> Result<Combining, String> {
+        use ccos_marketplace::search::analyze;
+        let how = crate::decompose::story::arithmetic(story).ok_or_else(String::new)?;
+        let asks: Vec<&str> = story
+            .parts
+            .iter()
+            .filter(|p| p.role == Role::Ask)
+            .map(|p| p.text.as_str())
+            .collect();
+        // What is combined is what the capability computes, by a word of
+        // its name ("the total *area*" of `area_circle`), never one of its
+        // inputs ("the total *height*": the areas were summed) nor
+        // anything else ("the total price including tax" of a tax).
+        let phrase = asks
+            .iter()
+            .find_map(|a| crate::decompose::story::combined_phrase(a))
+            .ok_or("; what is combined is not said")?;
+        let name = lexicon::name_words(m);
+        let (params, _) = crate::understand::bind::params_of(m);
+        let stems: Vec<String> = phrase.iter().flat_map(|w| analyze(w)).collect();
+        let named = |st: &String| lexicon::synonym_stems(st).iter().any(|x| name.contains(x));
+        if stems.is_empty() || !stems.iter().all(named) {
+            return Err(format!(
+                "; {:?} is not what {} computes",
+                phrase.join(" "),
+                m.id
+            ));
+        }
+        let said: BTreeSet<&String> = stems.iter().collect();
+        if let Some(input) = params.iter().find(|p| {
+            !p.name_words.is_empty() && p.name_words.iter().collect::<BTreeSet<_>>() == said
+        }) {
+            return Err(format!(
+                "; {:?} is :{}, an input of {}, not its result",
+                phrase.join(" "),
+                input.name,
+                m.id
+            ));
+        }
+        // A quantity that does not add up ("the average *speed*", "the
+        // largest item … combined", a rate, a density).
+        let intensive: BTreeSet<String> = NOT_ADDITIVE.iter().flat_map(|w| analyze(w)).collect();
+        if let Some(w) = phrase
+            .iter()
+            .find(|w| analyze(w).iter().any(|st| intensive.contains(st)))
+        {
+            return Err(format!("; {w:?} does not add up"));
+        }
+        if name.iter().any(|st| intensive.contains(st)) {
+            return Err(format!("; what {} gives does not add up", m.id));
+        }
+        // A number to add: declared so, or computed by what its name says
+        // ("calculate", "count", a measure: "area"); an undeclared result
+        // of a lookup may be anything (a list, a record).
+        match m
+            .output_schema
+            .as_ref()
+            .and_then(crate::understand::bind::schema_type)
+        {
+            Some(t) if matches!(t.as_str(), "number" | "integer") => {}
+            Some(ty) => return Err(format!("; {} returns {ty}, no number to add up", m.id)),
+            None => {
+                let computing: BTreeSet<String> = COMPUTING_VERBS
+                    .iter()
+                    .chain(MEASURES)
+                    .flat_map(|w| analyze(w))
+                    .collect();
+                if !name.iter().any(|w| computing.contains(w))
+                    && !stems.iter().any(|w| computing.contains(w))
+                {
+                    return Err(format!(
+                        "; {} does not say it returns a number to add up",
+                        m.id
+                    ));
+                }
+            }
+        }
+        // The ask states nothing of its own the sum would leave out ("…
+        // in m": a unit to convert to).
+        for ask in &asks {
+            let mentions =
+                crate::understand::mentions(ask).map_err(|_| format!("{ask:?} cannot be read"))?;
+            if let Some(men) = mentions
+                .iter()
+                .find(|men| !says_nothing_of_its_own(men, ask, story))
+            {
+                return Err(format!(
+                    "; the ask states {:?}, which the sum would not pass",
+                    men.text
+                ));
+            }
+        }
+        // Nor a unit of its own ("the total area … in m": to convert).
+        for ask in &asks {
+            let words: Vec<String> = word_spans(ask).into_iter().map(|(_, w)| w).collect();
+            if let Some(w) = (0..words.len()).find_map(|k| {
+                let rest: Vec<Option<&str>> = words[k..].iter().map(|w| Some(w.as_str())).collect();
+                crate::understand::units::unit_words(&rest).map(|_| words[k].clone())
+            }) {
+                return Err(format!(
+                    "; the ask states the unit {w:?}, which the sum would not convert to"
+                ));
+            }
+        }
+        // Values in one unit or currency: no meters added to feet, no
+        // dollars to euros.
+        let units = |inst: &SubIntent| {
+            let mut u: Vec<String> = inst
+                .mentions
+                .iter()
+                .filter_map(|men| {
+                    men.unit.clone().or_else(|| {
+                        men.text
+                            .chars()
+                            .find(|c| {
+                                !(c.is_alphanumeric()
+                                    || c.is_whitespace()
+                                    || matches!(c, '.' | ',' | '-' | '+' | '%'))
+                            })
+                            .map(String::from)
+                    })
+                })
+                .collect();
+            u.sort();
+            u
+        };
+        if let Some((first, _, _)) = served.first()
+            && served
+                .iter()
+                .any(|(inst, _, _)| units(inst) != units(first))
+        {
+            return Err("; the instances state their values in different units".to_string());
+        }
+        let allowed = |id: &str| {
+            self.marketplace
+                .get(id)
+                .filter(|b| !matches!(self.policy.decide_call(b), CallDecision::Deny { .. }))
+        };
+        let add = allowed("ccos.math.add").ok_or("; no allowed capability adds numbers")?;
+        let div = match how {
+            Combination::Sum => None,
+            Combination::Mean => {
+                Some(allowed("ccos.math.div").ok_or("; no allowed capability divides numbers")?)
+            }
+        };
+        Ok(Combining { how, add, div })
+    }
+
+    /// The steps adding up the `results` of a story's instances (and, for
+    /// a mean, dividing the sum by their count), each traced.
+    fn push_combination(
+        &self,
+        word: &str,
+        c: Combining,
+        results: &[String],
+        subs: &[SubIntent],
+        plan: &mut StoryPlan,
+    ) {
+        let Some((first, rest)) = results.split_first() else {
+            return;
+        };
+        let base = subs.last().map_or("s", |s| s.id.as_str());
+        let mut push = |id: String, what: String, intent: SubIntent, m: &CapabilityManifest| {
+            let mut trace = IntentTrace::new(&intent, self.resolution.name());
+            trace.notes.push(what);
+            trace.chosen = Some(m.id.clone());
+            trace.decision = Some(self.policy.decide_call(m).label().to_string());
+            plan.traces.push(trace);
+            plan.planned.push(intent.clone());
+            plan.steps.push(ResolvedStep {
+                intent,
+                manifest: m.clone(),
+            });
+            id
+        };
+        let mut total = first.clone();
+        for (k, next) in rest.iter().enumerate() {
+            let id = format!("{base}-sum{}", k + 1);
+            let intent = SubIntent::new(
+                &id,
+                format!("add up the results ({word})"),
+                IntentType::Compute,
+            )
+            .with_step_param("a", &total)
+            .with_step_param("b", next);
+            total = push(
+                id,
+                format!("\"{word}\": adds the result of {next} to {total}"),
+                intent,
+                &c.add,
+            );
+        }
+        if let Some(div) = &c.div {
+            let id = format!("{base}-mean");
+            let n = results.len() as i64;
+            let intent = SubIntent::new(
+                &id,
+                format!("divide the sum by {n} ({word})"),
+                IntentType::Compute,
+            )
+            .with_step_param("a", &total)
+            .with_param("b", rtfs::Value::Int(n));
+            push(
+                id,
+                format!("\"{word}\": divides the sum of the {n} results by {n}"),
+                intent,
+                div,
+            );
+        }
     }
 
     /// The one capability a mention of `s` names as a program's
@@ -539,6 +926,20 @@ fn every_value_passed(
                     .any(|(_, path)| Some(path.as_str()) == men.value.as_str())
                 || fanned(&men.value)
         })
+}
+
+/// `text` without the words combining the instances' results ("the
+/// *total* area") when the plan makes that combination by arithmetic.
+fn without_combining(text: &str, story: &Story) -> String {
+    if crate::decompose::story::arithmetic(story).is_none() {
+        return text.to_string();
+    }
+    let combining: BTreeSet<String> = word_spans(text)
+        .into_iter()
+        .filter(|(_, w)| crate::decompose::story::combines(w))
+        .flat_map(|(_, w)| ccos_marketplace::search::analyze(&w))
+        .collect();
+    without_stems(text, &combining)
 }
 
 /// `text` without the words whose stem is one of `stems` (and the
@@ -675,18 +1076,141 @@ mod tests {
     }
 
     #[test]
+    fn a_total_or_an_average_of_the_instances_is_added_up_by_the_plan() {
+        let p = planner();
+        let r = p
+            .plan("The first triangle has a base of 10 units and a height of 5 units. The second triangle has a base of 8 units and a height of 6 units. The third triangle has a base of 4 units and a height of 2 units. What is the total area of the three triangles?")
+            .unwrap();
+        let rtfs = r.rtfs.as_deref().unwrap_or_default();
+        assert_eq!(
+            calls(&r)[..3],
+            [
+                "(call :calculate_triangle_area {:base 10 :height 5})",
+                "(call :calculate_triangle_area {:base 8 :height 6})",
+                "(call :calculate_triangle_area {:base 4 :height 2})",
+            ],
+            "{rtfs}"
+        );
+        // Results of undeclared type are read as JSON (a number stays one).
+        assert!(
+            rtfs.contains("(call :ccos.math.add (parse-json s1) (parse-json s2))")
+                && rtfs.contains("(call :ccos.math.add s4-sum1 (parse-json s3))"),
+            "{rtfs}"
+        );
+        // The sum is the plan's answer.
+        assert!(rtfs.trim_end().ends_with("s4-sum2)"), "{rtfs}");
+        let explained = r.trace.explain();
+        assert!(
+            explained.contains("\"total\": their results are added up by ccos.math.add"),
+            "{explained}"
+        );
+        // The instances stated after the ask, in its sentence.
+        let r = p
+            .plan("What is the total area of three triangles, where the first triangle has a base of 10 units and a height of 5 units, the second triangle has a base of 8 units and a height of 6 units, and the third triangle has a base of 4 units and a height of 2 units?")
+            .unwrap();
+        assert_eq!(calls(&r).len(), 5, "{r:?}");
+        let r = p
+            .plan("Calculate the area of both triangles: the first triangle has a base of 10 units and a height of 5 units, the second triangle has a base of 8 units and a height of 6 units.")
+            .unwrap();
+        assert_eq!(
+            calls(&r),
+            vec![
+                "(call :calculate_triangle_area {:base 10 :height 5})",
+                "(call :calculate_triangle_area {:base 8 :height 6})",
+            ],
+            "{r:?}"
+        );
+        let r = p
+            .plan("The first triangle has a base of 10 units and a height of 5 units. The second triangle has a base of 8 units and a height of 6 units. What is the average area of the two triangles?")
+            .unwrap();
+        let c = calls(&r);
+        assert_eq!(c.len(), 4, "{r:?}");
+        assert_eq!(c[3], "(call :ccos.math.div s3-sum1 2)", "{c:?}");
+    }
+
+    #[test]
+    fn a_combination_the_arithmetic_would_get_wrong_is_refused() {
+        // Attack trial (helper, 663 goals): each of these was summed or
+        // averaged into a wrong number with exit 0.
+        let p = planner();
+        let mp = p.marketplace.clone();
+        mp.register(CapabilityManifest::new(
+            "calculate_sales_tax",
+            "Calculate the sales tax of a purchase.",
+            json!({"type": "object", "properties": {
+                "price": {"type": "number", "description": "The price of the item."},
+                "tax_rate": {"type": "number", "description": "The tax rate in percent."}},
+                "required": ["price", "tax_rate"]}),
+        ))
+        .unwrap();
+        let two = "The first triangle has a base of 10 units and a height of 5 units. The second triangle has a base of 8 units and a height of 6 units.";
+        for refused in [
+            // An input of the capability, not what it computes.
+            format!("{two} What is the total height of the two triangles?"),
+            format!("{two} What is the sum of the bases of the two triangles?"),
+            // Nothing said of what is combined.
+            format!("{two} What is the total of the two triangles?"),
+            // A unit to convert to.
+            format!("{two} What is the total area of the two triangles in m?"),
+            // "both" of three.
+            format!("{two} The third triangle has a base of 4 units and a height of 2 units. What is the total area of both triangles?"),
+            // A value relative to another.
+            "The first triangle has a base of 10 units and a height of 5 units. The second triangle has a base of 5 units and a height 2 more than its base. What is the total area of the two triangles?".to_string(),
+            // Not what the capability computes.
+            "The first item has a price of $10 and a tax rate of 5. The second item has a price of $20 and a tax rate of 5. What is the total price of the two items including tax?".to_string(),
+            // Two currencies.
+            "The first item has a price of $10 and a tax rate of 5. The second item has a price of €20 and a tax rate of 5. What is the total sales tax of the two items?".to_string(),
+            // What does not add up: the largest of all is no sum.
+            "The first list is [3, 9, 4]. The second list is [7, 1]. What is the largest item of the two lists combined?".to_string(),
+        ] {
+            let r = p.plan(&refused).unwrap();
+            assert!(
+                !calls(&r).iter().any(|c| c.contains("ccos.math.")),
+                "{refused}: {:?}",
+                r.rtfs
+            );
+        }
+        // Said after what is combined.
+        for goal in [
+            "The first text is 'x y'. The second text is 'z'. How many words are there in total in the two texts?",
+            "The first text is 'a b'. The second text is 'c d e'. Count the words of the two texts altogether.",
+        ] {
+            let r = p.plan(goal).unwrap();
+            assert!(
+                calls(&r).iter().any(|c| c.contains("ccos.math.add")),
+                "{goal}: {}",
+                r.trace.explain()
+            );
+        }
+        // The same currency adds up.
+        let r = p
+            .plan("The first item has a price of $10 and a tax rate of 5. The second item has a price of $20 and a tax rate of 5. What is the total sales tax of the two items?")
+            .unwrap();
+        assert!(
+            calls(&r).iter().any(|c| c.contains("ccos.math.add")),
+            "{}",
+            r.trace.explain()
+        );
+    }
+
+    #[test]
     fn a_story_whose_results_are_combined_or_whose_values_lie_elsewhere_is_refused() {
         let p = planner();
-        // "total": one call each does not add them up.
+        // "between": no arithmetic says how to relate the results.
         let r = p
-            .plan("The first triangle has a base of 10 units and a height of 5 units. The second triangle has a base of 8 units and a height of 6 units. What is the total area of the two triangles?")
+            .plan("The first triangle has a base of 10 units and a height of 5 units. The second triangle has a base of 8 units and a height of 6 units. What is the difference between the areas of the two triangles?")
             .unwrap();
-        let named_total = r.requires_agent.as_ref().is_some_and(|ra| {
+        let named = r.requires_agent.as_ref().is_some_and(|ra| {
             ra.missing
                 .iter()
-                .any(|m| m.reason.starts_with("\"total\" combines"))
+                .any(|m| m.reason.contains("combines the results of the 2 instances"))
         });
-        assert!(r.rtfs.is_none() && named_total, "{r:?}");
+        assert!(r.rtfs.is_none() && named, "{r:?}");
+        // A total of values stated in different units is no total.
+        let r = p
+            .plan("The first triangle has a base of 10 meters and a height of 5 meters. The second triangle has a base of 8 feet and a height of 6 feet. What is the total area of the two triangles?")
+            .unwrap();
+        assert!(r.rtfs.is_none(), "{r:?}");
         // A value in the setting no instance carries (which instance's?).
         let r = p
             .plan("The triangles are drawn at a scale of 3. The first triangle has a base of 10 units and a height of 5 units. The second triangle has a base of 8 units and a height of 6 units. Calculate the area of both triangles.")

@@ -5814,6 +5814,13 @@ pub fn bind(
     into_folder(m, mentions, &bound_from, &mut bound, &mut b.notes);
     b.unused
         .extend(mixed_units(mentions, &params, &bound_from, &bound));
+    b.unused.extend(unit_parameter(
+        mentions,
+        &params,
+        &bound_from,
+        &mut bound,
+        &mut b.notes,
+    ));
     b.unused
         .extend(swapped_ties(mentions, &params, &pairs, &bound_from));
     bound.sort_by_key(|(pi, _)| *pi);
@@ -5965,6 +5972,129 @@ fn mixed_units(
             )
         })
         .collect()
+}
+
+/// Whether `p` says the unit of the capability's quantities (`unit`,
+/// `units`, `radius_unit`: "The unit of measurement for the radius.
+/// Default is m."), a text.
+fn is_unit_param(p: &Param) -> bool {
+    matches!(p.ty.as_deref(), Some("string") | None)
+        && ccos_marketplace::ids::words(&p.name)
+            .last()
+            .is_some_and(|w| matches!(w.as_str(), "unit" | "units"))
+}
+
+/// The unit of the quantities the goal states, for the capability's
+/// parameter saying it ([`is_unit_param`]): "a radius of 5 cm" binds 5 to
+/// `radius`, and unless `unit` says "cm" the capability reads 5 in its
+/// default unit (5 m, a wrong answer). Filled with the goal's word for
+/// the unit (or the choice naming it); the quantities' units differing,
+/// or none of the parameter's choices naming it, the quantities are
+/// listed unused (which unit to pass is not said). Nothing is done when
+/// the parameter is filled already, when several parameters say units,
+/// when it names another dimension ("the temperature unit"), and for the
+/// quantities of parameters it does not name.
+fn unit_parameter(
+    mentions: &[Mention],
+    params: &[Param],
+    bound_from: &BTreeMap<usize, MentionRef>,
+    bound: &mut Vec<(usize, Bound)>,
+    notes: &mut Vec<String>,
+) -> Vec<String> {
+    let unit_params: Vec<usize> = (0..params.len())
+        .filter(|&pi| is_unit_param(&params[pi]))
+        .collect();
+    let [up] = unit_params.as_slice() else {
+        return vec![];
+    };
+    let up = *up;
+    if bound.iter().any(|(pi, _)| *pi == up) {
+        return vec![];
+    }
+    let p = &params[up];
+    let said = super::units::dimensions_named(&p.desc_words);
+    // The quantities passed as plain numbers (a parameter naming its own
+    // unit has its value converted to it).
+    // Only the quantities of the parameters it names ("The unit of
+    // measurement for the *radius*"): "The unit of density" is the
+    // result's, a "measurement system" no unit of a value stated.
+    let names_param = |q: &Param| {
+        q.name_words
+            .iter()
+            .any(|w| w.len() > 2 && (p.desc_words.contains(w) || p.name_words.contains(w)))
+    };
+    let quantities: Vec<(&Mention, &str)> = bound
+        .iter()
+        .filter(|(pi, _)| wanted_unit(&params[*pi]).is_none() && names_param(&params[*pi]))
+        .filter_map(|(pi, _)| {
+            let men = mention_at(mentions, *bound_from.get(pi)?);
+            let unit = men.unit.as_deref()?;
+            let dim = super::units::dimension_of(unit)?;
+            (said.is_empty() || said.contains(dim)).then_some((men, unit))
+        })
+        .collect();
+    let Some((first, unit)) = quantities.first().copied() else {
+        return vec![];
+    };
+    if quantities.iter().any(|(_, u)| *u != unit) {
+        return quantities
+            .iter()
+            .map(|(men, _)| {
+                format!(
+                    "{} (the quantities are in different units, and :{} takes one)",
+                    men.label(),
+                    p.name
+                )
+            })
+            .collect();
+    }
+    // The goal's own word for the unit ("5cm" → "cm", "5 feet" → "feet").
+    let word = first
+        .text
+        .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '.' | ',' | '-' | '+'))
+        .trim();
+    let listed = p.schema.get("enum").and_then(Json::as_array);
+    let value = match listed.or(p.closed.as_ref()) {
+        Some(choices) => {
+            let names = |c: &Json| {
+                c.as_str().is_some_and(|c| {
+                    let lower = c.to_lowercase();
+                    let words: Vec<Option<&str>> = lower.split_whitespace().map(Some).collect();
+                    super::units::unit_words(&words)
+                        .is_some_and(|(s, n)| s == unit && n == words.len())
+                        || lower == unit
+                })
+            };
+            match choices.iter().find(|c| names(c)) {
+                Some(c) => c.clone(),
+                None => {
+                    return quantities
+                        .iter()
+                        .map(|(men, _)| {
+                            format!("{} (its unit is no choice of :{})", men.label(), p.name)
+                        })
+                        .collect();
+                }
+            }
+        }
+        None if !word.is_empty() => Json::from(word),
+        None => return vec![],
+    };
+    notes.push(format!(
+        "the unit of {} -> :{} {value}",
+        first.label(),
+        p.name
+    ));
+    bound.push((
+        up,
+        Bound {
+            param: p.name.clone(),
+            value,
+            source: format!("unit of {}", first.label()),
+            score: 1.0,
+        },
+    ));
+    vec![]
 }
 
 /// Words of a boolean parameter's name that say it is a switch, not what
@@ -7474,6 +7604,67 @@ mod tests {
         );
         assert!(b.complete(), "{b:?}");
         assert_eq!(args(&b), json!({"base": 10, "height": 5}));
+    }
+
+    #[test]
+    fn a_quantitys_unit_goes_to_the_unit_parameter() {
+        // Attack trial: "a radius of 5 feet" passed 5 and the capability
+        // read it in its default unit, meters.
+        let area = CapabilityManifest::new(
+            "geometry.area_circle",
+            "Calculate the area of a circle given the radius.",
+            obj(
+                json!({"radius": {"type": "integer", "description": "The radius of the circle."},
+                       "units": {"type": "string", "description": "The units in which the radius is measured (defaults to meters)."}}),
+                &["radius"],
+            ),
+        );
+        let b = run("the area of a circle with a radius of 5 feet", &area);
+        assert!(b.complete(), "{b:?}");
+        assert_eq!(args(&b), json!({"radius": 5, "units": "feet"}));
+        let b = run("the area of a circle with a radius of 5cm", &area);
+        assert_eq!(args(&b), json!({"radius": 5, "units": "cm"}));
+        // A bare number says no unit.
+        let b = run("the area of a circle with a radius of 5", &area);
+        assert_eq!(args(&b), json!({"radius": 5}));
+        // A unit among the parameter's choices is passed as that choice;
+        // one that is none of them is no value to pass.
+        let choice = CapabilityManifest::new(
+            "circumference",
+            "The circumference of a circle.",
+            obj(
+                json!({"radius": {"type": "number", "description": "The radius."},
+                       "unit": {"type": "string", "description": "The unit of the radius.", "enum": ["meter", "centimeter"]}}),
+                &["radius"],
+            ),
+        );
+        let b = run(
+            "the circumference of a circle with a radius of 5cm",
+            &choice,
+        );
+        assert_eq!(args(&b), json!({"radius": 5, "unit": "centimeter"}));
+        let b = run(
+            "the circumference of a circle with a radius of 5 feet",
+            &choice,
+        );
+        assert!(!b.complete(), "{b:?}");
+        // A unit parameter of the result or a system of measurement is
+        // not the unit of a value stated.
+        let density = CapabilityManifest::new(
+            "calculate_density",
+            "Calculate the density of a substance.",
+            obj(
+                json!({"mass": {"type": "number", "description": "The mass in kilograms."},
+                       "volume": {"type": "number", "description": "The volume in cubic meters."},
+                       "unit": {"type": "string", "description": "The unit of density. Default is kg/m3"}}),
+                &["mass", "volume"],
+            ),
+        );
+        let b = run(
+            "the density of a substance with a mass of 45 kg and a volume of 15",
+            &density,
+        );
+        assert_eq!(args(&b), json!({"mass": 45, "volume": 15}));
     }
 
     #[test]

@@ -382,6 +382,14 @@ fn stemmed() -> &'static (Stemmed, Stemmed) {
     })
 }
 
+/// The dimensions a text (its stemmed words) names, by a unit or a
+/// dimension word ("Default is meters", "the temperature unit").
+pub fn dimensions_named(stems: &BTreeSet<String>) -> BTreeSet<&'static str> {
+    let (units, mut dims) = named(stems);
+    dims.extend(units.iter().filter_map(|u| dimension_of(u)));
+    dims
+}
+
 /// The units and dimensions a text names (its stemmed words).
 fn named(stems: &BTreeSet<String>) -> (BTreeSet<&'static str>, BTreeSet<&'static str>) {
     let hits = |table: &'static Stemmed| -> BTreeSet<&'static str> {
