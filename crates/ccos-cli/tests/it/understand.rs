@@ -2774,3 +2774,45 @@ fn a_line_at_a_position_of_a_file() {
         "{err}"
     );
 }
+
+#[test]
+fn a_story_total_is_added_up_and_a_wrong_sum_refused() {
+    let h = home(false);
+    // The instances' calls, then their sum (or mean), run end to end.
+    right(
+        h.path(),
+        "The first text is 'a b'. The second text is 'c d e'. What is the total number of words of the two texts?",
+        &[],
+        json!(5),
+    );
+    right(
+        h.path(),
+        "What is the total number of words in three texts, where the first text is 'a b', the second text is 'c d e', and the third text is 'f'?",
+        &[],
+        json!(6),
+    );
+    right(
+        h.path(),
+        "The first text is 'a b'. The second text is 'c d e f'. What is the average number of words of the two texts?",
+        &[],
+        json!(3),
+    );
+    // Quoted text is no clause's end: "'a; b'" stays itself.
+    right(
+        h.path(),
+        "The first text is 'a; b'. The second text is 'c. d e'. What is the total number of words of the two texts?",
+        &[],
+        json!(5),
+    );
+    // A sum of maxima is no maximum; "both" of three is not said.
+    refused(
+        h.path(),
+        "The first list is [3, 9, 4]. The second list is [7, 1]. What is the largest item of the two lists combined?",
+        "\"largest item\" is not what ccos.data.max computes",
+    );
+    refused(
+        h.path(),
+        "Count the words of both texts: the first text is 'a b', the second text is 'c d e', the third text is 'f'.",
+        "third text",
+    );
+}
