@@ -1994,6 +1994,12 @@ fn doubt_about(it: &Mention, value: &Json, p: &Param) -> Option<String> {
     if name && says_a_kind(p) && is_place(&it.text) && cue_score(it, p) <= 0.0 {
         return Some(format!("a place, not a kind for :{}", p.name));
     }
+    // A name is no e-mail address (attack trial: "to John Doe at
+    // john.doe@example.com" sent to "John Doe", the address in `bcc`):
+    // a doubt, so no other capability (a chat message) takes the name.
+    if !it.text.contains('@') && wants_an_email_address(p) {
+        return Some(format!("a name, not an e-mail address for :{}", p.name));
+    }
     let own = ccos_marketplace::ids::words(&p.name);
     // "Washington" (the city as often) has no postal code here, and
     // "Washington, D.C." is bound as the city.
@@ -2421,6 +2427,24 @@ const PERSON_WORDS: &[&str] = &[
 ];
 
 /// Whether `name` opens with a person's title ("Dr. John Smith").
+fn wants_an_email_address(p: &Param) -> bool {
+    has(&p.name_words, &["email", "mail"])
+        || (has(&p.desc_words, &["email", "e-mail"]) && has(&p.desc_words, &["address"]))
+}
+
+/// Whether `it`, a name, is whose e-mail address follows ("John Doe at
+/// john.doe@example.com", "John (john@x.org)"): the address is the
+/// value, the name only says whose.
+fn names_an_addressee(clause: &str, it: &Mention, mentions: &[Mention]) -> bool {
+    mentions.iter().any(|e| {
+        e.kind == MentionKind::Email
+            && e.span.start >= it.span.end
+            && clause
+                .get(it.span.end..e.span.start)
+                .is_some_and(|between| matches!(between.trim(), "at" | "(" | "<" | "," | ""))
+    })
+}
+
 fn titled_person(name: &str) -> bool {
     let first = name
         .split_whitespace()
@@ -2479,6 +2503,12 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     }
     // "Dr. John Smith" is a person: never a cuisine or a city.
     if m.kind == MentionKind::Name && titled_person(&m.text) && !about_people(p) {
+        return None;
+    }
+    // A number written in scientific notation is no text: "order 1e5"
+    // would be sent as "100000.0" (attack trial).
+    if m.kind == MentionKind::Number && matches!(ty, Some("string")) && m.text.contains(['e', 'E'])
+    {
         return None;
     }
     // A date parameter (`check_in_date`) takes a date, not a text
@@ -2775,7 +2805,32 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             (sc, s(&text_value))
         }
         (MentionKind::Email, Some("string") | None) => {
-            let sc = if has(n, EMAIL_WORDS) { 1.0 } else { 0.4 };
+            // A copy goes only where the goal says copy: a second address
+            // is no blind copy (attack trial).
+            let copy_said = m
+                .cue
+                .before
+                .iter()
+                .any(|w| matches!(w.as_str(), "cc" | "bcc" | "copy" | "copying" | "cc'd"));
+            if has(n, &["cc", "bcc"]) && !copy_said {
+                return None;
+            }
+            // Nor is an address the text of a message ("… and
+            // bob@example.com" once became the body).
+            if has(
+                n,
+                &[
+                    "body", "message", "content", "text", "subject", "msg", "note",
+                ],
+            ) && !wants_an_email_address(p)
+            {
+                return None;
+            }
+            let sc = if has(n, EMAIL_WORDS) || wants_an_email_address(p) {
+                1.0
+            } else {
+                0.4
+            };
             (sc, s(&text_value))
         }
         (MentionKind::Path, Some("string") | None) => {
@@ -3848,7 +3903,39 @@ fn counts_param(p: &Param, noun: &str) -> bool {
     if p.name_words.contains(noun) && plural_name(&p.name) {
         return true;
     }
-    !counts_other_things(p, noun) && (has(&p.name_words, COUNTING) || has(&p.desc_words, COUNTING))
+    if counts_other_things(p, noun) {
+        return false;
+    }
+    if has(&p.name_words, COUNTING) {
+        return true;
+    }
+    // The description counts what follows its counting word: "the
+    // *number of* guests" counts guests; "the *quantity of* charge on
+    // the first body" counts no bodies (attack trial: "two charged
+    // bodies" was passed as a charge of 2).
+    let desc = lower_description(p);
+    let words: Vec<&str> = desc
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut counts_some = false;
+    for (k, w) in words.iter().enumerate() {
+        if !COUNTING.contains(w) {
+            continue;
+        }
+        counts_some = true;
+        let object = words[k + 1..]
+            .iter()
+            .find(|w| !matches!(**w, "of" | "the" | "a" | "an" | "many"));
+        if object.is_some_and(|o| analyze(o).iter().any(|st| st == noun)) {
+            return true;
+        }
+    }
+    // A count of no stated thing ("the total", "how many"): any noun.
+    counts_some
+        && !words
+            .windows(2)
+            .any(|w| COUNTING.contains(&w[0]) && w[1] == "of")
 }
 
 /// Whether the word right after number `men` in `clause` is a word of
@@ -4427,6 +4514,11 @@ pub fn bind(
                 // Nor any other parameter's ("the Tower *of London*" is no
                 // colour).
                 if qualifies_topic.contains(&mi) {
+                    continue;
+                }
+                // "John Doe at john.doe@example.com": whose address it is,
+                // no value (attack trial: the name became the subject).
+                if men.kind == MentionKind::Name && names_an_addressee(clause, men, mentions) {
                     continue;
                 }
                 // A number goes into a text parameter that is no id only
@@ -5054,6 +5146,11 @@ pub fn bind(
                     .push(format!("{} names {} itself", it.label(), m.id));
                 continue;
             }
+            if it.kind == MentionKind::Name && names_an_addressee(clause, it, mentions) {
+                b.notes
+                    .push(format!("{} says whose e-mail address follows", it.label()));
+                continue;
+            }
             // "the weather in Seattle, Washington": the region qualifies
             // the place, whose parameter takes both.
             // "the sales tax in Chicago, Illinois": a parameter for the
@@ -5513,7 +5610,16 @@ pub fn bind(
             } else {
                 text
             };
-            if refers_to_nothing_said(&text) {
+            // Words naming whose address follows are no message ("email
+            // to John Doe at … with subject Hello" once sent that very
+            // text as the subject).
+            if refers_to_nothing_said(&text)
+                || mentions.iter().any(|x| {
+                    ((x.kind == MentionKind::Name && names_an_addressee(clause, x, mentions))
+                        || x.kind == MentionKind::Email)
+                        && text.contains(&x.text)
+                })
+            {
                 b.missing.push(p.name.clone());
                 continue;
             }
@@ -6048,11 +6154,27 @@ fn unit_parameter(
             })
             .collect();
     }
-    // The goal's own word for the unit ("5cm" → "cm", "5 feet" → "feet").
-    let word = first
-        .text
-        .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '.' | ',' | '-' | '+'))
-        .trim();
+    // The goal's own word for the unit ("5cm" → "cm", "5 feet" → "feet",
+    // "1e3 m" → "m"): what follows the number's own characters.
+    let word = {
+        let t = first.text.as_str();
+        let mut k = 0;
+        let b = t.as_bytes();
+        while k < b.len() {
+            let c = b[k];
+            let exponent = matches!(c, b'e' | b'E')
+                && k > 0
+                && b[k - 1].is_ascii_digit()
+                && b.get(k + 1)
+                    .is_some_and(|n| n.is_ascii_digit() || matches!(n, b'-' | b'+'));
+            if c.is_ascii_digit() || matches!(c, b'.' | b',' | b'-' | b'+') || exponent {
+                k += 1;
+            } else {
+                break;
+            }
+        }
+        t[k..].trim()
+    };
     let listed = p.schema.get("enum").and_then(Json::as_array);
     let value = match listed.or(p.closed.as_ref()) {
         Some(choices) => {
@@ -7607,6 +7729,95 @@ mod tests {
     }
 
     #[test]
+    fn a_count_of_bodies_is_no_quantity_of_charge() {
+        let potential = CapabilityManifest::new(
+            "calculate_electrostatic_potential",
+            "Calculate the electrostatic potential between two charged bodies.",
+            obj(
+                json!({"charge1": {"type": "number", "description": "The quantity of charge on the first body."},
+                       "charge2": {"type": "number", "description": "The quantity of charge on the second body."},
+                       "distance": {"type": "number", "description": "The distance between the two bodies."}}),
+                &["charge1", "charge2", "distance"],
+            ),
+        );
+        let b = run(
+            "the electrostatic potential between two charged bodies of 1e-9 and 2e-9 of distance 0.05",
+            &potential,
+        );
+        assert_ne!(args(&b)["charge1"], json!(2), "{b:?}");
+        assert!(
+            !args(&b)
+                .as_object()
+                .is_some_and(|a| a.values().any(|v| v == &json!(2))),
+            "{b:?}"
+        );
+    }
+
+    #[test]
+    fn an_email_goes_to_its_address_and_a_name_never_does() {
+        let send = CapabilityManifest::new(
+            "send_email",
+            "Send an email to the specified email address.",
+            obj(
+                json!({"to": {"type": "string", "description": "The email address to send to."},
+                       "subject": {"type": "string", "description": "The subject of the email."},
+                       "body": {"type": "string", "description": "The body content of the email."},
+                       "bcc": {"type": "string", "description": "The email address to blind carbon copy."}}),
+                &["to", "subject", "body"],
+            ),
+        );
+        let b = run(
+            "Send an email to John Doe at john.doe@example.com with the subject 'Meeting' and body 'Hi'",
+            &send,
+        );
+        assert!(b.complete(), "{b:?}");
+        assert_eq!(
+            args(&b),
+            json!({"to": "john.doe@example.com", "subject": "Meeting", "body": "Hi"})
+        );
+        // No address stated: the name is no address, and a doubt (no
+        // other capability is tried for it).
+        let b = run(
+            "Send an email to John Doe with the subject 'Meeting' and body 'Hi'",
+            &send,
+        );
+        assert!(!b.complete() && !b.doubts.is_empty(), "{b:?}");
+        assert_ne!(args(&b)["to"], json!("John Doe"), "{b:?}");
+        // Attack trial: the addressee's name became the subject, and a
+        // second address a blind copy.
+        let b = run(
+            "Send an email to John Doe at john.doe@example.com with subject 'Hello' and body 'Hi'",
+            &send,
+        );
+        assert_eq!(
+            args(&b),
+            json!({"to": "john.doe@example.com", "subject": "Hello", "body": "Hi"}),
+            "{b:?}"
+        );
+        let b = run(
+            "Send an email to John Doe at john.doe@example.com with subject Hello and body 'Hi'",
+            &send,
+        );
+        assert!(!b.complete(), "{b:?}");
+        let b = run(
+            "Send an email to Alice at alice@example.com and Bob at bob@example.com with the subject 'Meeting' and body 'Hi'",
+            &send,
+        );
+        assert!(!b.complete(), "{b:?}");
+        let b = run(
+            "Send an email to alice@example.com and bob@example.com",
+            &send,
+        );
+        assert!(!b.complete(), "{b:?}");
+        assert!(!args(&b).to_string().contains("bob@"), "{b:?}");
+        let b = run(
+            "Send an email to alice@example.com and bcc bob@example.com with the subject 'Meeting' and body 'Hi'",
+            &send,
+        );
+        assert_eq!(args(&b)["bcc"], json!("bob@example.com"), "{b:?}");
+    }
+
+    #[test]
     fn a_quantitys_unit_goes_to_the_unit_parameter() {
         // Attack trial: "a radius of 5 feet" passed 5 and the capability
         // read it in its default unit, meters.
@@ -7624,6 +7835,9 @@ mod tests {
         assert_eq!(args(&b), json!({"radius": 5, "units": "feet"}));
         let b = run("the area of a circle with a radius of 5cm", &area);
         assert_eq!(args(&b), json!({"radius": 5, "units": "cm"}));
+        // The exponent is the number's, not the unit's.
+        let b = run("the area of a circle with a radius of 1e3 m", &area);
+        assert_eq!(args(&b), json!({"radius": 1000, "units": "m"}));
         // A bare number says no unit.
         let b = run("the area of a circle with a radius of 5", &area);
         assert_eq!(args(&b), json!({"radius": 5}));

@@ -691,7 +691,13 @@ fn scan(text: &str) -> Vec<Tok> {
                 j += 1;
                 continue;
             }
-            if ",;!?()[]{}\"“”`=+*<>|".contains(d) {
+            // "2.5E+3": the exponent's sign is the number's.
+            let exponent_sign = d == '+'
+                && j >= i + 2
+                && matches!(b[j - 1], b'e' | b'E')
+                && b[j - 2].is_ascii_digit()
+                && b.get(j + 1).is_some_and(u8::is_ascii_digit);
+            if ",;!?()[]{}\"“”`=+*<>|".contains(d) && !exponent_sign {
                 break;
             }
             j += d.len_utf8();
@@ -831,6 +837,29 @@ fn parse_number(w: &str) -> Option<Result<Json, String>> {
     // An amount of money is its number ("$5000").
     let plain = plain.strip_prefix(['$', '€', '£']).unwrap_or(&plain);
     let body = plain.strip_prefix(['-', '+']).unwrap_or(plain);
+    // Scientific notation ("1e-9", "6.022E23"): a number, never its
+    // mantissa alone (attack trial: "2e-9" was passed as 2).
+    if let Some((mantissa, exponent)) = body.split_once(['e', 'E'])
+        && !mantissa.is_empty()
+        && mantissa.chars().all(|c| c.is_ascii_digit() || c == '.')
+        && mantissa.matches('.').count() <= 1
+        && mantissa.chars().any(|c| c.is_ascii_digit())
+        && exponent
+            .strip_prefix(['-', '+'])
+            .unwrap_or(exponent)
+            .chars()
+            .all(|c| c.is_ascii_digit())
+        && exponent.chars().any(|c| c.is_ascii_digit())
+        && !w.contains(',')
+    {
+        let f: f64 = plain.parse().ok()?;
+        if !f.is_finite() {
+            return Some(Err(format!("the number {w} is out of range")));
+        }
+        return Some(Ok(
+            serde_json::Number::from_f64(f).map_or(Json::Null, Json::Number)
+        ));
+    }
     if body.is_empty()
         || !body.chars().all(|c| c.is_ascii_digit() || c == '.')
         || body.matches('.').count() > 1
@@ -3770,6 +3799,20 @@ mod tests {
             let text = text.join(" ");
             let _ = mentions(&text);
         }
+    }
+
+    #[test]
+    fn scientific_notation_is_one_number() {
+        let m = mentions("two charged bodies of 1e-9, then 2.5E+3 at 6.022e23").unwrap();
+        let numbers: Vec<f64> = m
+            .iter()
+            .filter(|x| x.kind == MentionKind::Number && !x.weak)
+            .filter_map(|x| x.value.as_f64())
+            .collect();
+        assert_eq!(numbers, vec![1e-9, 2.5e3, 6.022e23], "{m:?}");
+        // No exponent, no number: "3e" is a word.
+        assert!(parse_number("3e").is_none());
+        assert!(parse_number("e5").is_none());
     }
 
     #[test]
