@@ -5920,6 +5920,13 @@ pub fn bind(
     into_folder(m, mentions, &bound_from, &mut bound, &mut b.notes);
     b.unused
         .extend(mixed_units(mentions, &params, &bound_from, &bound));
+    b.unused.extend(headed_by_another(
+        clause,
+        mentions,
+        &params,
+        &bound_from,
+        &bound,
+    ));
     b.unused.extend(unit_parameter(
         mentions,
         &params,
@@ -6076,6 +6083,74 @@ fn mixed_units(
                 "{} (a {dim} in another unit than the others, and the capability takes plain numbers)",
                 men.label()
             )
+        })
+        .collect()
+}
+
+/// The names and quoted texts bound to one parameter while the noun right
+/// after them names another: "on the *'Playstation' platform* for the
+/// *'European' region*" once bound 'European' to `platform` (the word
+/// before it) and 'Playstation' to `region`. The value's own noun says
+/// which it is; bound elsewhere, it is listed unused (the goal refused).
+fn headed_by_another(
+    clause: &str,
+    mentions: &[Mention],
+    params: &[Param],
+    bound_from: &BTreeMap<usize, MentionRef>,
+    bound: &[(usize, Bound)],
+) -> Vec<String> {
+    bound
+        .iter()
+        .filter_map(|(pi, _)| {
+            let men = mention_at(mentions, *bound_from.get(pi)?);
+            if !matches!(men.kind, MentionKind::Name | MentionKind::Quoted) {
+                return None;
+            }
+            let stems = analyze(men.cue.after.first()?);
+            let p = &params[*pi];
+            // Its noun may take two words ("New York *time zone*" for
+            // `from_timezone`).
+            let compound = men
+                .cue
+                .after
+                .get(1)
+                .map(|second| analyze(&format!("{}{second}", men.cue.after[0])))
+                .unwrap_or_default();
+            if stems
+                .iter()
+                .chain(&compound)
+                .any(|st| p.name_words.contains(st))
+            {
+                return None;
+            }
+            // "Tokyo *time*" is Tokyo's time zone, no time.
+            if has(&p.name_words, &["timezone", "zone", "tz"]) {
+                return None;
+            }
+            // "Fortnite *player* Ninja": the noun labels the value after
+            // it; the name before only qualifies it.
+            let noun = men.cue.after.first()?;
+            let labels_next = mentions.iter().any(|x| {
+                x.span.start > men.span.end
+                    && matches!(x.kind, MentionKind::Name | MentionKind::Quoted)
+                    && clause
+                        .get(men.span.end..x.span.start)
+                        .is_some_and(|gap| gap.trim().eq_ignore_ascii_case(noun))
+            });
+            if labels_next {
+                return None;
+            }
+            let other = params
+                .iter()
+                .enumerate()
+                .find(|(qi, q)| qi != pi && stems.iter().any(|st| q.name_words.contains(st)))?;
+            Some(format!(
+                "{} (the {:?} it is said of is :{}, not :{})",
+                men.label(),
+                men.cue.after.first()?,
+                other.1.name,
+                p.name
+            ))
         })
         .collect()
 }
@@ -7726,6 +7801,50 @@ mod tests {
         );
         assert!(b.complete(), "{b:?}");
         assert_eq!(args(&b), json!({"base": 10, "height": 5}));
+    }
+
+    #[test]
+    fn a_value_whose_noun_names_another_parameter_is_not_bound_there() {
+        let updates = cap(
+            "games.update.find",
+            obj(
+                json!({"game": {"type": "string"}, "platform": {"type": "string"}, "region": {"type": "string"}}),
+                &["game", "platform", "region"],
+            ),
+        );
+        let b = run(
+            "find the latest updates for the game 'Call of Duty' on the 'Playstation' platform for the 'European' region",
+            &updates,
+        );
+        let a = args(&b);
+        assert!(
+            (a["platform"] == json!("Playstation") && a["region"] == json!("European"))
+                || !b.complete(),
+            "{b:?}"
+        );
+        // "Tokyo time" names a time zone.
+        let convert = cap(
+            "convert_time",
+            obj(
+                json!({"source_timezone": {"type": "string"}, "time": {"type": "string"}, "target_timezone": {"type": "string"}}),
+                &["source_timezone", "time", "target_timezone"],
+            ),
+        );
+        let b = run("convert 09:30 Tokyo time to India time", &convert);
+        assert!(b.unused.is_empty(), "{b:?}");
+        // The noun labels the value after it: "Fortnite" qualifies it.
+        let stats = cap(
+            "getPlayerStats",
+            obj(
+                json!({"game": {"type": "string"}, "player": {"type": "string"}}),
+                &["game", "player"],
+            ),
+        );
+        let b = run("Look up stats for Fortnite player Ninja", &stats);
+        assert!(
+            !b.unused.iter().any(|u| u.contains("it is said of")),
+            "{b:?}"
+        );
     }
 
     #[test]
