@@ -46,6 +46,9 @@ pub(crate) struct Story {
     /// *total* area", "combined"), which one call per instance does not
     /// answer.
     pub aggregate: Option<String>,
+    /// The arithmetic the asks combine the results by, when one
+    /// ([`arithmetic`]): the plan makes it.
+    pub combination: Option<Combination>,
     /// The stems of the nouns the instances are named by ("the first
     /// *garden*": `garden`).
     pub nouns: Vec<String>,
@@ -128,13 +131,13 @@ fn combination_of(word: &str) -> Option<Combination> {
     }
 }
 
-/// The arithmetic by which the asks of `story` combine the instances'
-/// results: `None` when they ask nothing combined, or anything other
-/// than one sum or one mean ("the *difference between* the totals",
-/// "the *total* and the *average*").
-pub(crate) fn arithmetic(story: &Story) -> Option<Combination> {
+/// The arithmetic by which the asks among `parts` combine the
+/// instances' results: `None` when they ask nothing combined, or anything
+/// other than one sum or one mean ("the *difference between* the
+/// totals", "the *total* and the *average*").
+fn arithmetic(parts: &[Part]) -> Option<Combination> {
     let mut found: Option<Combination> = None;
-    for ask in story.parts.iter().filter(|p| p.role == Role::Ask) {
+    for ask in parts.iter().filter(|p| p.role == Role::Ask) {
         let words: Vec<String> = word_spans(&ask.text).into_iter().map(|(_, w)| w).collect();
         let each = words.iter().any(|w| DISTRIBUTIVE.contains(&w.as_str()));
         for w in words.iter().filter(|w| combines(w)) {
@@ -539,10 +542,12 @@ pub(crate) fn read(clauses: &[&str]) -> Option<Story> {
             .into_iter()
             .find(|w| RELATING.contains(&w.as_str()) || (!each && AGGREGATES.contains(&w.as_str())))
     });
+    let combination = arithmetic(&parts);
     Some(Story {
         parts,
         instances,
         aggregate,
+        combination,
         nouns,
     })
 }

@@ -60,12 +60,10 @@ fn relative_value(text: &str) -> Option<&'static str> {
         "same as",
         "as much as",
     ];
-    let words: Vec<String> = word_spans(text).into_iter().map(|(_, w)| w).collect();
-    let joined = format!(" {} ", words.join(" "));
     RELATIVE
         .iter()
         .copied()
-        .find(|r| joined.contains(&format!(" {r} ")))
+        .find(|r| lexicon::says_whole(text, r, &[]))
 }
 
 /// Quantities that do not add up: a sum or a mean of them is no answer
@@ -623,7 +621,7 @@ impl Planner {
         served: &[(SubIntent, Chosen, Vec<String>)],
     ) -> Result<Combining, String> {
         use ccos_marketplace::search::analyze;
-        let how = crate::decompose::story::arithmetic(story).ok_or_else(String::new)?;
+        let how = story.combination.ok_or_else(String::new)?;
         let asks: Vec<&str> = story
             .parts
             .iter()
@@ -699,7 +697,7 @@ impl Planner {
             }
         }
         // The ask states nothing of its own the sum would leave out ("…
-        // in m": a unit to convert to).
+        // in m": a unit to convert to), by a value or a unit's word.
         for ask in &asks {
             let mentions =
                 crate::understand::mentions(ask).map_err(|_| format!("{ask:?} cannot be read"))?;
@@ -712,9 +710,6 @@ impl Planner {
                     men.text
                 ));
             }
-        }
-        // Nor a unit of its own ("the total area … in m": to convert).
-        for ask in &asks {
             let words: Vec<String> = word_spans(ask).into_iter().map(|(_, w)| w).collect();
             if let Some(w) = (0..words.len()).find_map(|k| {
                 let rest: Vec<Option<&str>> = words[k..].iter().map(|w| Some(w.as_str())).collect();
@@ -931,7 +926,7 @@ fn every_value_passed(
 /// `text` without the words combining the instances' results ("the
 /// *total* area") when the plan makes that combination by arithmetic.
 fn without_combining(text: &str, story: &Story) -> String {
-    if crate::decompose::story::arithmetic(story).is_none() {
+    if story.combination.is_none() {
         return text.to_string();
     }
     let combining: BTreeSet<String> = word_spans(text)
