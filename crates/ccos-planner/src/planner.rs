@@ -3900,6 +3900,8 @@ fn unaccounted_word(
                 .is_some_and(|n| DETERMINERS.contains(&n.as_str()))
             && !QUESTION_OPENERS.contains(&first)
             && !GENERIC_REQUEST_VERBS.contains(&first)
+            // "*Assuming* the gravity to be 9.8, calculate …": a premise.
+            && !matches!(first, "assuming" | "given")
     };
     if let Some(first) = words.first()
         && (lexicon::is_action_verb(first) || imperative(first))

@@ -2816,3 +2816,22 @@ fn a_story_total_is_added_up_and_a_wrong_sum_refused() {
         "third text",
     );
 }
+
+/// A premise is read with the one request after it; with two requests,
+/// whose "it" is not said, it is refused.
+#[test]
+fn a_premise_is_read_with_its_request_and_refused_before_two() {
+    let h = home(false);
+    right(
+        h.path(),
+        "Given the text 'hello big world', count its words",
+        &[],
+        json!(3),
+    );
+    right(h.path(), "Given 3, add 4 to it", &[], json!(7));
+    refused(
+        h.path(),
+        "Given the text 'hello world', count its words and then count its lines",
+        "s1 \"Given the text 'hello world'\": no capability serves it",
+    );
+}

@@ -445,7 +445,19 @@ impl ClauseDecomposition {
     /// it (`then`, `and`, `after that`; empty after punctuation).
     pub fn clause_parts(goal: &str) -> Vec<(String, String)> {
         let mut out: Vec<(String, String)> = Vec::new();
+        // Whether the last clause is a premise opening a sentence, not
+        // yet joined to its request.
+        let mut premise_open = false;
+        // Where a premise was read with its request: the clause's index,
+        // the premise's length in it, and the text then.
+        let mut premise_fold: Option<(usize, usize, String)> = None;
         for c in split_clauses(goal) {
+            // "Given patient with id 546382, retrieve their MRI report":
+            // a premise states what the request after its comma is about;
+            // read alone it was a request of its own (a call asking for
+            // the status), and "their" took its result as the patient.
+            let after_a_premise = c.after_comma && c.lead.is_empty() && premise_open;
+            premise_open = !c.after_comma && c.lead.is_empty() && opens_a_premise(&c.text);
             let n_words = c
                 .text
                 .split_whitespace()
@@ -511,14 +523,15 @@ impl ClauseDecomposition {
                     .any(|w| w.eq_ignore_ascii_case("by"))
             });
             let own_request = sequential(&c.lead) && is_plain_word(&c.text) && !after_by;
+            let last_at = out.len().saturating_sub(1);
+            let joins = (n_words < 2
+                && !crate::understand::lexicon::is_action_verb(&first)
+                && !own_request)
+                || (c.after_comma && verb_type(&c.text).is_none())
+                || (c.lead == "and" && verbless);
             match out.last_mut() {
-                Some((_, last))
-                    if (n_words < 2
-                        && !crate::understand::lexicon::is_action_verb(&first)
-                        && !own_request)
-                        || (c.after_comma && verb_type(&c.text).is_none())
-                        || (c.lead == "and" && verbless) =>
-                {
+                Some((_, last)) if after_a_premise || joins => {
+                    let premise_len = last.len();
                     if !c.lead.is_empty() {
                         last.push(' ');
                         last.push_str(&c.lead);
@@ -527,9 +540,26 @@ impl ClauseDecomposition {
                     }
                     last.push(' ');
                     last.push_str(&c.text);
+                    if after_a_premise && !joins {
+                        premise_fold = Some((last_at, premise_len, last.clone()));
+                    }
                 }
                 _ => out.push((c.lead, c.text)),
             }
+        }
+        // The premise read with its request only when that request is the
+        // goal's last and nothing joined it since: "Given patient 5, get
+        // their record and then book an appointment for them" would give
+        // the second request the first one's result as "them" (attack
+        // trial); as before, each is read alone.
+        if let Some((at, premise_len, folded)) = premise_fold
+            && (at + 1 != out.len() || out[at].1 != folded)
+        {
+            let whole = std::mem::take(&mut out[at].1);
+            let (premise, rest) = whole.split_at(premise_len);
+            let rest = rest.trim_start_matches(',').trim_start();
+            out[at].1 = premise.to_string();
+            out.insert(at + 1, (String::new(), rest.to_string()));
         }
         // "write the current time to now.txt": what to write is a request
         // of its own, then written ("write it to now.txt").
@@ -583,6 +613,18 @@ impl ClauseDecomposition {
         }
         split
     }
+}
+
+/// Whether `clause` opens with a premise ("*Given* patient with id 5, …"):
+/// the facts a request after it works on, no request of its own.
+fn opens_a_premise(clause: &str) -> bool {
+    // A premise names what it gives by a value ("Given *patient 546382*");
+    // "Given the current time" names a result to get first, and "Given
+    // *that* I live in Boston" a fact, not what the request acts on.
+    let mut words = clause.split_whitespace().map(|w| w.to_lowercase());
+    words.next().as_deref() == Some("given")
+        && words.next().as_deref() != Some("that")
+        && crate::understand::mentions(clause).is_ok_and(|ms| !ms.is_empty())
 }
 
 /// Whether the thing of `source` ("show the file") is a common noun alone.
@@ -1066,6 +1108,18 @@ const ASKING_WORDS: [&str; 12] = [
 /// listed a folder named "[3,1,2]"); folding it into a request as context
 /// was tried and let its values fill slots the request never named.
 pub(crate) fn is_statement(clause: &str) -> bool {
+    // A premise not read with a request ("Given patient 5, get their
+    // record and book a visit for them") asks for nothing itself (a
+    // premise read with one has a comma, or a verb, after it).
+    if opens_a_premise(clause)
+        && !clause.contains(',')
+        && !lexicon::words_of(clause)
+            .iter()
+            .skip(1)
+            .any(|w| lexicon::is_action_verb(w) || lexicon::is_request_verb(w))
+    {
+        return true;
+    }
     if !opens_like_a_statement(clause) {
         return false;
     }
@@ -1464,6 +1518,42 @@ mod tests {
     }
 
     #[test]
+    fn a_premise_is_read_with_the_request_after_it() {
+        assert_eq!(
+            ClauseDecomposition::clause_texts(
+                "Given patient with id 546382, retrieve their brain MRI report with the status 'concluded'."
+            ),
+            vec![
+                "Given patient with id 546382, retrieve their brain MRI report with the status 'concluded'"
+            ]
+        );
+        // Only with one request after it: "them" of a second request
+        // would be the first's result.
+        assert_eq!(
+            ClauseDecomposition::clause_texts(
+                "Given patient 546382, get their record and then book an appointment for them"
+            ),
+            vec![
+                "Given patient 546382",
+                "get their record",
+                "book an appointment for them"
+            ]
+        );
+        assert_eq!(
+            ClauseDecomposition::clause_texts("Given the list [3,1,2], sort it, then reverse it")
+                .len(),
+            3
+        );
+        // A result to get first, or a fact, is no premise.
+        for goal in [
+            "Given the current time, write it to now.txt",
+            "Given that I live in Boston, find Italian restaurants",
+        ] {
+            assert_eq!(ClauseDecomposition::clause_texts(goal).len(), 2, "{goal}");
+        }
+    }
+
+    #[test]
     fn one_plain_word_after_then_is_a_request_of_its_own() {
         // Folded into "List the tasks", "approve" was dropped with exit 0.
         let parts = ClauseDecomposition::clause_parts("List the tasks, then approve");
@@ -1609,6 +1699,12 @@ mod tests {
         assert!(is_statement("I have a bond with a coupon of $50"));
         assert!(is_statement("The time must be in UTC"));
         assert!(is_statement("The answer should be in Celsius"));
+        // A premise left alone asks for nothing; with its request, it asks.
+        assert!(is_statement("Given customer Bob"));
+        assert!(!is_statement("Given customer Bob, list his orders"));
+        assert!(!is_statement(
+            "Given patient 546382 retrieve their MRI report"
+        ));
         // Requests, questions, conditions, imperatives, continuations.
         assert!(!is_statement("I need to sort [3,1,2]"));
         assert!(!is_statement("what is the max of [3,9,4]?"));

@@ -2591,7 +2591,16 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
         // (`page`, `offset`) takes a number only when its own word is near.
         let page_number = has(n, &["page", "offset", "skip", "cursor"])
             && !has(n, &["per", "size", "limit", "count"]);
+        // "translate 'hi' *into* French": where it goes names a target
+        // (`target_language`), where it comes from a source.
+        let directed = m.kind == MentionKind::Name
+            && match m.cue.prep.as_deref() {
+                Some("to" | "into") => has(n, &["target", "destination"]),
+                Some("from") => has(n, &["source", "origin"]),
+                _ => false,
+            };
         if near.is_disjoint(n)
+            && !directed
             && !(m.kind == MentionKind::Number && !page_number && has(&near, PAGING_CUES))
         {
             return None;
@@ -3314,6 +3323,23 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
     {
         s -= 3.0;
     }
+    // "translate 'hi' *into* French": a name after "to"/"into" is where
+    // something goes (`target_language`), never where it comes from
+    // (`source_language`); after "from", the other way round.
+    if m.kind == MentionKind::Name {
+        const TARGET: &[&str] = &["target", "destination", "dest"];
+        const SOURCE: &[&str] = &["source", "origin", "src"];
+        let (toward, away) = match m.cue.prep.as_deref() {
+            Some("to" | "into" | "onto") => (TARGET, SOURCE),
+            Some("from") => (SOURCE, TARGET),
+            _ => (&[][..], &[][..]),
+        };
+        if has(n, toward) && !has(n, away) {
+            s += 0.6;
+        } else if has(n, away) && !has(n, toward) {
+            s -= 3.0;
+        }
+    }
     // A person's name is no point in time ("since Ada's commit").
     if m.kind == MentionKind::Name && has(n, &["timestamp", "date", "time", "since", "until"]) {
         s -= 3.0;
@@ -3730,6 +3756,11 @@ fn adjacent_word_names(m: &Mention, p: &Param) -> bool {
         .flat_map(|w| analyze(w))
         .any(|st| p.name_words.contains(&st))
 }
+
+/// What a name's own noun naming a parameter adds to their pair
+/// ([`own_noun_names`]): more than the word before it across a
+/// preposition ("'Playstation' platform for the *'European' region*").
+const OWN_NOUN_BONUS: f64 = 0.6;
 
 /// What a value named in a coordination of parameters adds to its pair
 /// ([`respective`]): more than any cue or type evidence.
@@ -4534,7 +4565,12 @@ pub fn bind(
                 {
                     continue;
                 }
-                let score = street_last(men, p, base + cue_score(men, p).min(base * 2.0));
+                let own = if own_noun_names(clause, mentions, men, p, &params) {
+                    OWN_NOUN_BONUS
+                } else {
+                    0.0
+                };
+                let score = street_last(men, p, base + cue_score(men, p).min(base * 2.0)) + own;
                 pairs.push(Pair {
                     mention: mi,
                     item: None,
@@ -5276,6 +5312,10 @@ pub fn bind(
                             "in" | "at"
                                 | "from"
                                 | "to"
+                                // "translate 'hi' *into* French": the
+                                // language was dropped (attack trial).
+                                | "into"
+                                | "onto"
                                 | "for"
                                 | "on"
                                 | "between"
@@ -6087,11 +6127,115 @@ fn mixed_units(
         .collect()
 }
 
-/// The names and quoted texts bound to one parameter while the noun right
-/// after them names another: "on the *'Playstation' platform* for the
+/// The noun right after name or quoted text `men`, as stems, and with the
+/// word after it as one compound ("New York *time zone*"): the value's own
+/// noun, which says what it is ("the *'Playstation' platform*"). `None`
+/// for other kinds, when punctuation or a function word follows ("Paris,
+/// France", "Paris *for* the region"), when the word is a verb form
+/// ("Lakers *including* its opponent", "Las Vegas *named* Paris") or
+/// labels the value after it
+/// ("Fortnite *player* Ninja": the name before only qualifies it).
+fn own_noun(clause: &str, mentions: &[Mention], men: &Mention) -> Option<OwnNoun> {
+    if !matches!(men.kind, MentionKind::Name | MentionKind::Quoted) {
+        return None;
+    }
+    let rest = clause.get(men.span.end..)?;
+    if !rest.starts_with(' ') {
+        return None;
+    }
+    let mut words = rest.split_whitespace();
+    let first = words.next()?;
+    let noun = first.trim_end_matches(|c: char| !c.is_alphanumeric());
+    if noun.is_empty() || !noun.chars().all(|c| c.is_alphanumeric()) {
+        return None;
+    }
+    let lower = noun.to_lowercase();
+    // ("Las Vegas *named* Paris": attack trial, `{:hotel_name "Las Vegas"}`.)
+    if crate::resolution::catalog::STOP_WORDS.contains(&lower.as_str())
+        || lower.ends_with("ing")
+        || lower.ends_with("ed")
+    {
+        return None;
+    }
+    // ("the Nike *shoe called* Air Max": attack trial, `{:shoe "Nike"}`.)
+    let labels_next = mentions.iter().any(|x| {
+        x.span.start > men.span.end
+            && matches!(x.kind, MentionKind::Name | MentionKind::Quoted)
+            && clause.get(men.span.end..x.span.start).is_some_and(|gap| {
+                let gap = gap.trim().to_lowercase();
+                let gap = ["called", "named", "titled"]
+                    .iter()
+                    .find_map(|w| gap.strip_suffix(w))
+                    .unwrap_or(&gap)
+                    .trim();
+                gap.eq_ignore_ascii_case(noun)
+            })
+    });
+    if labels_next {
+        return None;
+    }
+    let mut stems = analyze(&lower);
+    let second = (noun.len() == first.len())
+        .then(|| words.next())
+        .flatten()
+        .map(|w| {
+            w.trim_end_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        });
+    if let Some(second) = &second {
+        stems.extend(analyze(&format!("{lower}{second}")));
+    }
+    let heads = second
+        .as_deref()
+        .is_none_or(|w| w.is_empty() || crate::resolution::catalog::STOP_WORDS.contains(&w));
+    Some(OwnNoun { stems, heads })
+}
+
+/// A value's own noun ([`own_noun`]).
+struct OwnNoun {
+    /// Its stems, and those of it joined to the next word.
+    stems: Vec<String>,
+    /// Whether it ends its phrase (punctuation, a function word or the
+    /// end follows): "the 'Playstation' *platform* for", not "the Xbox
+    /// *game* updates", where it qualifies the noun after it.
+    heads: bool,
+}
+
+/// Whether the own noun of `men` ([`own_noun`]) heads its phrase and names
+/// parameter `p`: strong evidence that text parameter `p` takes it (not
+/// "the *Xbox game* updates for 'Halo'": attack trial, `{:game "Xbox"}`) ("the *'European'
+/// region*" for `region`, though "platform" is the word before it).
+fn own_noun_names(
+    clause: &str,
+    mentions: &[Mention],
+    men: &Mention,
+    p: &Param,
+    params: &[Param],
+) -> bool {
+    // A text only: "*NFL* data" says which data, and is none (attack
+    // trial: `ccos.data.get {:data "NFL"}`). "Tokyo *time*" is Tokyo's
+    // time zone, no time.
+    // A place before a noun is as often where the thing is as its name
+    // ("*Texas* river levels": attack trial, `{:river "Texas"}`; "the
+    // *Paris* hotel in Las Vegas"): only a parameter for such places
+    // ("the Texas *state*"; not a park or a lake, named by places).
+    p.ty.as_deref() == Some("string")
+        && !takes_a_time(p)
+        && (!is_place(&men.text) || has(&p.name_words, &["city", "state", "country", "region"]))
+        && own_noun(clause, mentions, men).is_some_and(|own| {
+            let names = |q: &Param| own.stems.iter().any(|st| q.name_words.contains(st));
+            // One parameter alone: "Spanish *language*" names no more
+            // `target_language` than `source_language`.
+            own.heads && names(p) && params.iter().filter(|q| names(q)).count() == 1
+        })
+}
+
+/// The names and quoted texts bound to one parameter while their own noun
+/// ([`own_noun`]) names another: "on the *'Playstation' platform* for the
 /// *'European' region*" once bound 'European' to `platform` (the word
 /// before it) and 'Playstation' to `region`. The value's own noun says
-/// which it is; bound elsewhere, it is listed unused (the goal refused).
+/// which it is (and weighs so in the pairing); bound elsewhere all the
+/// same, it is listed unused (the goal refused).
 fn headed_by_another(
     clause: &str,
     mentions: &[Mention],
@@ -6103,51 +6247,25 @@ fn headed_by_another(
         .iter()
         .filter_map(|(pi, _)| {
             let men = mention_at(mentions, *bound_from.get(pi)?);
-            if !matches!(men.kind, MentionKind::Name | MentionKind::Quoted) {
-                return None;
-            }
-            let stems = analyze(men.cue.after.first()?);
             let p = &params[*pi];
-            // Its noun may take two words ("New York *time zone*" for
-            // `from_timezone`).
-            let compound = men
-                .cue
-                .after
-                .get(1)
-                .map(|second| analyze(&format!("{}{second}", men.cue.after[0])))
-                .unwrap_or_default();
-            if stems
-                .iter()
-                .chain(&compound)
-                .any(|st| p.name_words.contains(st))
-            {
+            let stems = own_noun(clause, mentions, men)?.stems;
+            if stems.iter().any(|st| p.name_words.contains(st)) {
                 return None;
             }
             // "Tokyo *time*" is Tokyo's time zone, no time.
             if has(&p.name_words, &["timezone", "zone", "tz"]) {
                 return None;
             }
-            // "Fortnite *player* Ninja": the noun labels the value after
-            // it; the name before only qualifies it.
-            let noun = men.cue.after.first()?;
-            let labels_next = mentions.iter().any(|x| {
-                x.span.start > men.span.end
-                    && matches!(x.kind, MentionKind::Name | MentionKind::Quoted)
-                    && clause
-                        .get(men.span.end..x.span.start)
-                        .is_some_and(|gap| gap.trim().eq_ignore_ascii_case(noun))
-            });
-            if labels_next {
-                return None;
-            }
             let other = params
                 .iter()
                 .enumerate()
                 .find(|(qi, q)| qi != pi && stems.iter().any(|st| q.name_words.contains(st)))?;
+            let noun = clause.get(men.span.end..)?.split_whitespace().next()?;
             Some(format!(
                 "{} (the {:?} it is said of is :{}, not :{})",
                 men.label(),
-                men.cue.after.first()?,
+                noun.trim_end_matches(|c: char| !c.is_alphanumeric())
+                    .to_lowercase(),
                 other.1.name,
                 p.name
             ))
@@ -7804,7 +7922,38 @@ mod tests {
     }
 
     #[test]
-    fn a_value_whose_noun_names_another_parameter_is_not_bound_there() {
+    fn a_language_after_into_is_the_target() {
+        let tr = cap(
+            "translateText",
+            obj(
+                json!({"text": {"type": "string", "description": "Text to translate"},
+                       "source_language": {"type": "string", "description": "Source language"},
+                       "target_language": {"type": "string", "description": "Target language"}}),
+                &["text"],
+            ),
+        );
+        for (goal, want) in [
+            (
+                "translate 'hello world' into French",
+                json!({"text": "hello world", "target_language": "French"}),
+            ),
+            (
+                "translate 'hola' from Spanish to English",
+                json!({"text": "hola", "source_language": "Spanish", "target_language": "English"}),
+            ),
+            (
+                "translate 'hello world' into Spanish language",
+                json!({"text": "hello world", "target_language": "Spanish"}),
+            ),
+        ] {
+            let b = run(goal, &tr);
+            assert!(b.unused.is_empty(), "{goal}: {b:?}");
+            assert_eq!(args(&b), want, "{goal}");
+        }
+    }
+
+    #[test]
+    fn a_value_goes_where_its_own_noun_says() {
         let updates = cap(
             "games.update.find",
             obj(
@@ -7816,10 +7965,26 @@ mod tests {
             "find the latest updates for the game 'Call of Duty' on the 'Playstation' platform for the 'European' region",
             &updates,
         );
-        let a = args(&b);
+        // Each value goes where its own noun says.
+        assert!(b.complete() && b.unused.is_empty(), "{b:?}");
+        assert_eq!(
+            args(&b),
+            json!({"game": "Call of Duty", "platform": "Playstation", "region": "European"})
+        );
+        // "including" is no noun of the team's: the team is whole.
+        let latest = cap(
+            "team_score.get_latest",
+            obj(
+                json!({"team": {"type": "string"}, "include_opponent": {"type": "boolean"}}),
+                &["team"],
+            ),
+        );
+        let b = run(
+            "Find the score of the game for Los Angeles Lakers including its opponent name",
+            &latest,
+        );
         assert!(
-            (a["platform"] == json!("Playstation") && a["region"] == json!("European"))
-                || !b.complete(),
+            !b.unused.iter().any(|u| u.contains("it is said of")),
             "{b:?}"
         );
         // "Tokyo time" names a time zone.

@@ -337,6 +337,10 @@ const NOT_NAMES: &[&str] = &[
     "afterwards",
     "meanwhile",
     "however",
+    // A premise's opener ("*Given* Yellowstone park, find its trails"):
+    // attack trial, `{:park "Given Yellowstone"}`.
+    "given",
+    "assuming",
     "i",
     "what",
     "who",
@@ -1680,7 +1684,13 @@ fn folders_named(
         }
         // "the docs folder": "the" before the name ("my documents
         // folder" is a place of the user's, not `./documents`).
+        // Not when a name follows the noun: "the mailbox folder *Inbox*"
+        // is the folder Inbox of the mailbox (attack trial: `{:folder
+        // "mailbox"}`, Inbox dropped).
+        let named_after = matches!(&toks.get(i + 1).map(|t| &t.kind),
+            Some(TokKind::Word(w)) if w.starts_with(char::is_uppercase));
         if i >= 2
+            && !named_after
             && word(i - 2) == Some("the")
             && let Some(name) = bare(owner, i - 1)
         {
