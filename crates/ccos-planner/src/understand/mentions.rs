@@ -3396,6 +3396,15 @@ fn names(
                 end += 1;
             } else if end + 1 < toks.len() && joiner(owner, end) && cap(owner, end + 1) {
                 end += 2;
+            } else if end < toks.len()
+                && owner[end].is_none()
+                && matches!(&toks[end].kind, TokKind::Word(w) if w == "A")
+                && !(end + 1 < toks.len() && cap(owner, end + 1))
+            {
+                // "Serie *A*": a capital "A" inside a sentence ends the
+                // name it follows, no article (helper trial: `{:league
+                // "Serie"}`); before a capitalised word it opens a title.
+                end += 1;
             } else {
                 break;
             }
@@ -3860,6 +3869,9 @@ mod tests {
             ("call contact Sgt. Pepper", "Sgt. Pepper"),
             ("a book by J. R. R. Tolkien", "J. R. R. Tolkien"),
             ("the standings of the Big Ten League", "Big Ten League"),
+            ("get the standings of Serie A", "Serie A"),
+            ("Given the league Serie A, get the standings", "Serie A"),
+            ("the Serie A league standings", "Serie A"),
         ] {
             let names: Vec<String> = mentions(goal)
                 .unwrap()
