@@ -2817,8 +2817,8 @@ fn a_story_total_is_added_up_and_a_wrong_sum_refused() {
     );
 }
 
-/// A premise is read with the one request after it; with two requests,
-/// whose "it" is not said, it is refused.
+/// A premise is read with the one request after it; with two requests
+/// (whose "it"?), or a value of its kind in the request, it is refused.
 #[test]
 fn a_premise_is_read_with_its_request_and_refused_before_two() {
     let h = home(false);
@@ -2828,7 +2828,9 @@ fn a_premise_is_read_with_its_request_and_refused_before_two() {
         &[],
         json!(3),
     );
-    right(h.path(), "Given 3, add 4 to it", &[], json!(7));
+    // A value of the premise's kind in the request: which is meant where
+    // is not said.
+    refused(h.path(), "Given 3, add 4 to it", "s1 \"Given 3\"");
     refused(
         h.path(),
         "Given the text 'hello world', count its words and then count its lines",

@@ -456,7 +456,12 @@ impl ClauseDecomposition {
             // a premise states what the request after its comma is about;
             // read alone it was a request of its own (a call asking for
             // the status), and "their" took its result as the patient.
-            let after_a_premise = c.after_comma && c.lead.is_empty() && premise_open;
+            let after_a_premise = c.after_comma
+                && c.lead.is_empty()
+                && premise_open
+                && out
+                    .last()
+                    .is_some_and(|(_, premise)| premise_fits(premise, &c.text));
             premise_open = !c.after_comma && c.lead.is_empty() && opens_a_premise(&c.text);
             let n_words = c
                 .text
@@ -561,6 +566,7 @@ impl ClauseDecomposition {
             out[at].1 = premise.to_string();
             out.insert(at + 1, (String::new(), rest.to_string()));
         }
+        same_as_earlier(&mut out);
         // "write the current time to now.txt": what to write is a request
         // of its own, then written ("write it to now.txt").
         let mut split: Vec<(String, String)> = Vec::with_capacity(out.len());
@@ -615,16 +621,125 @@ impl ClauseDecomposition {
     }
 }
 
+/// "find the price for *the same game* on the 'Xbox' platform" after
+/// "… for the game 'Call of Duty' …": "the same <noun>" names the one
+/// value an earlier clause labelled by that noun — right before it ("the
+/// game 'Call of Duty'") or right after ("the 'Playstation' platform") —
+/// and is written as "the <noun> <value>". Left as said when no earlier
+/// clause labels one, or several values do (which is not said).
+fn same_as_earlier(clauses: &mut [(String, String)]) {
+    use crate::understand::mentions::MentionKind;
+    for i in 1..clauses.len() {
+        let text = clauses[i].1.clone();
+        // (Byte offsets of the text itself: its lower case may differ in
+        // length.)
+        const SAME: &[u8] = b"the same ";
+        let Some(at) = text
+            .as_bytes()
+            .windows(SAME.len())
+            .position(|w| w.eq_ignore_ascii_case(SAME))
+        else {
+            continue;
+        };
+        let rest = &text[at + SAME.len()..];
+        let noun_raw = rest
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .trim_end_matches(|c: char| !c.is_alphanumeric());
+        let noun = noun_raw.to_lowercase();
+        if noun.is_empty()
+            || !noun.chars().all(char::is_alphabetic)
+            || crate::resolution::catalog::STOP_WORDS.contains(&noun.as_str())
+        {
+            continue;
+        }
+        let mut values: BTreeSet<String> = BTreeSet::new();
+        for (_, earlier) in &clauses[..i] {
+            let Ok(ms) = crate::understand::mentions(earlier) else {
+                continue;
+            };
+            for m in ms
+                .iter()
+                .filter(|m| matches!(m.kind, MentionKind::Name | MentionKind::Quoted))
+            {
+                let before = earlier
+                    .get(..m.span.start)
+                    .unwrap_or_default()
+                    .trim_end()
+                    .to_lowercase();
+                let after = earlier
+                    .get(m.span.end..)
+                    .unwrap_or_default()
+                    .trim_start()
+                    .to_lowercase();
+                let labelled_before = before
+                    .rsplit(|c: char| !c.is_alphanumeric())
+                    .next()
+                    .is_some_and(|w| w == noun);
+                let labelled_after = after
+                    .split(|c: char| !c.is_alphanumeric())
+                    .next()
+                    .is_some_and(|w| w == noun);
+                if labelled_before || labelled_after {
+                    values.insert(m.text.clone());
+                }
+            }
+        }
+        let values: Vec<String> = values.into_iter().collect();
+        let [value] = values.as_slice() else {
+            continue;
+        };
+        let said = &text[at..at + SAME.len() + noun_raw.len()];
+        let the = &said[..3];
+        clauses[i].1 = text.replacen(said, &format!("{the} {noun} {value}"), 1);
+    }
+}
+
 /// Whether `clause` opens with a premise ("*Given* patient with id 5, …"):
 /// the facts a request after it works on, no request of its own.
 fn opens_a_premise(clause: &str) -> bool {
     // A premise names what it gives by a value ("Given *patient 546382*");
     // "Given the current time" names a result to get first, and "Given
-    // *that* I live in Boston" a fact, not what the request acts on.
-    let mut words = clause.split_whitespace().map(|w| w.to_lowercase());
-    words.next().as_deref() == Some("given")
-        && words.next().as_deref() != Some("that")
-        && crate::understand::mentions(clause).is_ok_and(|ms| !ms.is_empty())
+    // *that* I live in Boston", "Given the city *is* Boston" a fact, not
+    // what the request acts on (attack trial: "Given the city is Boston,
+    // find restaurants in Chicago" put Chicago in the name). Its value is
+    // one the goal must use, or one a noun labels ("Given the city
+    // Boston"): a one-word name alone may be chance ("Given Spanish,
+    // translate 'hola'" dropped it).
+    let words: Vec<String> = lexicon::words_of(clause);
+    words.first().map(String::as_str) == Some("given")
+        && words.get(1).map(String::as_str) != Some("that")
+        && !words.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "is" | "are" | "was" | "were" | "be" | "equals" | "has" | "have"
+            )
+        })
+        && crate::understand::mentions(clause).is_ok_and(|ms| {
+            ms.iter().any(|m| {
+                !m.weak
+                    || m.cue
+                        .before
+                        .last()
+                        .is_some_and(|w| !w.eq_ignore_ascii_case("given"))
+            })
+        })
+}
+
+/// Whether premise `premise` is read with `request`: the request states
+/// no value of a kind the premise states ("Given the customer C42, list
+/// the orders of customer C43", "Given the currency EUR, convert 100
+/// USD …": which is meant where is not said — attack trial).
+fn premise_fits(premise: &str, request: &str) -> bool {
+    let kinds = |t: &str| -> BTreeSet<crate::understand::mentions::MentionKind> {
+        crate::understand::mentions(t)
+            .unwrap_or_default()
+            .iter()
+            .map(|m| m.kind)
+            .collect()
+    };
+    kinds(premise).is_disjoint(&kinds(request))
 }
 
 /// Whether the thing of `source` ("show the file") is a common noun alone.
@@ -1518,6 +1633,24 @@ mod tests {
     }
 
     #[test]
+    fn the_same_thing_is_the_one_an_earlier_clause_labels() {
+        assert_eq!(
+            ClauseDecomposition::clause_texts(
+                "find the updates for the game 'Call of Duty' on the 'Playstation' platform, then find the price for the same game on the 'Xbox' platform"
+            )[1],
+            "find the price for the game 'Call of Duty' on the 'Xbox' platform"
+        );
+        // Two games: which is not said.
+        let two = ClauseDecomposition::clause_texts(
+            "find the game 'Halo' and the game 'Doom', then find the price for the same game",
+        );
+        assert!(
+            two.last().is_some_and(|t| t.contains("the same game")),
+            "{two:?}"
+        );
+    }
+
+    #[test]
     fn a_premise_is_read_with_the_request_after_it() {
         assert_eq!(
             ClauseDecomposition::clause_texts(
@@ -1544,10 +1677,13 @@ mod tests {
                 .len(),
             3
         );
-        // A result to get first, or a fact, is no premise.
+        // A result to get first, or a fact, is no premise; nor one whose
+        // kind of value the request states again.
         for goal in [
             "Given the current time, write it to now.txt",
             "Given that I live in Boston, find Italian restaurants",
+            "Given the city is Boston, find restaurants in Chicago",
+            "Given the customer C42, list the orders of customer C43",
         ] {
             assert_eq!(ClauseDecomposition::clause_texts(goal).len(), 2, "{goal}");
         }

@@ -2592,8 +2592,12 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
         let page_number = has(n, &["page", "offset", "skip", "cursor"])
             && !has(n, &["per", "size", "limit", "count"]);
         // "translate 'hi' *into* French": where it goes names a target
-        // (`target_language`), where it comes from a source.
+        // language (`target_language`), where it comes from a source.
+        // A language only (attack trial: "from Bob", "from Chase", "to
+        // Alice" went into languages, currencies and countries).
         let directed = m.kind == MentionKind::Name
+            && has(n, &["language", "lang"])
+            && super::languages::is_language(&text_value)
             && match m.cue.prep.as_deref() {
                 Some("to" | "into") => has(n, &["target", "destination"]),
                 Some("from") => has(n, &["source", "origin"]),

@@ -3401,9 +3401,10 @@ fn names(
                 && matches!(&toks[end].kind, TokKind::Word(w) if w == "A")
                 && !(end + 1 < toks.len() && cap(owner, end + 1))
             {
-                // "Serie *A*": a capital "A" inside a sentence ends the
-                // name it follows, no article (helper trial: `{:league
-                // "Serie"}`); before a capitalised word it opens a title.
+                // "Serie *A*", "Project *A*": a capital "A" inside a
+                // sentence ends the name it follows, no article (helper
+                // trials: `{:league "Serie"}`, `{:project "Project"}`);
+                // before a capitalised word it opens a title.
                 end += 1;
             } else {
                 break;
@@ -3872,6 +3873,7 @@ mod tests {
             ("get the standings of Serie A", "Serie A"),
             ("Given the league Serie A, get the standings", "Serie A"),
             ("the Serie A league standings", "Serie A"),
+            ("list the tasks of Project A", "Project A"),
         ] {
             let names: Vec<String> = mentions(goal)
                 .unwrap()

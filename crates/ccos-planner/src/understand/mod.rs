@@ -28,6 +28,7 @@
 pub mod arith;
 pub mod bind;
 pub mod currencies;
+pub mod languages;
 pub mod lexicon;
 pub mod mentions;
 pub mod regions;
