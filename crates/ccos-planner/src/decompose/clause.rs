@@ -1226,8 +1226,13 @@ pub(crate) fn is_statement(clause: &str) -> bool {
     // A premise not read with a request ("Given patient 5, get their
     // record and book a visit for them") asks for nothing itself (a
     // premise read with one has a comma, or a verb, after it).
-    if opens_a_premise(clause)
+    // (Any clause opening with "given" and stating a value: "Given
+    // Yellowstone park" alone, served as a request, made its result the
+    // park of the next one. "Given the current time" names a result to
+    // get first.)
+    if first_word(clause) == "given"
         && !clause.contains(',')
+        && crate::understand::mentions(clause).is_ok_and(|ms| !ms.is_empty())
         && !lexicon::words_of(clause)
             .iter()
             .skip(1)
@@ -1837,6 +1842,8 @@ mod tests {
         assert!(is_statement("The answer should be in Celsius"));
         // A premise left alone asks for nothing; with its request, it asks.
         assert!(is_statement("Given customer Bob"));
+        assert!(is_statement("Given Yellowstone park"));
+        assert!(is_statement("Given the city is Boston"));
         assert!(!is_statement("Given customer Bob, list his orders"));
         assert!(!is_statement(
             "Given patient 546382 retrieve their MRI report"
