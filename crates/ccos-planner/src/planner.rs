@@ -3901,7 +3901,7 @@ fn unaccounted_word(
             && !QUESTION_OPENERS.contains(&first)
             && !GENERIC_REQUEST_VERBS.contains(&first)
             // "*Assuming* the gravity to be 9.8, calculate …": a premise.
-            && !matches!(first, "assuming" | "given")
+            && !lexicon::PREMISE_OPENERS.contains(&first)
     };
     if let Some(first) = words.first()
         && (lexicon::is_action_verb(first) || imperative(first))

@@ -449,8 +449,9 @@ impl ClauseDecomposition {
         // yet joined to its request.
         let mut premise_open = false;
         // Where a premise was read with its request: the clause's index,
-        // the premise's length in it, and the text then.
-        let mut premise_fold: Option<(usize, usize, String)> = None;
+        // the premise's length in it, and the clause's length then (only
+        // appended to since).
+        let mut premise_fold: Option<(usize, usize, usize)> = None;
         for c in split_clauses(goal) {
             // "Given patient with id 546382, retrieve their MRI report":
             // a premise states what the request after its comma is about;
@@ -546,7 +547,7 @@ impl ClauseDecomposition {
                     last.push(' ');
                     last.push_str(&c.text);
                     if after_a_premise && !joins {
-                        premise_fold = Some((last_at, premise_len, last.clone()));
+                        premise_fold = Some((last_at, premise_len, last.len()));
                     }
                 }
                 _ => out.push((c.lead, c.text)),
@@ -557,8 +558,8 @@ impl ClauseDecomposition {
         // their record and then book an appointment for them" would give
         // the second request the first one's result as "them" (attack
         // trial); as before, each is read alone.
-        if let Some((at, premise_len, folded)) = premise_fold
-            && (at + 1 != out.len() || out[at].1 != folded)
+        if let Some((at, premise_len, folded_len)) = premise_fold
+            && (at + 1 != out.len() || out[at].1.len() != folded_len)
         {
             let whole = std::mem::take(&mut out[at].1);
             let (premise, rest) = whole.split_at(premise_len);
@@ -628,7 +629,10 @@ impl ClauseDecomposition {
 /// and is written as "the <noun> <value>". Left as said when no earlier
 /// clause labels one, or several values do (which is not said).
 fn same_as_earlier(clauses: &mut [(String, String)]) {
-    use crate::understand::mentions::MentionKind;
+    use crate::understand::mentions::{Mention, MentionKind};
+    // Each clause's mentions, read once, when a later clause asks for
+    // "the same" (an earlier clause is rewritten before it is read here).
+    let mut read: Vec<Option<Vec<Mention>>> = vec![None; clauses.len()];
     for i in 1..clauses.len() {
         let text = clauses[i].1.clone();
         // (Byte offsets of the text itself: its lower case may differ in
@@ -655,10 +659,9 @@ fn same_as_earlier(clauses: &mut [(String, String)]) {
             continue;
         }
         let mut values: BTreeSet<String> = BTreeSet::new();
-        for (_, earlier) in &clauses[..i] {
-            let Ok(ms) = crate::understand::mentions(earlier) else {
-                continue;
-            };
+        for (k, (_, earlier)) in clauses[..i].iter().enumerate() {
+            let ms = read[k]
+                .get_or_insert_with(|| crate::understand::mentions(earlier).unwrap_or_default());
             for m in ms
                 .iter()
                 .filter(|m| matches!(m.kind, MentionKind::Name | MentionKind::Quoted))

@@ -52,6 +52,9 @@ pub(crate) struct Story {
     /// The stems of the nouns the instances are named by ("the first
     /// *garden*": `garden`).
     pub nouns: Vec<String>,
+    /// The story's characters, the names opening its setting ("*John* is
+    /// a geometry teacher"), lower case: who asks, no value of a request.
+    pub characters: std::collections::BTreeSet<String>,
 }
 
 /// Ordinal words, in order; "last" and "final" close a sequence.
@@ -543,12 +546,14 @@ pub(crate) fn read(clauses: &[&str]) -> Option<Story> {
             .find(|w| RELATING.contains(&w.as_str()) || (!each && AGGREGATES.contains(&w.as_str())))
     });
     let combination = arithmetic(&parts);
+    let characters = characters(&parts);
     Some(Story {
         parts,
         instances,
         aggregate,
         combination,
         nouns,
+        characters,
     })
 }
 
@@ -559,6 +564,22 @@ const SCENE_OPENERS: [&str; 5] = ["imagine", "suppose", "consider", "assume", "p
 /// Copulas and verbs of having, by which a clause opening with a name
 /// states a fact ("John *is* a teacher", "Alice *has* two cars").
 const STATING_VERBS: [&str; 7] = ["is", "are", "was", "were", "has", "have", "had"];
+
+/// The names opening the setting parts among `parts`, lower case (see
+/// [`Story::characters`]).
+fn characters(parts: &[Part]) -> std::collections::BTreeSet<String> {
+    parts
+        .iter()
+        .filter(|p| p.role == Role::Setting)
+        .filter_map(|p| {
+            let first = p.text.split_whitespace().next()?;
+            let capitalised = first.chars().next().is_some_and(char::is_uppercase);
+            (capitalised && !crate::understand::lexicon::is_action_verb(&first.to_lowercase()))
+                .then(|| first.to_lowercase())
+        })
+        .filter(|w| !crate::resolution::catalog::STOP_WORDS.contains(&w.as_str()))
+        .collect()
+}
 
 /// Whether `clause` sets a scene rather than asks, beyond what
 /// `opens_like_a_statement` knows: it opens with "imagine", "suppose", …, or with a

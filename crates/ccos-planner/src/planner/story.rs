@@ -141,11 +141,6 @@ const COMPUTING_VERBS: &[&str] = &[
 /// capability must know.
 const REQUEST_FRAME_WORDS: [&str; 6] = ["function", "tool", "method", "api", "capability", "order"];
 
-/// Words opening a premise of an ask ("*Assuming* the gravitational
-/// acceleration to be 9.8 m/s^2, can you calculate …"): its values are the
-/// request's, the word itself no part of it.
-const PREMISE_WORDS: [&str; 2] = ["assuming", "given"];
-
 /// Words of an ask that names the capability, saying to call it ("*using*
 /// the finance.predict_future_value function"): no part of the request.
 const NAMED_CALL_WORDS: [&str; 6] = ["use", "using", "utilize", "utilizing", "invoke", "employ"];
@@ -341,28 +336,16 @@ impl Planner {
             asked.mentions =
                 crate::understand::mentions(&one_ask).map_err(|_| unreadable(&one_ask))?;
             asked.from_text = true;
-            // The story's characters, the names opening its setting
-            // ("*John* is a geometry teacher … *John* wants to know the
-            // total area"): who asks, no value of the request.
-            let characters: BTreeSet<String> = story
-                .parts
-                .iter()
-                .filter(|p| p.role == Role::Setting)
-                .filter_map(|p| {
-                    let first = p.text.split_whitespace().next()?;
-                    let capitalised = first.chars().next().is_some_and(char::is_uppercase);
-                    (capitalised && !lexicon::is_action_verb(&first.to_lowercase()))
-                        .then(|| first.to_lowercase())
-                })
-                .filter(|w| !crate::resolution::catalog::STOP_WORDS.contains(&w.as_str()))
-                .collect();
             let lacking: Vec<String> = lacking_words(&asked, &m)
                 .into_iter()
                 .filter(|w| {
                     let frames = REQUEST_FRAME_WORDS.contains(&w.as_str())
                         || (named && NAMED_CALL_WORDS.contains(&w.as_str()))
-                        || PREMISE_WORDS.contains(&w.as_str())
-                        || characters.contains(w);
+                        // "*Assuming* the gravity to be 9.8 m/s^2, can you
+                        // calculate …": its values are the request's.
+                        || lexicon::PREMISE_OPENERS.contains(&w.as_str())
+                        // "*John* wants to know the total area": who asks.
+                        || story.characters.contains(w);
                     // Filler ("the *number* of words") says no request.
                     let filler = ccos_marketplace::search::analyze(w)
                         .iter()

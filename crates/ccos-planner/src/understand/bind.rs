@@ -3762,7 +3762,7 @@ fn adjacent_word_names(m: &Mention, p: &Param) -> bool {
 }
 
 /// What a name's own noun naming a parameter adds to their pair
-/// ([`own_noun_names`]): more than the word before it across a
+/// ([`own_noun_param`]): more than the word before it across a
 /// preposition ("'Playstation' platform for the *'European' region*").
 const OWN_NOUN_BONUS: f64 = 0.6;
 
@@ -4449,6 +4449,7 @@ pub fn bind(
         if opening_verb(clause, men, m) {
             continue;
         }
+        let own_param = own_noun_param(clause, mentions, men, &params);
         // "find *Stephen King* books": a name right before the noun of
         // what the capability serves says which of them (whose, what
         // kind), never their own title; it goes only to a parameter whose
@@ -4569,7 +4570,7 @@ pub fn bind(
                 {
                     continue;
                 }
-                let own = if own_noun_names(clause, mentions, men, p, &params) {
+                let own = if own_param == Some(pi) {
                     OWN_NOUN_BONUS
                 } else {
                     0.0
@@ -6205,17 +6206,17 @@ struct OwnNoun {
     heads: bool,
 }
 
-/// Whether the own noun of `men` ([`own_noun`]) heads its phrase and names
-/// parameter `p`: strong evidence that text parameter `p` takes it (not
-/// "the *Xbox game* updates for 'Halo'": attack trial, `{:game "Xbox"}`) ("the *'European'
-/// region*" for `region`, though "platform" is the word before it).
-fn own_noun_names(
+/// The one text parameter the own noun of `men` ([`own_noun`]) names,
+/// when that noun heads its phrase: strong evidence that it takes `men`
+/// ("the *'European' region*" for `region`, though "platform" is the word
+/// before it; not "the *Xbox game* updates for 'Halo'": attack trial,
+/// `{:game "Xbox"}`).
+fn own_noun_param(
     clause: &str,
     mentions: &[Mention],
     men: &Mention,
-    p: &Param,
     params: &[Param],
-) -> bool {
+) -> Option<usize> {
     // A text only: "*NFL* data" says which data, and is none (attack
     // trial: `ccos.data.get {:data "NFL"}`). "Tokyo *time*" is Tokyo's
     // time zone, no time.
@@ -6223,15 +6224,17 @@ fn own_noun_names(
     // ("*Texas* river levels": attack trial, `{:river "Texas"}`; "the
     // *Paris* hotel in Las Vegas"): only a parameter for such places
     // ("the Texas *state*"; not a park or a lake, named by places).
-    p.ty.as_deref() == Some("string")
+    let own = own_noun(clause, mentions, men).filter(|own| own.heads)?;
+    let names = |q: &Param| own.stems.iter().any(|st| q.name_words.contains(st));
+    // One parameter alone: "Spanish *language*" names no more
+    // `target_language` than `source_language`.
+    let mut named = params.iter().enumerate().filter(|(_, q)| names(q));
+    let (pi, p) = named.next()?;
+    (named.next().is_none()
+        && p.ty.as_deref() == Some("string")
         && !takes_a_time(p)
-        && (!is_place(&men.text) || has(&p.name_words, &["city", "state", "country", "region"]))
-        && own_noun(clause, mentions, men).is_some_and(|own| {
-            let names = |q: &Param| own.stems.iter().any(|st| q.name_words.contains(st));
-            // One parameter alone: "Spanish *language*" names no more
-            // `target_language` than `source_language`.
-            own.heads && names(p) && params.iter().filter(|q| names(q)).count() == 1
-        })
+        && (!is_place(&men.text) || has(&p.name_words, &["city", "state", "country", "region"])))
+    .then_some(pi)
 }
 
 /// The names and quoted texts bound to one parameter while their own noun
@@ -6257,7 +6260,7 @@ fn headed_by_another(
                 return None;
             }
             // "Tokyo *time*" is Tokyo's time zone, no time.
-            if has(&p.name_words, &["timezone", "zone", "tz"]) {
+            if has(&p.name_words, ZONE_WORDS) {
                 return None;
             }
             let other = params

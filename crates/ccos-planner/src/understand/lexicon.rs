@@ -907,6 +907,11 @@ pub const VERBS: &[(&str, &[&str])] = &[
     ("askuser", &["ask"]),
 ];
 
+/// Words opening a premise ("*Given* patient 5, …", "*Assuming* a gravity
+/// of 9.8 m/s^2, …"): never a name, a verb to do, or a word the request
+/// asks a capability to know.
+pub const PREMISE_OPENERS: [&str; 2] = ["given", "assuming"];
+
 /// Whether `word` (lower case) opens a request: a verb of [`VERBS`] or
 /// a question word, or one of calling and messaging ("and *call* Bob").
 pub fn is_request_verb(word: &str) -> bool {

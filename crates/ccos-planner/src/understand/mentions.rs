@@ -337,10 +337,6 @@ const NOT_NAMES: &[&str] = &[
     "afterwards",
     "meanwhile",
     "however",
-    // A premise's opener ("*Given* Yellowstone park, find its trails"):
-    // attack trial, `{:park "Given Yellowstone"}`.
-    "given",
-    "assuming",
     "i",
     "what",
     "who",
@@ -3297,6 +3293,9 @@ fn names(
                     && w.chars().next().is_some_and(char::is_uppercase)
                     && w.chars().any(char::is_alphabetic)
                     && !NOT_NAMES.contains(&lower(w).as_str())
+                    // A premise's opener ("*Given* Yellowstone park, …"):
+                    // attack trial, `{:park "Given Yellowstone"}`.
+                    && !super::lexicon::PREMISE_OPENERS.contains(&lower(w).as_str())
                     && !TECH_WORDS.contains(&lower(w).as_str())
             }
             _ => false,
