@@ -2837,3 +2837,69 @@ fn a_premise_is_read_with_its_request_and_refused_before_two() {
         "s1 \"Given the text 'hello world'\": no capability serves it",
     );
 }
+
+/// A nationality is a kind ("an *Italian* restaurant" is a cuisine, never
+/// a restaurant's name, and no genre); a work's title is every word of it
+/// ("the movie *Read My Lips*"); a name a preposition places is no title
+/// ("*on Apple TV*" is the network). Attack trial: each was a wrong plan
+/// with exit 0.
+#[test]
+fn kinds_titles_and_placed_names_go_where_they_say() {
+    let server = LoopbackServer::start(|req| {
+        Reply::json(200, &json!({"path": req.path, "query": req.query}))
+    });
+    let home = home(true);
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": {"title": "media", "version": "1"},
+        "servers": [{"url": server.url("")}],
+        "paths": {
+            "/restaurants": get_op("searchRestaurants", "Search restaurants", json!([
+                {"name": "city", "required": true, "description": "City name", "schema": {"type": "string"}},
+                {"name": "cuisine", "description": "Cuisine, e.g. Italian, Japanese, Thai", "schema": {"type": "string"}},
+                {"name": "restaurant_name", "description": "Restaurant name (partial match)", "schema": {"type": "string"}}
+            ])),
+            "/shows": get_op("searchShows", "Search TV shows by title, genre or network", json!([
+                {"name": "title", "description": "Show title", "schema": {"type": "string"}},
+                {"name": "genre", "description": "Genre, e.g. drama, comedy", "schema": {"type": "string"}},
+                {"name": "network", "description": "Network or channel, e.g. HBO, BBC", "schema": {"type": "string"}}
+            ])),
+            "/movies": get_op("getMovieDetails", "Get the details of a movie", json!([
+                {"name": "title", "required": true, "description": "Movie title", "schema": {"type": "string"}},
+                {"name": "year", "description": "Release year", "schema": {"type": "integer"}}
+            ])),
+            "/trending": get_op("getTrendingMovies", "Trending movies", json!([
+                {"name": "genre", "description": "Genre", "schema": {"type": "string"}}
+            ]))
+        }
+    });
+    import_inline(home.path(), "media", &doc);
+    let r = sent(
+        home.path(),
+        &server,
+        "find Italian restaurants in Rome",
+        "/restaurants",
+    );
+    assert_eq!(decoded(&r, "cuisine").as_deref(), Some("Italian"));
+    assert_eq!(decoded(&r, "city").as_deref(), Some("Rome"));
+    assert_eq!(decoded(&r, "restaurant_name"), None);
+    let r = sent(
+        home.path(),
+        &server,
+        "details of the movie Read My Lips",
+        "/movies",
+    );
+    assert_eq!(decoded(&r, "title").as_deref(), Some("Read My Lips"));
+    let r = sent(
+        home.path(),
+        &server,
+        "find the show Slow Horses on Apple TV",
+        "/shows",
+    );
+    assert_eq!(decoded(&r, "title").as_deref(), Some("Slow Horses"));
+    assert_eq!(decoded(&r, "network").as_deref(), Some("Apple TV"));
+    for goal in ["trending French movies", "shows with Bryan Cranston"] {
+        let (code, value, err) = run(home.path(), goal, &[]);
+        assert_eq!(code, Some(4), "{goal}: {value} {err}");
+    }
+}

@@ -2000,6 +2000,39 @@ fn doubt_about(it: &Mention, value: &Json, p: &Param) -> Option<String> {
     if !it.text.contains('@') && wants_an_email_address(p) {
         return Some(format!("a name, not an e-mail address for :{}", p.name));
     }
+    // "*Italian* restaurants", "*French* movies": what kind they are, no
+    // restaurant's name and no genre (attack trial).
+    if name && super::nationalities::is_nationality(&it.text) && !takes_a_nationality(p, &it.text) {
+        return Some(format!("a nationality, not a value for :{}", p.name));
+    }
+    // "books about the *French Revolution*": words with spaces are no
+    // identifier (helper trial: `getBookByIsbn {:isbn "French
+    // Revolution"}`).
+    if name
+        && it.text.trim().contains(char::is_whitespace)
+        && (is_identifier(p)
+            || ccos_marketplace::ids::words(&p.name)
+                .last()
+                .is_some_and(|w| {
+                    matches!(
+                        w.as_str(),
+                        "isbn" | "sku" | "uuid" | "guid" | "ean" | "upc" | "asin"
+                    )
+                }))
+    {
+        return Some(format!("words, not an identifier for :{}", p.name));
+    }
+    // "the stock price of *Netflix*": a company's name is no ticker
+    // symbol (attack trial: `{:symbol "Netflix"}`); "NFLX" is.
+    if name
+        && has(&p.name_words, &["symbol", "ticker"])
+        && it
+            .text
+            .chars()
+            .any(|c| c.is_lowercase() || c.is_whitespace())
+    {
+        return Some(format!("a name, not a symbol for :{}", p.name));
+    }
     let own = ccos_marketplace::ids::words(&p.name);
     // "Washington" (the city as often) has no postal code here, and
     // "Washington, D.C." is bound as the city.
@@ -2057,6 +2090,230 @@ fn doubt_about(it: &Mention, value: &Json, p: &Param) -> Option<String> {
         return Some(format!("a day or time, not a value for :{}", p.name));
     }
     None
+}
+
+/// Whether name `men`, placed by its preposition ("*on* Netflix", "*from*
+/// IKEA", "*with* Bryan Cranston"), says something else than what
+/// parameter `p` takes:
+/// - never a title or a kind, after any preposition of place, origin or
+///   company ("shows *on Netflix*" is no title, "*in Chinatown*" no
+///   cuisine);
+/// - "with": with whom or what; no parameter another preposition points
+///   to takes it ("shows *with Bryan Cranston*" is no network, which is
+///   said "on"), but a person's or any other may ("*with American
+///   Airlines*" as an `airline`);
+/// - "about": what it is about, never who made it (`author`, `artist`,
+///   `publisher`: "books *about the French Revolution*");
+/// - "in", "near", "on"...: no maker (`publisher`, `brand`: "*in Eighty
+///   Days*" is no publisher);
+/// - "with", "by": a person's parameter takes it when the capability has
+///   one ("*by John Steinbeck*" is the `author`, no `publisher`; "*with
+///   Malcolm Gladwell*" the `host`, no `topic`);
+/// - a name parameter that is no place's nor (but after "on") a
+///   person's, when the
+///   capability has a parameter the preposition points to: a place after
+///   "in", "near"... (not "at": "a table *at Nobu*"; "hotels *in Paris*" is no `hotel_name` when
+///   there is a `city`), a team, a network or a platform after "on"
+///   ("quarterbacks *on the Kansas City Chiefs*" with a `team`), a brand or
+///   a source after "from" or "by" ("products *from IKEA*" with a
+///   `brand`). Else the name may be it: "information *on the American
+///   Civil War*" as an `event_name`, "order *from Nobu*".
+fn placed_not_named(men: &Mention, p: &Param, params: &[Param], free: &[usize]) -> bool {
+    const ON_WORDS: &[&str] = &[
+        "network", "platform", "channel", "team", "site", "service", "station", "board",
+    ];
+    const ORIGIN_WORDS: &[&str] = &[
+        "brand",
+        "manufacturer",
+        "maker",
+        "vendor",
+        "source",
+        "publisher",
+        "network",
+        "studio",
+        "company",
+        "seller",
+        "supplier",
+        "label",
+        "origin",
+        "platform",
+        "provider",
+    ];
+    const MAKER_WORDS: &[&str] = &[
+        "author",
+        "artist",
+        "creator",
+        "writer",
+        "director",
+        "composer",
+        "publisher",
+        "performer",
+        "singer",
+        "band",
+        "host",
+    ];
+    let Some(prep) = men.cue.prep.as_deref() else {
+        return false;
+    };
+    // "books *about the French Revolution*": what they are about, not who
+    // made them (helper trial: `{:author "French Revolution"}`).
+    // (Nor where: "news *about Taylor Swift*" is no `venue`.)
+    if prep == "about" {
+        return has(&p.name_words, MAKER_WORDS)
+            || has(&p.name_words, PLACE_WORDS)
+            || has(&p.name_words, &["venue"])
+            || names_a_place_param(p);
+    }
+    // "*in Eighty Days*" is no publisher, "*on Main Street*" no brand.
+    let in_like = matches!(
+        prep,
+        "in" | "near" | "inside" | "under" | "over" | "via" | "across"
+    );
+    const MAKERS: &[&str] = &[
+        "publisher",
+        "brand",
+        "manufacturer",
+        "maker",
+        "studio",
+        "vendor",
+        "supplier",
+        "seller",
+        "label",
+    ];
+    if (in_like || prep == "on") && has(&p.name_words, MAKERS) {
+        return true;
+    }
+    let placing = matches!(
+        prep,
+        "in" | "on"
+            | "at"
+            | "near"
+            | "inside"
+            | "under"
+            | "over"
+            | "via"
+            | "across"
+            | "from"
+            | "by"
+    );
+    if !placing && prep != "with" {
+        return false;
+    }
+    if has(&p.name_words, &["title", "headline"]) || says_a_kind(p) {
+        return true;
+    }
+    // "by John Steinbeck", "with Malcolm Gladwell": a person's parameter
+    // (`author`, `host`) takes it when there is one, no `publisher` or
+    // `topic` (helper trial).
+    let person_param = takes_a_person;
+    if matches!(prep, "with" | "by")
+        && !person_param(p)
+        && free.iter().any(|&q| person_param(&params[q]))
+    {
+        return true;
+    }
+    if prep == "with" {
+        return !about_people(p)
+            && (has(&p.name_words, ON_WORDS)
+                || has(&p.name_words, ORIGIN_WORDS)
+                || has(&p.name_words, PLACE_WORDS));
+    }
+    // A thing's own name, not a place's, nor a person's ("author_name")
+    // but after "on" (no player is named "on the Chiefs").
+    if p.name_words.is_disjoint(&stemmed(&["name"]))
+        || (prep != "on" && person_param(p))
+        || names_a_place_param(p)
+        || has(&p.name_words, PLACE_WORDS)
+    {
+        return false;
+    }
+    let pointed: &[&str] = match prep {
+        "on" => ON_WORDS,
+        "from" | "by" => ORIGIN_WORDS,
+        // "a table *at Nobu*", "*at the Hilton Hotel* in Chicago": a venue
+        // by its name.
+        "at" => return false,
+        _ => PLACE_WORDS,
+    };
+    free.iter().any(|&q| {
+        let q = &params[q];
+        has(&q.name_words, pointed) || (pointed == PLACE_WORDS && names_a_place_param(q))
+    })
+}
+
+/// Whether name `men` is the title of a work its noun just said ("the
+/// musical *Hamilton*", "the song *Yesterday*"): a title, never a kind.
+fn titled_work(men: &Mention) -> bool {
+    men.kind == MentionKind::Name
+        && men.cue.prep.is_none()
+        && men
+            .cue
+            .before
+            .last()
+            .is_some_and(|w| super::mentions::WORK_NOUNS.contains(&w.to_lowercase().as_str()))
+}
+
+/// Whether `p`'s name says the opposite direction in time of the
+/// preposition before `men`: "*after* 2024-06-01" for `due_before`,
+/// "*before* May" for `created_after`, "*since* Monday" for `until`.
+fn against_its_direction(men: &Mention, p: &Param) -> bool {
+    const LATER: &[&str] = &["after", "since"];
+    const EARLIER: &[&str] = &["before", "until", "till", "prior"];
+    let Some(prep) = men.cue.prep.as_deref() else {
+        return false;
+    };
+    let words = ccos_marketplace::ids::words(&p.name);
+    let says = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    (LATER.contains(&prep) && says(EARLIER)) || (EARLIER.contains(&prep) && says(LATER))
+}
+
+/// Whether `men` is a year said as when ("*in 1997*", "*since* 2010"):
+/// a whole number from 1000 to 2999 with no unit after "in", "since" or
+/// "during".
+fn said_as_a_year(men: &Mention) -> bool {
+    men.kind == MentionKind::Number
+        && men.unit.is_none()
+        && men
+            .value
+            .as_u64()
+            .is_some_and(|y| (1000..=2999).contains(&y))
+        && matches!(men.cue.prep.as_deref(), Some("in" | "since" | "during"))
+}
+
+/// Whether `p` takes a year or a time by its name: `year`, `season`,
+/// `date`, `start_time`, `period`...
+fn names_a_time_or_year(p: &Param) -> bool {
+    has(
+        &p.name_words,
+        &[
+            "year", "season", "date", "time", "period", "decade", "when", "since", "until", "from",
+            "to", "after", "before", "start", "end",
+        ],
+    ) || takes_a_time(p)
+}
+
+/// Whether `p` takes an adjective of nationality or region (`text`,
+/// "Italian"): one of its choices or examples, or a parameter of the
+/// kinds such an adjective says (a cuisine, a language, an origin).
+fn takes_a_nationality(p: &Param, text: &str) -> bool {
+    names_a_choice(p, text)
+        || closed_choice(p, text)
+        || has(
+            &p.name_words,
+            &[
+                "cuisine",
+                "language",
+                "lang",
+                "nationality",
+                "citizenship",
+                "origin",
+                "ethnicity",
+                "dialect",
+                "locale",
+                "food",
+            ],
+        )
+        || (says_a_kind(p) && has(&p.desc_words, &["cuisine", "nationality", "language"]))
 }
 
 /// Whether the word right after name `it` is the plural of the last word
@@ -2459,6 +2716,22 @@ fn titled_person(name: &str) -> bool {
 /// description naming people ("the patient's doctor"; not the "name",
 /// "to" or "from" that any description says).
 fn about_people(p: &Param) -> bool {
+    takes_people(&p.name_words, &p.desc_words)
+}
+
+/// Whether `p` takes a person by a word of its own (`author`, `host`,
+/// "Author name"), not by the words any parameter may have (`name`,
+/// `to`, `from`).
+fn takes_a_person(p: &Param) -> bool {
+    let general = stemmed(&["name", "who", "to", "from"]);
+    takes_people(
+        &p.name_words.difference(&general).cloned().collect(),
+        &p.desc_words,
+    )
+}
+
+/// [`about_people`] of a parameter's name and description words.
+fn takes_people(name_words: &BTreeSet<String>, desc_words: &BTreeSet<String>) -> bool {
     static STEMS: std::sync::OnceLock<(BTreeSet<String>, BTreeSet<String>)> =
         std::sync::OnceLock::new();
     let (named, described) = STEMS.get_or_init(|| {
@@ -2469,7 +2742,7 @@ fn about_people(p: &Param) -> bool {
             .collect();
         (all.clone(), all.difference(&general).cloned().collect())
     });
-    !p.name_words.is_disjoint(named) || !p.desc_words.is_disjoint(described)
+    !name_words.is_disjoint(named) || !desc_words.is_disjoint(described)
 }
 
 /// [`compat`] without the parameter's `enum`, `minimum` and `maximum`.
@@ -2572,10 +2845,16 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
         && (text_value.len() > 3 || looks_like_code(&text_value))
         && has(n, &["country", "nation"])
         && !wants_code(p);
+    // Header words as written: stemmed, "authorization" is "author", and
+    // every `author` parameter was guarded (helper trial: "by John
+    // Steinbeck" could never fill `author`).
+    let header = ccos_marketplace::ids::words(&p.name)
+        .iter()
+        .any(|w| HEADER_WORDS.contains(&w.as_str()));
     let guarded = match m.kind {
-        MentionKind::Number => has(n, PAGING_WORDS) || has(n, HEADER_WORDS),
-        MentionKind::Name => (has(n, CODE_WORDS) && !country_named) || has(n, HEADER_WORDS),
-        _ => has(n, HEADER_WORDS),
+        MentionKind::Number => has(n, PAGING_WORDS) || header,
+        MentionKind::Name => (has(n, CODE_WORDS) && !country_named) || header,
+        _ => header,
     };
     if guarded {
         let near: Vec<&str> = m
@@ -3051,6 +3330,18 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             if super::mentions::MONTHS.contains(&text_value.to_lowercase().as_str()) =>
         {
             has(n, &["month"]).then(|| (1.0, s(&text_value)))?
+        }
+        // ... and a month parameter takes nothing else by name (helper
+        // trial: "the musical Hamilton in New York" had `{:month "New
+        // York"}`).
+        (MentionKind::Name, Some("string") | None)
+            if has(n, &["month"])
+                && !super::mentions::MONTHS.iter().any(|m| {
+                    let t = text_value.to_lowercase();
+                    t.len() >= 3 && m.starts_with(t.trim_end_matches('.'))
+                }) =>
+        {
+            return None;
         }
         // A place with its region ("Nashville, Tennessee", read from a
         // list of such places) goes only where a place goes (attack
@@ -4469,6 +4760,12 @@ pub fn bind(
             .map(|_| men.value.as_str().unwrap_or(&men.text).to_string());
         // Nor is a single word there ("Spielberg movies") their title.
         let qualifies_title = noun.is_some();
+        let nationality =
+            men.kind == MentionKind::Name && super::nationalities::is_nationality(&men.text);
+        let kind_for_nationality = nationality
+            && free
+                .iter()
+                .any(|&pi| takes_a_nationality(&params[pi], &men.text));
         let object = verbs_object(men);
         let names_thing = names_the_thing(men, m);
         for &pi in &free {
@@ -4487,6 +4784,45 @@ pub fn bind(
             {
                 continue;
             }
+            // "shows *on Netflix*", "products *from IKEA*", "shows *with
+            // Bryan Cranston*": a name a preposition places says where,
+            // whose or with what the thing is, not its title, its own name
+            // or its kind, unless a word beside it or its own noun names
+            // the parameter, or the parameter lists it (attack trial:
+            // `{:title "Netflix"}`, `{:name "IKEA"}`, `{:genre "Bryan
+            // Cranston"}`).
+            if men.kind == MentionKind::Name
+                && placed_not_named(men, p, &params, &free)
+                && own_param != Some(pi)
+                && !adjacent_word_names(men, p)
+                && !cue_names(men, p)
+                && !names_a_choice(p, &men.text)
+                && !closed_choice(p, &men.text)
+            {
+                continue;
+            }
+            // "the musical *Hamilton*": a work's title is never a kind
+            // (helper trial: `searchFestivals {:genre "Hamilton"}`).
+            if titled_work(men) && says_a_kind(p) && !names_a_choice(p, &men.text) {
+                continue;
+            }
+            // "due *after* 2024-06-01" is no `due_before`, "created
+            // *before* May" no `created_after` (attack trial).
+            if against_its_direction(men, p) {
+                continue;
+            }
+            // "golf scores at The Masters *in 1997*": a year is when, no
+            // round, count or amount (attack trial: `{:round 1997}`).
+            if said_as_a_year(men) && !names_a_time_or_year(p) && !cue_names(men, p) {
+                continue;
+            }
+            // "an *Italian* restaurant": a nationality says which kind,
+            // so it goes where a kind of that sort goes when the
+            // capability has such a parameter (`cuisine`); elsewhere it is
+            // in doubt ([`doubt_about`]).
+            if nationality && !takes_a_nationality(p, &men.text) && kind_for_nationality {
+                continue;
+            }
             // "find *Samsung TVs*": the verb's whole object is what is
             // sought, never where ("find doctors in Samsung TVs").
             if object && has(&p.name_words, PLACE_WORDS) {
@@ -4494,8 +4830,11 @@ pub fn bind(
             }
             // "the book *"Dune"*": a text right after the noun of what
             // the capability serves names that thing, never its kind.
+            // ... nor, a title, who made it (`author`: unguarded, it took
+            // "Dune").
             if names_thing
-                && says_a_kind(p)
+                && (says_a_kind(p)
+                    || (takes_a_person(p) && (men.kind == MentionKind::Quoted || titled_work(men))))
                 && !names_a_choice(p, men.value.as_str().unwrap_or(&men.text))
             {
                 continue;
@@ -5384,13 +5723,21 @@ pub fn bind(
                         .iter()
                         .filter(|(pi, _)| names_a_choice(&params[*pi], &text))
                         .collect();
+                    // ("*French* movies": a nationality is no genre.)
+                    let nationality = it.kind == MentionKind::Name
+                        && super::nationalities::is_nationality(&it.text);
                     let kinds: Vec<&(usize, Json)> = open
                         .iter()
-                        .filter(|(pi, _)| says_a_kind(&params[*pi]))
+                        .filter(|(pi, _)| {
+                            says_a_kind(&params[*pi])
+                                && (!nationality || takes_a_nationality(&params[*pi], &text))
+                        })
                         .collect();
+                    // (A nationality goes to the one kind parameter that
+                    // takes one, a `cuisine`, whatever else is open.)
                     let chosen = match (named.as_slice(), kinds.as_slice()) {
                         ([one], _) => Some(*one),
-                        ([], [one]) if open.len() == 1 => Some(*one),
+                        ([], [one]) if open.len() == 1 || nationality => Some(*one),
                         _ => None,
                     };
                     if let Some((pi, value)) = chosen {
@@ -6141,7 +6488,12 @@ fn mixed_units(
 /// labels the value after it
 /// ("Fortnite *player* Ninja": the name before only qualifies it).
 fn own_noun(clause: &str, mentions: &[Mention], men: &Mention) -> Option<OwnNoun> {
-    if !matches!(men.kind, MentionKind::Name | MentionKind::Quoted) {
+    // ("an *Italian restaurant*": a nationality says what kind of thing
+    // the noun is, never the name of one; attack trial,
+    // `{:restaurant_name "Italian"}`.)
+    if !matches!(men.kind, MentionKind::Name | MentionKind::Quoted)
+        || (men.kind == MentionKind::Name && super::nationalities::is_nationality(&men.text))
+    {
         return None;
     }
     let rest = clause.get(men.span.end..)?;
@@ -7957,6 +8309,155 @@ mod tests {
             assert!(b.unused.is_empty(), "{goal}: {b:?}");
             assert_eq!(args(&b), want, "{goal}");
         }
+    }
+
+    #[test]
+    fn a_nationality_is_a_kind_never_a_name() {
+        let restaurants = cap(
+            "searchRestaurants",
+            obj(
+                json!({"city": {"type": "string"},
+                       "cuisine": {"type": "string", "description": "Cuisine, e.g. Italian, Japanese"},
+                       "restaurant_name": {"type": "string", "description": "Restaurant name"}}),
+                &["city"],
+            ),
+        );
+        for goal in [
+            "find Italian restaurants in Rome",
+            "find an Italian restaurant in Rome",
+        ] {
+            let b = run(goal, &restaurants);
+            assert!(b.complete(), "{goal}: {b:?}");
+            assert_eq!(
+                args(&b),
+                json!({"city": "Rome", "cuisine": "Italian"}),
+                "{goal}"
+            );
+        }
+        // No parameter takes a nationality: never a genre, nor a title.
+        let movies = cap(
+            "getTrendingMovies",
+            obj(json!({"genre": {"type": "string"}}), &[]),
+        );
+        let b = run("trending French movies", &movies);
+        assert!(!b.complete() && b.args.is_empty(), "{b:?}");
+    }
+
+    #[test]
+    fn a_name_a_preposition_places_is_no_title_kind_or_own_name() {
+        let shows = cap(
+            "searchShows",
+            obj(
+                json!({"title": {"type": "string"}, "genre": {"type": "string"},
+                       "network": {"type": "string"}}),
+                &[],
+            ),
+        );
+        let b = run("find the show Slow Horses on Apple TV", &shows);
+        assert_eq!(
+            args(&b),
+            json!({"title": "Slow Horses", "network": "Apple TV"}),
+            "{b:?}"
+        );
+        // With whom: no network, no genre, no title.
+        let b = run("shows with Bryan Cranston", &shows);
+        assert!(!b.complete(), "{b:?}");
+        let players = cap(
+            "searchPlayers",
+            obj(
+                json!({"name": {"type": "string", "description": "Player name"},
+                       "team": {"type": "string"}}),
+                &[],
+            ),
+        );
+        let b = run("find players on the Kansas City Chiefs", &players);
+        assert_eq!(args(&b), json!({"team": "Kansas City Chiefs"}), "{b:?}");
+        // A venue by its name after "at"; an airline after "with".
+        let hotel = cap(
+            "bookHotel",
+            obj(
+                json!({"hotel_name": {"type": "string"}, "location": {"type": "string"}}),
+                &["hotel_name", "location"],
+            ),
+        );
+        let b = run("book a room at the Hilton Hotel in Chicago", &hotel);
+        assert_eq!(
+            args(&b),
+            json!({"hotel_name": "Hilton Hotel", "location": "Chicago"}),
+            "{b:?}"
+        );
+        let flight = cap(
+            "bookFlight",
+            obj(json!({"airline": {"type": "string"}}), &["airline"]),
+        );
+        let b = run("book a flight with American Airlines", &flight);
+        assert_eq!(args(&b), json!({"airline": "American Airlines"}), "{b:?}");
+        // A person's parameter takes "by" a person; "about" is no author;
+        // words with spaces are no identifier.
+        let books = cap(
+            "searchBooks",
+            obj(
+                json!({"title": {"type": "string"},
+                       "author": {"type": "string", "description": "Author name"},
+                       "publisher": {"type": "string"}}),
+                &[],
+            ),
+        );
+        let b = run("find the book East of Eden by John Steinbeck", &books);
+        assert_eq!(
+            args(&b),
+            json!({"title": "East of Eden", "author": "John Steinbeck"}),
+            "{b:?}"
+        );
+        let b = run("find books about the French Revolution", &books);
+        assert!(b.args.iter().all(|a| a.param != "author"), "{b:?}");
+        let by_isbn = cap(
+            "getBookByIsbn",
+            obj(json!({"isbn": {"type": "string"}}), &["isbn"]),
+        );
+        let b = run("find books about the French Revolution", &by_isbn);
+        assert!(!b.doubts.is_empty(), "{b:?}");
+        // When, not which: a date after "after" is no `due_before`; a year
+        // no round.
+        let tasks = cap(
+            "listTasks",
+            obj(
+                json!({"due_before": {"type": "string", "format": "date"}}),
+                &[],
+            ),
+        );
+        let b = run("tasks due after 2024-06-01", &tasks);
+        assert!(b.args.is_empty() && !b.complete(), "{b:?}");
+        let golf = cap(
+            "getGolferScores",
+            obj(
+                json!({"tournament": {"type": "string"}, "round": {"type": "integer"}}),
+                &[],
+            ),
+        );
+        let b = run("golf scores at The Masters in 1997", &golf);
+        assert!(b.args.iter().all(|a| a.param != "round"), "{b:?}");
+        // A company's name is no ticker symbol.
+        let stocks = cap(
+            "getStockPrice",
+            obj(json!({"symbol": {"type": "string"}}), &["symbol"]),
+        );
+        assert!(!run("stock price of Netflix", &stocks).doubts.is_empty());
+        assert_eq!(
+            args(&run("stock price of NFLX", &stocks)),
+            json!({"symbol": "NFLX"})
+        );
+        // "on" a topic, when nothing else is said "on".
+        let events = cap(
+            "getEventInfo",
+            obj(json!({"event_name": {"type": "string"}}), &["event_name"]),
+        );
+        let b = run("get information on the American Civil War", &events);
+        assert_eq!(
+            args(&b),
+            json!({"event_name": "American Civil War"}),
+            "{b:?}"
+        );
     }
 
     #[test]

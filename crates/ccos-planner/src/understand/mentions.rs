@@ -1378,6 +1378,19 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                     && (sep != "\n" || matches!(words[i - 1].as_deref(), Some("on" | "by")))
                 {
                     m = Some((MentionKind::Separator, Json::from(sep), false));
+                } else if let Some(n) = work_title(&toks, &words, i) {
+                    // "the movie *Stand by Me*", "the show *Search Party*",
+                    // "the HBO show *The Wire*": a work's title, every
+                    // capitalised word of it (attack trial: request verbs
+                    // and pronouns cut it to "Me", "Party").
+                    let span = Span::new(t.start, toks[i + n - 1].end);
+                    let title = &text[span.start..span.end];
+                    let bare = title
+                        .strip_suffix("'s")
+                        .or_else(|| title.strip_suffix("\u{2019}s"))
+                        .unwrap_or(title);
+                    m = Some((MentionKind::Name, Json::from(bare), false));
+                    take = n;
                 } else if i > 0
                     && let Some(prev) = words[i - 1].as_deref()
                     && let Some(n) = title_run(&toks, &words, i)
@@ -2839,6 +2852,133 @@ const TEXT_LABELS: &[&str] = &[
     "caption",
 ];
 
+/// Nouns of the works a title follows: "the movie *Stand by Me*", "the
+/// HBO show *The Wire*", "the product *Echo Dot*" ([`work_title`]).
+pub(crate) const WORK_NOUNS: &[&str] = &[
+    "song", "album", "track", "single", "film", "movie", "book", "novel", "show", "series",
+    "episode", "game", "play", "musical", "poem", "podcast", "product", "app",
+];
+
+/// How many tokens from `i` make the title of a work its noun introduces
+/// ("the movie *Read My Lips*", "the HBO show *The Wire*"); `None` unless
+/// token `i` is capitalised right after a noun of [`WORK_NOUNS`] that an
+/// article or a capitalised word opens (so a request verb opening the
+/// goal, "Show The Wire", is none).
+///
+/// The title runs over capitalised words, whatever they are ("*Search*
+/// Party", "Ask *Me* Anything"), over "of", "the", "and" before a
+/// capitalised word ("Game *of* Thrones"), and over a preposition only
+/// before a pronoun ("Stand *by Me*") or an article and a title-cased
+/// phrase that ends there ("Snakes *on a Plane*"): "Line of Duty *on*
+/// BBC", "Dune *by* Frank Herbert", "Heat *with* Al Pacino" and "the song
+/// Yesterday *to the Chill* playlist" name something else. Never into a
+/// place or a language ("Amélie *in French*"), nor over "by" or "from"
+/// and an article ("Hotel California *by the Eagles*"). The noun is
+/// singular, so "Planes, Trains and Automobiles" and "Take Me Home,
+/// Country Roads" are one title each: capitalised words after a comma go
+/// on.
+fn work_title(toks: &[Tok], words: &[Option<String>], i: usize) -> Option<usize> {
+    const JOINING: &[&str] = &[
+        "of", "the", "a", "an", "and", "&", "de", "la", "le", "el", "del", "da", "du", "di", "von",
+        "van",
+    ];
+    const PLACING: &[&str] = &["in", "on", "at", "for", "to", "with", "by", "from"];
+    const PRONOUNS: &[&str] = &["me", "you", "us", "them", "him", "her"];
+    let cap = |j: usize| {
+        matches!(toks.get(j).map(|t| &t.kind), Some(TokKind::Word(w))
+            if w.starts_with(char::is_uppercase) && w.chars().any(char::is_alphabetic))
+    };
+    let word = |j: usize| words.get(j).and_then(|w| w.as_deref());
+    let opened = matches!(
+        word(i.checked_sub(2)?),
+        Some("the" | "a" | "an" | "this" | "that")
+    ) || (i >= 3 && cap(i - 2));
+    if !(cap(i) && word(i - 1).is_some_and(|n| WORK_NOUNS.contains(&n)) && opened) {
+        return None;
+    }
+    let place_or_language = |j: usize| {
+        matches!(toks.get(j).map(|t| &t.kind), Some(TokKind::Word(w))
+            if super::regions::is_region(w)
+                || super::languages::is_language(w)
+                || super::zones::iana_zone(w).is_some_and(|z| z.contains('/')))
+    };
+    let cap_run_end = |mut k: usize| {
+        while cap(k) {
+            k += 1;
+        }
+        k
+    };
+    let mut n = 1;
+    loop {
+        let j = i + n;
+        if cap(j) {
+            n += 1;
+            continue;
+        }
+        let w = word(j);
+        if w.is_some_and(|w| JOINING.contains(&w)) {
+            let mut k = j;
+            while word(k).is_some_and(|w| JOINING.contains(&w)) && !cap(k) {
+                k += 1;
+            }
+            if cap(k) && !place_or_language(k) {
+                n = k + 1 - i;
+                continue;
+            }
+            break;
+        }
+        if w.is_some_and(|w| PLACING.contains(&w)) {
+            // "Stand *by Me*", "Talk *to Me*".
+            if cap(j + 1) && word(j + 1).is_some_and(|w| PRONOUNS.contains(&w)) {
+                n = j + 2 - i;
+                continue;
+            }
+            // "Snakes *on a Plane*", "Up *in the Air*"; not "Yesterday
+            // *to the Chill* playlist" (a noun after it: another phrase),
+            // nor "Hotel California *by the Eagles*", "Top Gear *from the
+            // BBC*" (its maker; helper trial), but "Letters *from an*
+            // American Farmer".
+            if (!matches!(w, Some("by" | "from")) || matches!(word(j + 1), Some("a" | "an")))
+                && matches!(word(j + 1), Some("a" | "an" | "the"))
+                && !cap(j + 1)
+                && cap(j + 2)
+                && !place_or_language(j + 2)
+            {
+                let e = cap_run_end(j + 2);
+                let another_phrase = matches!(toks.get(e).map(|t| &t.kind), Some(TokKind::Word(_)))
+                    && !word(e).is_some_and(|w| {
+                        JOINING.contains(&w) || PLACING.contains(&w) || TITLE_ENDS.contains(&w)
+                    });
+                if !another_phrase {
+                    n = e - i;
+                    continue;
+                }
+            }
+            break;
+        }
+        // "Planes, Trains and Automobiles", "Take Me Home, Country Roads":
+        // the noun is singular, so capitalised words after a comma are
+        // still its title (cut there, the rest went into an artist).
+        if matches!(toks.get(j).map(|t| &t.kind), Some(TokKind::Punct(','))) {
+            let mut k = j + 1;
+            loop {
+                let comma = matches!(toks.get(k).map(|t| &t.kind), Some(TokKind::Punct(',')));
+                let and = matches!(word(k), Some("and" | "&"));
+                if cap(k) || ((comma || and) && cap(k + 1)) {
+                    k += 1;
+                } else {
+                    break;
+                }
+            }
+            if k > j + 1 && cap(k - 1) {
+                n = k - i;
+            }
+        }
+        break;
+    }
+    Some(n)
+}
+
 /// How many word tokens from `i` make the title a naming word introduces
 /// (`None` when the first is no title word): plain words up to punctuation,
 /// another value (a path, a URL, a quoted text) or a word of
@@ -4139,6 +4279,53 @@ mod tests {
             kinds("Find the weather in Paris. Secondly, the time in Tokyo. Finally, Lastly"),
             vec![(Name, json!("Paris")), (Name, json!("Tokyo"))]
         );
+    }
+
+    #[test]
+    fn a_works_title_runs_over_its_capitalised_words() {
+        use MentionKind::*;
+        let names = |t: &str| -> Vec<serde_json::Value> {
+            kinds(t)
+                .into_iter()
+                .filter(|(k, _)| *k == Name)
+                .map(|(_, v)| v)
+                .collect()
+        };
+        for (goal, title) in [
+            ("details of the movie Read My Lips", "Read My Lips"),
+            ("find the show Search Party", "Search Party"),
+            ("details of the movie Stand by Me", "Stand by Me"),
+            (
+                "details of the movie Snakes on a Plane",
+                "Snakes on a Plane",
+            ),
+            (
+                "details of the movie Planes, Trains and Automobiles",
+                "Planes, Trains and Automobiles",
+            ),
+            ("find the show Parks and Recreation", "Parks and Recreation"),
+        ] {
+            assert_eq!(names(goal), vec![json!(title)], "{goal}");
+        }
+        assert_eq!(
+            names("get info about the HBO show The Wire"),
+            vec![json!("HBO"), json!("The Wire")]
+        );
+        // Not over a preposition into another phrase, a place or a maker.
+        assert_eq!(
+            names("find the show Line of Duty on BBC"),
+            vec![json!("Line of Duty"), json!("BBC")]
+        );
+        assert_eq!(
+            names("add the song Yesterday to the Chill playlist"),
+            vec![json!("Yesterday"), json!("Chill")]
+        );
+        assert_eq!(
+            names("find the book Dune by Frank Herbert"),
+            vec![json!("Dune"), json!("Frank Herbert")]
+        );
+        // A request verb opening the goal is no title's.
+        assert!(!names("Show The Wire episodes").contains(&json!("Show The Wire")));
     }
 
     #[test]

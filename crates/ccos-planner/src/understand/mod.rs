@@ -31,6 +31,7 @@ pub mod currencies;
 pub mod languages;
 pub mod lexicon;
 pub mod mentions;
+pub mod nationalities;
 pub mod regions;
 pub mod statement;
 pub mod units;
