@@ -2256,15 +2256,35 @@ fn titled_work(men: &Mention) -> bool {
 /// Whether `p`'s name says the opposite direction in time of the
 /// preposition before `men`: "*after* 2024-06-01" for `due_before`,
 /// "*before* May" for `created_after`, "*since* Monday" for `until`.
+///
+/// A date, a time or a year so bounded is no exact one either: "events
+/// *after* 2024-05-01" fill no plain `date`, "albums released *before*
+/// 2000" no `year` (helper trial); only a parameter that says a bound
+/// (`from_date`, `posted_after`, `end`, `max_year`) takes it.
 fn against_its_direction(men: &Mention, p: &Param) -> bool {
     const LATER: &[&str] = &["after", "since"];
     const EARLIER: &[&str] = &["before", "until", "till", "prior"];
+    const BOUNDS: &[&str] = &[
+        "after", "since", "before", "until", "till", "prior", "from", "to", "start", "end", "min",
+        "max", "earliest", "latest", "begin", "through",
+    ];
     let Some(prep) = men.cue.prep.as_deref() else {
         return false;
     };
     let words = ccos_marketplace::ids::words(&p.name);
     let says = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
-    (LATER.contains(&prep) && says(EARLIER)) || (EARLIER.contains(&prep) && says(LATER))
+    let later = LATER.contains(&prep);
+    let earlier = EARLIER.contains(&prep);
+    let when = matches!(men.kind, MentionKind::Date | MentionKind::Time)
+        || (men.kind == MentionKind::Number
+            && men.unit.is_none()
+            && men
+                .value
+                .as_u64()
+                .is_some_and(|y| (1000..=2999).contains(&y)));
+    (later && (says(EARLIER) || says(&["end", "to", "max", "latest"])))
+        || (earlier && (says(LATER) || says(&["start", "from", "min", "earliest", "begin"])))
+        || ((later || earlier) && when && !says(BOUNDS))
 }
 
 /// Whether `men` is a year said as when ("*in 1997*", "*since* 2010"):
@@ -8428,6 +8448,29 @@ mod tests {
         );
         let b = run("tasks due after 2024-06-01", &tasks);
         assert!(b.args.is_empty() && !b.complete(), "{b:?}");
+        // ... nor an exact date or year; a bound takes it.
+        let events = cap(
+            "searchEvents",
+            obj(
+                json!({"date": {"type": "string", "format": "date"},
+                       "year": {"type": "integer"}}),
+                &[],
+            ),
+        );
+        for goal in ["events after 2024-05-01", "events before 2000"] {
+            let b = run(goal, &events);
+            assert!(b.args.is_empty() && !b.complete(), "{goal}: {b:?}");
+        }
+        let ranged = cap(
+            "searchConcerts",
+            obj(
+                json!({"date_from": {"type": "string", "format": "date"},
+                       "date_to": {"type": "string", "format": "date"}}),
+                &[],
+            ),
+        );
+        let b = run("concerts after 2024-05-01", &ranged);
+        assert_eq!(args(&b), json!({"date_from": "2024-05-01"}), "{b:?}");
         let golf = cap(
             "getGolferScores",
             obj(
