@@ -663,13 +663,6 @@ pub fn params_of(m: &CapabilityManifest) -> (Vec<Param>, bool) {
     (params, positional)
 }
 
-/// Whether `name` is a place the bundled data knows: a country, a state
-/// or province, or a city with a time zone of its own.
-fn is_place(name: &str) -> bool {
-    super::regions::is_region(name)
-        || super::zones::iana_zone(name).is_some_and(|z| z.contains('/'))
-}
-
 /// Whether `name` is a place written out, never a word capitalised by
 /// chance: a country or a US state by its name (not its code: "MX",
 /// "OR"), or a city a time zone of a continent is named after
@@ -1991,7 +1984,7 @@ fn doubt_about(it: &Mention, value: &Json, p: &Param) -> Option<String> {
     {
         return None;
     }
-    if name && says_a_kind(p) && is_place(&it.text) && cue_score(it, p) <= 0.0 {
+    if name && says_a_kind(p) && super::regions::is_place(&it.text) && cue_score(it, p) <= 0.0 {
         return Some(format!("a place, not a kind for :{}", p.name));
     }
     // A name is no e-mail address (attack trial: "to John Doe at
@@ -2139,6 +2132,18 @@ fn placed_not_named(men: &Mention, p: &Param, params: &[Param], free: &[usize]) 
         "platform",
         "provider",
     ];
+    // Makers of things (not people): no name after "in" or "on" is one.
+    const MAKERS: &[&str] = &[
+        "publisher",
+        "brand",
+        "manufacturer",
+        "maker",
+        "studio",
+        "vendor",
+        "supplier",
+        "seller",
+        "label",
+    ];
     const MAKER_WORDS: &[&str] = &[
         "author",
         "artist",
@@ -2169,33 +2174,10 @@ fn placed_not_named(men: &Mention, p: &Param, params: &[Param], free: &[usize]) 
         prep,
         "in" | "near" | "inside" | "under" | "over" | "via" | "across"
     );
-    const MAKERS: &[&str] = &[
-        "publisher",
-        "brand",
-        "manufacturer",
-        "maker",
-        "studio",
-        "vendor",
-        "supplier",
-        "seller",
-        "label",
-    ];
     if (in_like || prep == "on") && has(&p.name_words, MAKERS) {
         return true;
     }
-    let placing = matches!(
-        prep,
-        "in" | "on"
-            | "at"
-            | "near"
-            | "inside"
-            | "under"
-            | "over"
-            | "via"
-            | "across"
-            | "from"
-            | "by"
-    );
+    let placing = in_like || matches!(prep, "on" | "at" | "from" | "by");
     if !placing && prep != "with" {
         return false;
     }
@@ -2205,10 +2187,9 @@ fn placed_not_named(men: &Mention, p: &Param, params: &[Param], free: &[usize]) 
     // "by John Steinbeck", "with Malcolm Gladwell": a person's parameter
     // (`author`, `host`) takes it when there is one, no `publisher` or
     // `topic` (helper trial).
-    let person_param = takes_a_person;
     if matches!(prep, "with" | "by")
-        && !person_param(p)
-        && free.iter().any(|&q| person_param(&params[q]))
+        && !takes_a_person(p)
+        && free.iter().any(|&q| takes_a_person(&params[q]))
     {
         return true;
     }
@@ -2221,7 +2202,7 @@ fn placed_not_named(men: &Mention, p: &Param, params: &[Param], free: &[usize]) 
     // A thing's own name, not a place's, nor a person's ("author_name")
     // but after "on" (no player is named "on the Chiefs").
     if p.name_words.is_disjoint(&stemmed(&["name"]))
-        || (prep != "on" && person_param(p))
+        || (prep != "on" && takes_a_person(p))
         || names_a_place_param(p)
         || has(&p.name_words, PLACE_WORDS)
     {
@@ -2250,7 +2231,7 @@ fn titled_work(men: &Mention) -> bool {
             .cue
             .before
             .last()
-            .is_some_and(|w| super::mentions::WORK_NOUNS.contains(&w.to_lowercase().as_str()))
+            .is_some_and(|w| super::mentions::WORK_NOUNS.contains(&w.as_str()))
 }
 
 /// Whether `p`'s name says the opposite direction in time of the
@@ -2275,29 +2256,16 @@ fn against_its_direction(men: &Mention, p: &Param) -> bool {
     let says = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
     let later = LATER.contains(&prep);
     let earlier = EARLIER.contains(&prep);
-    let when = matches!(men.kind, MentionKind::Date | MentionKind::Time)
-        || (men.kind == MentionKind::Number
-            && men.unit.is_none()
-            && men
-                .value
-                .as_u64()
-                .is_some_and(|y| (1000..=2999).contains(&y)));
+    let when = matches!(men.kind, MentionKind::Date | MentionKind::Time) || year_shaped(men);
     (later && (says(EARLIER) || says(&["end", "to", "max", "latest"])))
         || (earlier && (says(LATER) || says(&["start", "from", "min", "earliest", "begin"])))
         || ((later || earlier) && when && !says(BOUNDS))
 }
 
 /// Whether `men` is a year said as when ("*in 1997*", "*since* 2010"):
-/// a whole number from 1000 to 2999 with no unit after "in", "since" or
-/// "during".
+/// [`year_shaped`], after "in", "since" or "during".
 fn said_as_a_year(men: &Mention) -> bool {
-    men.kind == MentionKind::Number
-        && men.unit.is_none()
-        && men
-            .value
-            .as_u64()
-            .is_some_and(|y| (1000..=2999).contains(&y))
-        && matches!(men.cue.prep.as_deref(), Some("in" | "since" | "during"))
+    year_shaped(men) && matches!(men.cue.prep.as_deref(), Some("in" | "since" | "during"))
 }
 
 /// Whether `p` takes a year or a time by its name: `year`, `season`,
@@ -2618,10 +2586,14 @@ fn takes_a_year(p: &Param) -> bool {
 /// Whether number `m` is a year ("2021", "1861") and `p` a text
 /// parameter named for a year or a season.
 fn a_year_for_text(m: &Mention, p: &Param) -> bool {
+    year_shaped(m) && p.ty.as_deref() == Some("string") && has(&p.name_words, &["year", "season"])
+}
+
+/// Whether `m` could be a year: a whole number from 1000 to 2999 with no
+/// unit ("2021", "1861").
+fn year_shaped(m: &Mention) -> bool {
     m.kind == MentionKind::Number
         && m.unit.is_none()
-        && p.ty.as_deref() == Some("string")
-        && has(&p.name_words, &["year", "season"])
         && m.value.as_u64().is_some_and(|y| (1000..=2999).contains(&y))
 }
 
@@ -3356,10 +3328,7 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
         // York"}`).
         (MentionKind::Name, Some("string") | None)
             if has(n, &["month"])
-                && !super::mentions::MONTHS.iter().any(|m| {
-                    let t = text_value.to_lowercase();
-                    t.len() >= 3 && m.starts_with(t.trim_end_matches('.'))
-                }) =>
+                && super::mentions::month_of(&text_value.to_lowercase()).is_none() =>
         {
             return None;
         }
@@ -6605,7 +6574,8 @@ fn own_noun_param(
     (named.next().is_none()
         && p.ty.as_deref() == Some("string")
         && !takes_a_time(p)
-        && (!is_place(&men.text) || has(&p.name_words, &["city", "state", "country", "region"])))
+        && (!super::regions::is_place(&men.text)
+            || has(&p.name_words, &["city", "state", "country", "region"])))
     .then_some(pi)
 }
 

@@ -2898,9 +2898,7 @@ fn work_title(toks: &[Tok], words: &[Option<String>], i: usize) -> Option<usize>
     }
     let place_or_language = |j: usize| {
         matches!(toks.get(j).map(|t| &t.kind), Some(TokKind::Word(w))
-            if super::regions::is_region(w)
-                || super::languages::is_language(w)
-                || super::zones::iana_zone(w).is_some_and(|z| z.contains('/')))
+            if super::regions::is_place(w) || super::languages::is_language(w))
     };
     let cap_run_end = |mut k: usize| {
         while cap(k) {
@@ -3331,7 +3329,7 @@ fn day_exists(year: Option<u32>, month: u32, day: u32) -> bool {
     (1..=last).contains(&day)
 }
 
-fn month_of(w: &str) -> Option<u32> {
+pub(crate) fn month_of(w: &str) -> Option<u32> {
     let w = w.trim_end_matches('.');
     if w.len() < 3 {
         return None;

@@ -177,6 +177,12 @@ pub fn qualifies_place(place: &str, region: &str) -> bool {
     same_state || capital
 }
 
+/// Whether `name` is a place the bundled data knows: a country, a state
+/// or province, or a city with a time zone of its own.
+pub fn is_place(name: &str) -> bool {
+    is_region(name) || super::zones::iana_zone(name).is_some_and(|z| z.contains('/'))
+}
+
 /// Whether `name` (any case) names a country (or its ISO code).
 pub fn is_country(name: &str) -> bool {
     let key = name.trim().to_lowercase();
