@@ -338,7 +338,7 @@ impl Planner {
     /// Plans `goal`: a validated plan, or a requires-agent report.
     pub fn plan(&self, goal: &str) -> Result<PlanResult, PlanError> {
         let unshouted = crate::understand::unshouted(crate::decompose::bounded_goal(goal)?);
-        let goal = unshouted.as_str();
+        let goal = without_greeting(unshouted.as_str());
         // One fact to remember, whole, when a fact store keeps it: "Ruth
         // is a nurse. Remember that." is not two requests.
         if matches!(
@@ -3607,32 +3607,79 @@ fn with_their_nouns(text: &str, words: &[String]) -> Vec<String> {
     out
 }
 
+/// Words that greet or thank; one of them must be said.
+const GREETS: &[&str] = &[
+    "hi",
+    "hello",
+    "hey",
+    "hiya",
+    "howdy",
+    "greetings",
+    "morning",
+    "afternoon",
+    "evening",
+    "thanks",
+    "thank",
+    "cheers",
+    "bye",
+    "goodbye",
+    "yo",
+];
+
+/// Words that may go with them ("good morning", "thank you", "thanks
+/// a lot").
+const WITH_GREETS: &[&str] = &[
+    "good", "night", "you", "there", "a", "lot", "so", "much", "ok", "okay",
+];
+
+/// `goal` without a greeting before its request or a thanks after it
+/// ("*hey,* could you add 40 and 2?", "sort numbers.txt*, thanks!*"):
+/// they ask for nothing, and a leading one hid the polite request ("hey,
+/// could you …" read as a question). A goal that only greets is kept.
+fn without_greeting(goal: &str) -> &str {
+    let mut rest = goal.trim();
+    // Never a cut inside a quoted text ("echo 'hi, thanks'" echoes it
+    // whole: attack trial): a greeting ends before the first quote, a
+    // thanks starts after the last.
+    let quoted = crate::understand::mentions::quoted_spans(rest);
+    let head_end = quoted.first().map_or(usize::MAX, |&(s, _)| s);
+    let last_quote_end = quoted.last().map_or(0, |&(_, e)| e);
+    // A greeting phrase ends at a comma, "!" or "." before the request
+    // (a space after it: "hi.txt" is a file's name).
+    let ends_phrase = |t: &str| {
+        t.char_indices()
+            .find(|&(i, c)| {
+                matches!(c, ',' | '!' | '.') && t[i + 1..].starts_with(char::is_whitespace)
+            })
+            .map(|(i, _)| i)
+    };
+    if let Some(cut) = ends_phrase(rest)
+        && cut < head_end
+        && let Some(head) = rest.get(..cut)
+        && is_greeting(head)
+        && rest[cut + 1..].trim().chars().any(char::is_alphanumeric)
+    {
+        rest = rest[cut + 1..].trim_start();
+    }
+    // A thanks after the last comma or full stop (offsets in `goal`'s
+    // trimmed text: `rest` is its tail).
+    let tail_start = last_quote_end.saturating_sub(goal.trim().len() - rest.len());
+    let body = rest.trim_end_matches(['!', '.', ' ']);
+    if let Some(cut) = body.rfind([',', '.', '!'])
+        && cut >= tail_start
+        && let Some(tail) = body.get(cut + 1..)
+        && !tail.trim().is_empty()
+        && is_greeting(tail)
+        && body[..cut].chars().any(char::is_alphanumeric)
+    {
+        rest = body[..cut].trim_end();
+    }
+    rest
+}
+
 /// Whether `text` only greets or thanks ("hi", "good morning", "thanks
 /// a lot!").
 fn is_greeting(text: &str) -> bool {
-    /// Words that greet or thank; one of them must be said.
-    const GREETS: &[&str] = &[
-        "hi",
-        "hello",
-        "hey",
-        "hiya",
-        "howdy",
-        "greetings",
-        "morning",
-        "afternoon",
-        "evening",
-        "thanks",
-        "thank",
-        "cheers",
-        "bye",
-        "goodbye",
-        "yo",
-    ];
-    /// Words that may go with them ("good morning", "thank you", "thanks
-    /// a lot").
-    const WITH_GREETS: &[&str] = &[
-        "good", "night", "you", "there", "a", "lot", "so", "much", "ok", "okay",
-    ];
     let words = word_spans(text);
     words.iter().any(|(_, w)| GREETS.contains(&w.as_str()))
         && words
@@ -4870,10 +4917,13 @@ fn question_that_changes(text: &str, m: &CapabilityManifest) -> Option<String> {
         return None;
     }
     let ops = crate::understand::lexicon::data_operations(m);
+    // A capability declared pure changes nothing, whatever its name says
+    // ("could you *add* 40 and 2?").
     let changes = ops
         .iter()
         .any(|o| matches!(*o, "create" | "update" | "delete"))
-        && !ops.contains("read");
+        && !ops.contains("read")
+        && !m.effects.contains(&ccos_marketplace::Effect::Pure);
     // A capability declared to write, whatever its name says
     // (`scheduleViewing`, whose "viewing" reads as a view): "did I
     // schedule a viewing?" is no request to schedule one (helper trial).
@@ -4917,6 +4967,7 @@ fn count_not_asked(text: &str, m: &CapabilityManifest, read: &[String]) -> Optio
                 .iter()
                 .find(|x| {
                     !matches!(x.as_str(), "all" | "how" | "many" | "much" | "up")
+                        && !lexicon::COURTESY.contains(&x.as_str())
                         && !analyze(x).iter().all(|st| stop_stems().contains(st))
                 })
         })?
@@ -6521,6 +6572,37 @@ mod tests {
             ),
             w(&["general", "hello"])
         );
+    }
+
+    #[test]
+    fn greetings_before_or_thanks_after_a_request_are_cut() {
+        assert_eq!(
+            without_greeting("hey, could you add 40 and 2?"),
+            "could you add 40 and 2?"
+        );
+        assert_eq!(
+            without_greeting("Hi there! sort numbers.txt"),
+            "sort numbers.txt"
+        );
+        assert_eq!(
+            without_greeting("sort numbers.txt, thanks!"),
+            "sort numbers.txt"
+        );
+        assert_eq!(without_greeting("echo hello. Thank you"), "echo hello");
+        // A greeting alone, or words that only look like one, are kept.
+        for g in [
+            "hello",
+            "thanks!",
+            "say hello, Bob",
+            "hi.txt, count its lines",
+            "echo 'hi, thanks'",
+            "echo \"hello, thanks\"",
+            "say 'good morning, thanks'",
+            "count the words in \"hi there, thanks a lot\"",
+            "echo 'hey, hi'",
+        ] {
+            assert_eq!(without_greeting(g), g);
+        }
     }
 
     #[test]

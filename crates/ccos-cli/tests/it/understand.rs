@@ -2903,3 +2903,100 @@ fn kinds_titles_and_placed_names_go_where_they_say() {
         assert_eq!(code, Some(4), "{goal}: {value} {err}");
     }
 }
+
+/// Ordinary phrasings a new user typed over the built-ins (helper trial,
+/// 265 goals): each was refused, or (the asks, the echo) answered wrong
+/// with exit 0.
+#[test]
+fn everyday_phrasings_of_built_in_goals() {
+    let home = home(false);
+    write(
+        &home.path().join("work"),
+        "numbers.txt",
+        "12\n7\n42\n3\n25\n",
+    );
+    // A request after the question is done, never folded into it.
+    right(
+        home.path(),
+        "ask me for a word and reverse it",
+        &["--answer", "stressed"],
+        json!("desserts"),
+    );
+    refused(
+        home.path(),
+        "ask for my favorite color and shout it back in uppercase",
+        "shout",
+    );
+    // What to echo is a thing's value, not its name.
+    refused(
+        home.path(),
+        "echo the current time",
+        "echo the current time",
+    );
+    right(
+        home.path(),
+        "say the build is green",
+        &[],
+        json!("the build is green"),
+    );
+    // Greetings, courtesy and framing words ask for nothing.
+    right(
+        home.path(),
+        "hey, could you add 40 and 2 for me?",
+        &[],
+        json!(42),
+    );
+    right(
+        home.path(),
+        "can you echo back \"testing 123\"",
+        &[],
+        json!("testing 123"),
+    );
+    right(
+        home.path(),
+        "print the message 'ccos works'",
+        &[],
+        json!("ccos works"),
+    );
+    right(home.path(), "lines.txt word count please", &[], json!(3));
+    // Never a cut inside a quoted text (attack trial).
+    right(home.path(), "echo 'hi, thanks'", &[], json!("hi, thanks"));
+    // A word named as a word is the text.
+    right(
+        home.path(),
+        "uppercase the word banana",
+        &[],
+        json!("BANANA"),
+    );
+    // An ordinal picks one item; a count from an end is no position, and
+    // a position counted from something else is not guessed.
+    right(
+        home.path(),
+        "what's the 4th number in numbers.txt",
+        &[],
+        json!(3),
+    );
+    right(
+        home.path(),
+        "what is the last number in numbers.txt",
+        &[],
+        json!(25),
+    );
+    right(
+        home.path(),
+        "what is the second one in numbers.txt?",
+        &[],
+        json!(7),
+    );
+    refused(home.path(), "what's the 10th Fibonacci number?", "number");
+    for goal in [
+        "last but one number in numbers.txt",
+        "the third number from the end of numbers.txt",
+        "the 2nd smallest number in numbers.txt",
+        "3rd number in numbers.txt and the 5th",
+        "give me the last 2 items of 5, 6, 7, 8",
+    ] {
+        let (code, value, err) = run(home.path(), goal, &[]);
+        assert_ne!(code, Some(0), "{goal} gave {value}: {err}");
+    }
+}

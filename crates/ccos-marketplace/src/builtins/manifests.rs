@@ -353,7 +353,7 @@ pub fn manifests() -> Vec<CapabilityManifest> {
         ),
         cap(
             "ccos.data.nth",
-            "The item at a position: 1 the first, 2 the second, -1 the last.",
+            "The nth item, at a position: 1 the first, 2 the second, -1 the last.",
             obj(&[
                 ("items", items("the items, in order"), true),
                 (

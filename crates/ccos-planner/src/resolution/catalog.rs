@@ -634,7 +634,13 @@ impl ResolutionStrategy for CatalogResolution {
                     crate::understand::lexicon::synonym_stems(h)
                         .iter()
                         .any(|s| t.name.contains(s))
-                });
+                })
+                // A capability named for the nth item is named by any
+                // ordinal ("the *last* number", "the *4th* line").
+                || (t.name.contains("nth")
+                    && evidence_terms
+                        .iter()
+                        .any(|q| crate::understand::lexicon::says_a_position(q)));
             if dropped.is_none() && intent.from_text && !named {
                 dropped = Some(format!(
                     "dropped: no word of the request names it (its name words: {}{})",
@@ -901,6 +907,15 @@ fn content_text(text: &str) -> String {
     crate::understand::lexicon::without_idioms(&words)
         .split(' ')
         .filter(|w| !w.is_empty() && !STOP_WORDS.contains(w))
+        // "the *4th* number", "the *third* person": a position, whichever
+        // ordinal says it.
+        .map(|w| {
+            if crate::understand::lexicon::is_nth_word(w) {
+                "nth"
+            } else {
+                w
+            }
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }

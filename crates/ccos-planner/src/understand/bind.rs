@@ -2754,6 +2754,17 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     if m.kind == MentionKind::Field {
         return field_fit(m, p);
     }
+    // "the last *2* items", "the first *3* lines": a count from an end,
+    // never one item's position.
+    if m.kind == MentionKind::Number
+        && takes_a_position(p)
+        && m.cue.before.last().is_some_and(|w| {
+            matches!(w.as_str(), "top" | "bottom" | "next" | "previous" | "but")
+                || super::lexicon::ordinal_position(w).is_some()
+        })
+    {
+        return None;
+    }
     // A currency goes only where a currency is named, as its code.
     if m.kind == MentionKind::Currency {
         let code = m.value.as_str()?;
@@ -4521,6 +4532,170 @@ pub fn payload(clause: &str, keep: &[&Mention]) -> Option<String> {
     (!text.is_empty() && text.chars().any(char::is_alphanumeric)).then(|| text.to_string())
 }
 
+/// Whether `p` takes one item's position in a list (`position`, `nth`):
+/// a whole number, where an ordinal goes.
+fn takes_a_position(p: &Param) -> bool {
+    matches!(p.ty.as_deref(), Some("integer"))
+        && has(&p.name_words, &["position", "nth"])
+        && !has(&p.name_words, PAGING_WORDS)
+}
+
+/// What the ordinals of a clause say of a position.
+#[derive(Debug, PartialEq)]
+enum Ordinal {
+    /// No ordinal says a position.
+    Absent,
+    /// One position ("the *4th* number", "the *last* person").
+    One(i64),
+    /// Ordinals whose position is not read here: two of them ("the 3rd
+    /// and the 5th"), one counted from something ("last *but one*", "the
+    /// third *from the end*", "one *before* the last"), or one of an order
+    /// ("the 2nd *smallest*"). No position may be bound then.
+    Unclear,
+}
+
+/// The one position the ordinals of `clause` say ("the *4th* number",
+/// "the *last* person", "the second to last"). Not a count ("the first *3*
+/// lines"), a time ("the last *5 days*", "*last* modified") or the order
+/// of requests ("*first*, read notes.txt").
+fn ordinal_position(clause: &str) -> Ordinal {
+    let words: Vec<String> = clause
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    const RELATIVE: &[&str] = &["but", "before", "after", "from", "counting", "since"];
+    const ORDERED: &[&str] = &[
+        "smallest", "largest", "biggest", "highest", "lowest", "longest", "shortest", "oldest",
+        "youngest", "newest", "best", "worst", "most", "least", "greatest", "fewest", "cheapest",
+        "closest", "nearest", "earliest", "latest", "place", "rank", "ranked", "page",
+    ];
+    let mut found: BTreeSet<i64> = BTreeSet::new();
+    let mut unclear = false;
+    let mut skip_to = 0;
+    for (i, w) in words.iter().enumerate() {
+        if i < skip_to {
+            continue;
+        }
+        let Some(n) = super::lexicon::ordinal_position(w) else {
+            continue;
+        };
+        let next = words.get(i + 1).map(String::as_str).unwrap_or("");
+        // "the second *one*": a pronoun, not a count.
+        let counted = !matches!(next, "one" | "ones")
+            && (next.parse::<f64>().is_ok()
+                || super::mentions::number_words_at(&[Some(next.to_string())], 0).is_some());
+        let timed = matches!(
+            next,
+            "modified"
+                | "changed"
+                | "updated"
+                | "edited"
+                | "written"
+                | "touched"
+                | "time"
+                | "week"
+                | "month"
+                | "year"
+                | "day"
+                | "night"
+                | "hour"
+                | "minute"
+        );
+        // "*First*, read it": the order of requests.
+        if (i == 0 && w == "first") || counted || timed {
+            continue;
+        }
+        // "second to last": two from the end.
+        if n == 2 && next == "to" && words.get(i + 2).is_some_and(|w| w == "last") {
+            skip_to = i + 3;
+            found.insert(-2);
+            continue;
+        }
+        let near = |k: usize| words.get(k).map(String::as_str).unwrap_or("");
+        let before = i.checked_sub(1).map(near).unwrap_or("");
+        let before2 = i.checked_sub(2).map(near).unwrap_or("");
+        let after = [near(i + 1), near(i + 2), near(i + 3)];
+        if RELATIVE.contains(&before)
+            || RELATIVE.contains(&before2)
+            || after
+                .iter()
+                .any(|a| RELATIVE.contains(a) || ORDERED.contains(a))
+        {
+            unclear = true;
+        }
+        found.insert(n);
+    }
+    match found.len() {
+        0 => Ordinal::Absent,
+        1 if !unclear => found
+            .into_iter()
+            .next()
+            .map_or(Ordinal::Absent, Ordinal::One),
+        _ => Ordinal::Unclear,
+    }
+}
+
+/// Names of a parameter holding what the user is asked.
+const ASKING_WORDS: &[&str] = &["prompt", "question", "instruction"];
+
+/// Whether the payload `text` of `clause`, unquoted and with no colon
+/// before it, is a noun phrase led by a determiner ("echo *the current
+/// time*", "say *my name*"): it names a thing whose value the goal wants,
+/// not the words to pass on. A sentence ("say *the build is green*") has
+/// a verb and is words.
+fn names_a_thing(clause: &str, text: &str) -> bool {
+    if clause.contains(':') || clause.contains(['"', '\'', '\u{201c}']) {
+        return false;
+    }
+    let lower = clause.to_lowercase();
+    let Some(at) = lower.find(&text.to_lowercase()) else {
+        return false;
+    };
+    let before = lower[..at].split_whitespace().last().unwrap_or("");
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let first = words.first().map(|w| w.to_lowercase()).unwrap_or_default();
+    const DETERMINERS: &[&str] = &["the", "this", "that", "these", "those"];
+    const POSSESSIVES: &[&str] = &["my", "your", "our", "their", "his", "her", "its"];
+    let led = DETERMINERS.contains(&before) || POSSESSIVES.contains(&first.as_str());
+    led && !is_sentence(text)
+}
+
+/// Whether `text` has a finite verb after its first word ("the build *is*
+/// green", "the tests *passed*"): a sentence, not a noun phrase.
+fn is_sentence(text: &str) -> bool {
+    const VERBS: &[&str] = &[
+        "is", "are", "was", "were", "am", "be", "been", "has", "have", "had", "will", "would",
+        "can", "could", "should", "must", "do", "does", "did", "may", "might",
+    ];
+    text.split_whitespace().skip(1).any(|w| {
+        let w = w
+            .trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+            .to_lowercase();
+        VERBS.contains(&w.as_str())
+            || w.ends_with("ed")
+            || w.ends_with("'s")
+            || w.ends_with("'re")
+            || w.ends_with("n't")
+    })
+}
+
+/// The sentence `text` with the article the payload cut before it ("say
+/// *the* build is green"): a message keeps its words.
+fn with_its_article(clause: &str, text: String) -> String {
+    if clause.contains(':') || !is_sentence(&text) {
+        return text;
+    }
+    let lower = clause.to_lowercase();
+    let Some(at) = lower.find(&text.to_lowercase()) else {
+        return text;
+    };
+    match clause[..at].split_whitespace().last() {
+        Some(a) if matches!(a.to_lowercase().as_str(), "the" | "a" | "an") => format!("{a} {text}"),
+        _ => text,
+    }
+}
+
 /// Whether `text` is only pronouns ("it", "that", "me"): it refers to
 /// something the goal does not say ("what do you remember about it?"), so
 /// it is no text to send.
@@ -5205,6 +5380,47 @@ pub fn bind(
                 param: name,
                 value: Json::from(n),
                 source: format!("recency {n}"),
+                score: 1.5,
+            },
+        ));
+    }
+    // "the 4th number", "the second person", "the last line": one
+    // item's position, for a parameter that takes one.
+    // Only of a list the goal gives (a stated list or file, or an earlier
+    // step's result): "the 10th Fibonacci number" names no list to pick
+    // from.
+    let gives_a_list = has_input
+        || mentions
+            .iter()
+            .any(|x| matches!(x.kind, MentionKind::Path | MentionKind::List));
+    let position_param = free
+        .iter()
+        .copied()
+        .find(|&pi| !taken_param.contains(&pi) && takes_a_position(&params[pi]));
+    let ordinal = position_param.map_or(Ordinal::Absent, |_| ordinal_position(clause));
+    if let (Some(pi), Ordinal::Unclear) = (position_param, &ordinal) {
+        // No other value says the position then ("last but *one*").
+        taken_param.insert(pi);
+        b.notes.push(format!(
+            "the ordinals say no one position for :{}",
+            params[pi].name
+        ));
+    }
+    if gives_a_list
+        && let Some(pi) = position_param
+        && let Ordinal::One(position) = ordinal
+    {
+        taken_param.insert(pi);
+        b.notes.push(format!(
+            "the ordinal's position {position} -> :{}",
+            params[pi].name
+        ));
+        bound.push((
+            pi,
+            Bound {
+                param: params[pi].name.clone(),
+                value: Json::from(position),
+                source: format!("position {position}"),
                 score: 1.5,
             },
         ));
@@ -5988,13 +6204,20 @@ pub fn bind(
                 topic_terms(&search_terms(&text), m)
             } else if has(&p.name_words, TOPIC_WORDS) {
                 topic_terms(&terms_after(&text, &["about"]), m)
-            } else {
+            } else if has(&p.name_words, ASKING_WORDS) {
                 text
+            } else {
+                with_its_article(clause, text)
             };
             // Words naming whose address follows are no message ("email
             // to John Doe at … with subject Hello" once sent that very
             // text as the subject).
             if refers_to_nothing_said(&text)
+                || super::lexicon::has_coordinated_request(&text)
+                || (!has(&p.name_words, QUERY_WORDS)
+                    && !has(&p.name_words, TOPIC_WORDS)
+                    && !has(&p.name_words, ASKING_WORDS)
+                    && names_a_thing(clause, &text))
                 || mentions.iter().any(|x| {
                     ((x.kind == MentionKind::Name && names_an_addressee(clause, x, mentions))
                         || x.kind == MentionKind::Email)
@@ -7340,6 +7563,67 @@ fn into_folder(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn one_ordinal_says_one_position() {
+        assert_eq!(
+            ordinal_position("the 4th number in numbers.txt"),
+            Ordinal::One(4)
+        );
+        assert_eq!(
+            ordinal_position("show me the last person"),
+            Ordinal::One(-1)
+        );
+        assert_eq!(
+            ordinal_position("the second to last line"),
+            Ordinal::One(-2)
+        );
+        assert_eq!(
+            ordinal_position("the second one in the list"),
+            Ordinal::One(2)
+        );
+        // A count, a time, the order of requests.
+        for clause in [
+            "the first 3 lines of notes.txt",
+            "the last five names",
+            "when was it last modified",
+            "the last week of news",
+            "first count the lines",
+        ] {
+            assert_eq!(ordinal_position(clause), Ordinal::Absent, "{clause}");
+        }
+        // Two positions, or one counted from something (attack trial).
+        for clause in [
+            "the first and the last line",
+            "the 3rd number and the 5th",
+            "the last but one number",
+            "one before the last number",
+            "the third number from the end",
+            "the 2nd smallest number",
+            "3rd number in numbers.txt and the 5th",
+        ] {
+            assert_eq!(ordinal_position(clause), Ordinal::Unclear, "{clause}");
+        }
+    }
+
+    #[test]
+    fn a_determiner_led_phrase_names_a_thing_not_words() {
+        assert!(names_a_thing("echo the current time", "current time"));
+        assert!(names_a_thing("say my name", "my name"));
+        assert!(!names_a_thing("say the build is green", "build is green"));
+        assert!(!names_a_thing("echo the tests passed", "tests passed"));
+        assert!(!names_a_thing("echo hello world", "hello world"));
+        assert!(!names_a_thing("repeat after me: the time", "the time"));
+        assert_eq!(
+            with_its_article("say the build is green", "build is green".into()),
+            "the build is green"
+        );
+        assert_eq!(
+            with_its_article("say the current time", "current time".into()),
+            "current time"
+        );
+    }
+
     use super::super::mentions::mentions;
     use super::*;
     use serde_json::json;

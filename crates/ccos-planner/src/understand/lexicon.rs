@@ -137,6 +137,7 @@ const ACTION_VERBS: &[&str] = &[
     "halve",
     "increase",
     "install",
+    "join",
     "list",
     "load",
     "lowercase",
@@ -153,6 +154,7 @@ const ACTION_VERBS: &[&str] = &[
     "remove",
     "replace",
     "restore",
+    "reverse",
     "revoke",
     "save",
     "say",
@@ -188,15 +190,35 @@ pub fn is_action_verb(word: &str) -> bool {
 }
 
 /// True when `text` coordinates a further request: " and " or " then "
-/// followed by an action verb ("a number and double it").
+/// followed by an action verb ("a number and double it"), or by any word
+/// whose object is a pronoun ("a word and *shout it* back"): what "it"
+/// stands for is the earlier request's result, so the word is a verb.
 pub fn has_coordinated_request(text: &str) -> bool {
-    let words: Vec<String> = text.split_whitespace().map(str::to_lowercase).collect();
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .collect();
+    let joins = |w: &str| w == "and" || w == "then";
     words
         .windows(2)
-        .any(|w| (w[0] == "and" || w[0] == "then") && is_action_verb(&w[1]))
+        .any(|w| joins(&w[0]) && is_action_verb(&w[1]))
         || words
             .windows(3)
             .any(|w| w[0] == "and" && w[1] == "then" && is_action_verb(&w[2]))
+        || words.windows(3).any(|w| {
+            joins(&w[0])
+                && matches!(w[2].as_str(), "it" | "them" | "me" | "us")
+                && w[1].chars().all(char::is_alphabetic)
+                && !w[1].is_empty()
+                && !crate::understand::mentions::PREPOSITIONS.contains(&w[1].as_str())
+                && !matches!(
+                    w[1].as_str(),
+                    "is" | "was" | "are" | "were" | "does" | "did"
+                )
+        })
 }
 
 /// Words that ask for the same operation ("grab", "fetch", "download"
@@ -310,6 +332,74 @@ pub const IDIOMS: &[(&str, &str)] = &[
     ("what you know about", "search"),
 ];
 
+/// Ordinals past the second, by word: what position each says.
+const ORDINAL_WORDS: &[(&str, i64)] = &[
+    ("third", 3),
+    ("fourth", 4),
+    ("fifth", 5),
+    ("sixth", 6),
+    ("seventh", 7),
+    ("eighth", 8),
+    ("ninth", 9),
+    ("tenth", 10),
+];
+
+/// Whether `word` is an ordinal that only says a position: "third" to
+/// "tenth", or written with digits ("4th", "21st"). ("First", "second"
+/// and "last" also say other things: a count from the start, a unit of
+/// time, the latest.)
+pub fn is_nth_word(word: &str) -> bool {
+    let w = word.to_lowercase();
+    ORDINAL_WORDS.iter().any(|(o, _)| *o == w) || digit_ordinal(&w).is_some()
+}
+
+/// The position an ordinal word says: "first" 1, "second" 2, "4th" 4,
+/// "last" -1, "penultimate" -2.
+pub fn ordinal_position(word: &str) -> Option<i64> {
+    let w = word.to_lowercase();
+    match w.as_str() {
+        "first" => Some(1),
+        "second" => Some(2),
+        "last" | "final" => Some(-1),
+        "penultimate" => Some(-2),
+        _ => ORDINAL_WORDS
+            .iter()
+            .find(|(o, _)| *o == w)
+            .map(|(_, n)| *n)
+            .or_else(|| digit_ordinal(&w)),
+    }
+}
+
+/// Whether the stem `stem` says a position ("nth", the stems of "first",
+/// "second", "last"): a word that names a capability named for the nth
+/// item ("the *last* number", "the *second* person"). Not a synonym of
+/// "nth": "last" says other things too (when it was *last* modified).
+pub fn says_a_position(stem: &str) -> bool {
+    static S: OnceLock<BTreeSet<String>> = OnceLock::new();
+    S.get_or_init(|| {
+        ["nth", "first", "second", "last", "final", "penultimate"]
+            .iter()
+            .flat_map(|w| analyze(w))
+            .collect()
+    })
+    .contains(stem)
+}
+
+/// "4th", "21st", "2nd", "3rd": the number, when the suffix fits it.
+fn digit_ordinal(w: &str) -> Option<i64> {
+    let digits: String = w.chars().take_while(char::is_ascii_digit).collect();
+    let suffix = &w[digits.len()..];
+    let n: i64 = digits.parse().ok().filter(|n| (1..=100_000).contains(n))?;
+    let wanted = match (n % 100, n % 10) {
+        (11..=13, _) => "th",
+        (_, 1) => "st",
+        (_, 2) => "nd",
+        (_, 3) => "rd",
+        _ => "th",
+    };
+    (suffix == wanted).then_some(n)
+}
+
 /// `text` with its [`IDIOMS`] replaced (lower case).
 pub fn without_idioms(text: &str) -> String {
     let mut t = text.to_lowercase();
@@ -340,6 +430,10 @@ pub const REQUEST_WORDS: &[&str] = &[
     "like",
     "make",
     "made",
+    // "I'd like to *see* what's inside config.json". (Not "put": "*put*
+    // the numbers in order" sorts, "*put* 'docs' into a list" — attack
+    // trial.)
+    "see",
     "can",
     "could",
     "would",
@@ -389,6 +483,8 @@ pub const FILLER_WORDS: &[&str] = &[
     "using",
     "use",
     "via",
+    // "echo *back* \"testing\"", "read it *back*".
+    "back",
     "also",
     "now",
     "current",
@@ -1558,8 +1654,16 @@ pub fn unserved_qualifier(
                 .is_some_and(|n| matches!(n.as_str(), "first" | "last"))
     };
     let key_bound = bound_stems.iter().any(|s| key.contains(s));
+    // "the *4th*", "the *third*": a position too, when one is said; several
+    // name values ("the 2nd, 3rd and 4th floors").
+    let one_nth = words.iter().filter(|w| is_nth_word(w)).count() == 1;
     for (i, w) in words.iter().enumerate() {
-        let Some((concept, _)) = QUALIFIERS.iter().find(|(_, ws)| ws.contains(&w.as_str())) else {
+        let nth: (&str, &[&str]) = ("position", &[]);
+        let Some((concept, _)) = QUALIFIERS
+            .iter()
+            .find(|(_, ws)| ws.contains(&w.as_str()))
+            .or_else(|| (one_nth && is_nth_word(w)).then_some(&nth))
+        else {
             continue;
         };
         // "sorted by size": the order needs its key, a filled parameter.
@@ -1569,7 +1673,17 @@ pub fn unserved_qualifier(
                 m.id
             ));
         }
-        if *concept == "position" && i == 0 {
+        // "*First*, read notes.txt": the order of requests. ("*Last* but
+        // one number" is a position: attack trial, `file.stat` answered.)
+        if *concept == "position" && i == 0 && w == "first" {
+            continue;
+        }
+        // "the *last* number": a bound position serves it.
+        if *concept == "position"
+            && bound_stems
+                .iter()
+                .any(|s| says_a_position(s) || analyze("position").contains(s))
+        {
             continue;
         }
         // "could you *first* calculate …": the order of the requests, no
@@ -1797,6 +1911,42 @@ pub fn word_spans(text: &str) -> Vec<(std::ops::Range<usize>, String)> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_pronoun_object_after_and_is_a_further_request() {
+        assert!(has_coordinated_request("a word and reverse it"));
+        assert!(has_coordinated_request(
+            "my favorite color and shout it back"
+        ));
+        assert!(has_coordinated_request("a number, then halve them"));
+        assert!(!has_coordinated_request("salt and pepper"));
+        assert!(!has_coordinated_request("the name and for it"));
+        assert!(!has_coordinated_request("why and is it so"));
+    }
+
+    #[test]
+    fn ordinals_say_positions() {
+        for (w, n) in [
+            ("first", 1),
+            ("second", 2),
+            ("third", 3),
+            ("4th", 4),
+            ("21st", 21),
+            ("22nd", 22),
+            ("13th", 13),
+            ("111th", 111),
+            ("last", -1),
+            ("penultimate", -2),
+        ] {
+            assert_eq!(ordinal_position(w), Some(n), "{w}");
+        }
+        for w in ["4st", "11st", "th", "fourthly", "0th", "seconds"] {
+            assert_eq!(ordinal_position(w), None, "{w}");
+        }
+        assert!(is_nth_word("Fifth") && is_nth_word("4th"));
+        assert!(!is_nth_word("first") && !is_nth_word("last"));
+    }
+
     #[test]
     fn a_change_is_asked_for_by_its_operation_or_verb() {
         let cap = |id: &str| {

@@ -1521,6 +1521,7 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
     folders_named(text, &toks, &words, &mut owner, &mut out);
     currencies(text, &toks, &words, &mut owner, &mut out);
     names(text, &toks, &words, &mut owner, &mut out);
+    named_word(text, &toks, &words, &mut owner, &mut out);
     word_lists(text, &toks, &words, &mut owner, &mut out);
     let glosses = glosses(text);
     out.retain(|m| {
@@ -3130,6 +3131,62 @@ fn word_lists(
     }
 }
 
+/// A word the text names as a word: "uppercase *the word banana*",
+/// "count the letters in *the string hello*". Unquoted, it is still the
+/// text to work on, as if quoted. One lower-case word that is no
+/// function, request or operation word ("the word *count* of notes.txt"
+/// names no text), ending the phrase.
+fn named_word(
+    text: &str,
+    toks: &[Tok],
+    words: &[Option<String>],
+    owner: &mut [Option<usize>],
+    out: &mut Vec<Mention>,
+) {
+    for i in 2..toks.len() {
+        let (Some(the), Some(noun)) = (words[i - 2].as_deref(), words[i - 1].as_deref()) else {
+            continue;
+        };
+        if the != "the" || !matches!(noun, "word" | "string" | "text") {
+            continue;
+        }
+        let (TokKind::Word(w), None) = (&toks[i].kind, owner[i]) else {
+            continue;
+        };
+        let lw = lower(w);
+        let plain = w.chars().all(char::is_alphabetic)
+            && w.chars().count() > 1
+            && !FUNCTION_WORDS.contains(&lw.as_str())
+            && !super::lexicon::is_action_verb(&lw)
+            && !super::lexicon::is_operation_word(&lw)
+            && !ccos_marketplace::search::analyze(&lw).iter().any(|st| {
+                super::lexicon::request_word_stems().contains(st)
+                    || super::lexicon::filler_word_stems().contains(st)
+            });
+        let ends = match toks.get(i + 1).map(|t| &t.kind) {
+            None | Some(TokKind::Punct(_)) => true,
+            Some(TokKind::Word(n)) => matches!(
+                lower(n).as_str(),
+                "in" | "into" | "to" | "and" | "backwards" | "reversed" | "please"
+            ),
+            _ => false,
+        };
+        if !plain || !ends || owner[i - 1].is_some() {
+            continue;
+        }
+        // The mention spans its label: "word" says what the value is,
+        // not what to do with it.
+        owner[i - 1] = Some(out.len());
+        owner[i] = Some(out.len());
+        out.push(Mention::stated(
+            text,
+            MentionKind::Quoted,
+            Json::from(w.clone()),
+            Span::new(toks[i - 1].start, toks[i].end),
+        ));
+    }
+}
+
 /// Where the text says one term twice, as an acronym and its expansion,
 /// one of them in parentheses: "Body Mass Index (BMI)", "BMI (Body Mass
 /// Index)", "greatest common divisor (GCD)". The term names what to do
@@ -3845,6 +3902,16 @@ pub fn values_replaced(text: &str, ms: &[Mention], fill: &str) -> String {
     out
 }
 
+/// The byte spans of the quoted texts of `text`, quotes included, as the
+/// scanner reads them: what a cut of the goal must not go into.
+pub fn quoted_spans(text: &str) -> Vec<(usize, usize)> {
+    scan(text)
+        .into_iter()
+        .filter(|t| matches!(t.kind, TokKind::Quoted(_)))
+        .map(|t| (t.start, t.end))
+        .collect()
+}
+
 /// A goal typed in capitals ("LIST THE CLOSED ISSUES IN ACME/ROCKET"),
 /// read as lower case outside its quotes: capitals that mark names in an
 /// ordinary sentence mark nothing when every letter is one. Any other goal
@@ -3886,6 +3953,27 @@ fn capital_letter(word: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_word_named_as_a_word_is_its_text() {
+        let ms = mentions("uppercase the word banana").unwrap();
+        assert_eq!(ms.len(), 1, "{ms:?}");
+        assert_eq!(ms[0].kind, MentionKind::Quoted);
+        assert_eq!(ms[0].value, serde_json::json!("banana"));
+        assert_eq!(ms[0].text, "word banana");
+        // "the word count" names no text, nor does a word with more after.
+        for t in [
+            "the word count of notes.txt",
+            "the word banana bread recipe",
+        ] {
+            let ms = mentions(t).unwrap();
+            assert!(
+                !ms.iter().any(|m| m.kind == MentionKind::Quoted),
+                "{t}: {ms:?}"
+            );
+        }
+    }
+
     use super::*;
     use proptest::prelude::*;
     use serde_json::json;
