@@ -2988,6 +2988,12 @@ fn everyday_phrasings_of_built_in_goals() {
         &[],
         json!(7),
     );
+    right(
+        home.path(),
+        "which is the second one in [10, 20, 30]?",
+        &[],
+        json!(20),
+    );
     refused(home.path(), "what's the 10th Fibonacci number?", "number");
     for goal in [
         "last but one number in numbers.txt",

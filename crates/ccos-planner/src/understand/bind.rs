@@ -5390,9 +5390,10 @@ pub fn bind(
     // step's result): "the 10th Fibonacci number" names no list to pick
     // from.
     let gives_a_list = has_input
-        || mentions
-            .iter()
-            .any(|x| matches!(x.kind, MentionKind::Path | MentionKind::List));
+        || mentions.iter().any(|x| {
+            matches!(x.kind, MentionKind::Path | MentionKind::List)
+                || (x.kind == MentionKind::Json && x.value.is_array())
+        });
     let position_param = free
         .iter()
         .copied()
