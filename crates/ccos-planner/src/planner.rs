@@ -3898,6 +3898,12 @@ fn unaccounted_word(
         if a.source == crate::understand::bind::DIRECTION_SOURCE {
             vocab.extend(lexicon::direction_stems().iter().cloned());
         }
+        // "the email addresses" became the pattern bound: served.
+        if let Some((kind, _)) = crate::understand::bind::named_pattern(text)
+            && a.source == format!("the {kind}")
+        {
+            vocab.extend(analyze(kind));
+        }
     }
     for v in b.fan_out.iter().chain(&b.fan_with).flat_map(|(_, vs)| vs) {
         if let Some(v) = v.as_str() {

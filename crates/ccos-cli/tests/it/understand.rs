@@ -2915,6 +2915,20 @@ fn everyday_phrasings_of_built_in_goals() {
         "numbers.txt",
         "12\n7\n42\n3\n25\n",
     );
+    write(
+        &home.path().join("work"),
+        "emails.txt",
+        "write to alice@example.com or bob@test.org\n",
+    );
+    // The kind of text a pattern finds names what to find.
+    right(
+        home.path(),
+        "find the email addresses in emails.txt",
+        &[],
+        json!(["alice@example.com", "bob@test.org"]),
+    );
+    // A message keeps its indefinite article ("b c" was echoed).
+    right(home.path(), "echo a b c", &[], json!("a b c"));
     // A request after the question is done, never folded into it.
     right(
         home.path(),

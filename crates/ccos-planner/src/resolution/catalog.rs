@@ -377,6 +377,12 @@ impl ResolutionStrategy for CatalogResolution {
                 BTreeSet::new()
             };
         let evidence_terms: BTreeSet<String> = analyze(&evidence_text).into_iter().collect();
+        // The words naming a kind of text a pattern finds ("the *email
+        // addresses*", "the *links*"), for a capability taking a regex.
+        let pattern_stems: BTreeSet<String> =
+            crate::understand::bind::named_pattern(&intent.description)
+                .map(|(kind, _)| analyze(kind).into_iter().collect())
+                .unwrap_or_default();
         // Each evidence word with its synonyms' stems (itself included),
         // computed once per request, not per candidate.
         let evidence_syn: BTreeMap<&str, BTreeSet<String>> = evidence_terms
@@ -565,6 +571,17 @@ impl ResolutionStrategy for CatalogResolution {
             let bar_total = judged_total - unmatched_filler - naming - file_named;
             // A word naming one of its parameters' choices counts for it.
             let chosen_weight = unmatched_weight(&|q| syn(q).any(|s| t.choices.contains(s)));
+            // So do the words naming a pattern a regex parameter takes
+            // ("find the *email addresses* in emails.txt").
+            let pattern_weight = if crate::understand::bind::params_of(m)
+                .0
+                .iter()
+                .any(crate::understand::bind::takes_regex)
+            {
+                unmatched_weight(&|q| pattern_stems.contains(q))
+            } else {
+                0.0
+            };
             // So do the words naming its provider ("the *everything*
             // server").
             let provider_weight = unmatched_weight(&|q| t.provider.contains(q));
@@ -580,7 +597,12 @@ impl ResolutionStrategy for CatalogResolution {
                 0.0
             };
             let bar_coverage = if bar_total > 0.0 {
-                (matched_weight + chosen_weight + spelled_weight + provider_weight + recency_weight)
+                (matched_weight
+                    + chosen_weight
+                    + spelled_weight
+                    + provider_weight
+                    + recency_weight
+                    + pattern_weight)
                     / bar_total
             } else {
                 0.0

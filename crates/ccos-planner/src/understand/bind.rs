@@ -3914,7 +3914,7 @@ enum RangeSide {
 /// The kind of text a goal asks to find, as a regular expression: "find
 /// all the *numbers* in …", "extract the *email addresses* from …". Only
 /// as the object of the verb, before "in"/"from"/"of" or the end.
-fn named_pattern(clause: &str) -> Option<(&'static str, &'static str)> {
+pub(crate) fn named_pattern(clause: &str) -> Option<(&'static str, &'static str)> {
     const KINDS: &[(&[&str], &str, &str)] = &[
         // "1,000" groups thousands; "10,20,30" is three numbers.
         (
@@ -3980,7 +3980,7 @@ fn named_pattern(clause: &str) -> Option<(&'static str, &'static str)> {
     None
 }
 
-fn takes_regex(p: &Param) -> bool {
+pub(crate) fn takes_regex(p: &Param) -> bool {
     has(&p.name_words, &["regex", "regexp"])
         || has(&p.desc_words, &["regex", "regexp"])
         || (has(&p.desc_words, &["regular"]) && has(&p.desc_words, &["expression"]))
@@ -4692,6 +4692,22 @@ fn with_its_article(clause: &str, text: String) -> String {
     };
     match clause[..at].split_whitespace().last() {
         Some(a) if matches!(a.to_lowercase().as_str(), "the" | "a" | "an") => format!("{a} {text}"),
+        _ => text,
+    }
+}
+
+/// The message `text` with the indefinite article the payload cut before
+/// it ("echo *a* b c", "say *a* quick hello"): no thing is named by it.
+fn with_indefinite_article(clause: &str, text: String) -> String {
+    if clause.contains(':') {
+        return text;
+    }
+    let lower = clause.to_lowercase();
+    let Some(at) = lower.find(&text.to_lowercase()) else {
+        return text;
+    };
+    match clause[..at].split_whitespace().last() {
+        Some(a) if matches!(a.to_lowercase().as_str(), "a" | "an") => format!("{a} {text}"),
         _ => text,
     }
 }
@@ -6207,8 +6223,10 @@ pub fn bind(
                 topic_terms(&terms_after(&text, &["about"]), m)
             } else if has(&p.name_words, ASKING_WORDS) {
                 text
-            } else {
+            } else if is_sentence(&text) {
                 with_its_article(clause, text)
+            } else {
+                with_indefinite_article(clause, text)
             };
             // Words naming whose address follows are no message ("email
             // to John Doe at … with subject Hello" once sent that very
@@ -7623,6 +7641,8 @@ mod tests {
             with_its_article("say the current time", "current time".into()),
             "current time"
         );
+        assert_eq!(with_indefinite_article("echo a b c", "b c".into()), "a b c");
+        assert_eq!(with_indefinite_article("echo the end", "end".into()), "end");
     }
 
     use super::super::mentions::mentions;

@@ -252,6 +252,8 @@ pub const SYNONYMS: &[&[&str]] = &[
     // "what's *different* between …" asks for a diff.
     &["diff", "difference", "differences", "different"],
     &["subfolder", "subfolders", "subdirectory", "subdirectories"],
+    // (Not "letters": counting characters counts spaces and digits too —
+    // "count the letters in 'hello world'" gave 11, attack trial.)
     &["char", "chars", "character", "characters"],
     &["max", "maximum", "largest", "biggest", "highest"],
     &["min", "minimum", "smallest", "lowest"],
