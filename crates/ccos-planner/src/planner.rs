@@ -6063,6 +6063,37 @@ mod tests {
     }
 
     #[test]
+    fn a_name_after_a_verb_of_sending_is_never_the_message() {
+        use ccos_marketplace::CapabilityManifest;
+        let mp = builtins();
+        mp.register(CapabilityManifest::new(
+            "chat.sendMessage",
+            "Send a chat message to a user",
+            obj(
+                serde_json::json!({
+                    "to": {"type": "string", "description": "The user to send to"},
+                    "message": {"type": "string", "description": "The message text"}}),
+                &["to", "message"],
+            ),
+        ))
+        .unwrap();
+        let p = planner_over(mp);
+        // Attack trial: it sent the text "Bob" to whomever was asked.
+        let r = p.plan("send Bob a message: a quick hello").unwrap();
+        let rtfs = r.rtfs.clone().unwrap_or_default();
+        assert!(!rtfs.contains(":message \"Bob\""), "{rtfs}");
+        let rtfs = p
+            .plan("send 'hello' to Bob")
+            .unwrap()
+            .rtfs
+            .unwrap_or_default();
+        assert!(
+            rtfs.contains(":message \"hello\"") && rtfs.contains(":to \"Bob\""),
+            "{rtfs}"
+        );
+    }
+
+    #[test]
     fn a_relative_clause_about_a_bound_value_restricts_by_its_parameter() {
         use ccos_marketplace::CapabilityManifest;
         let mp = builtins();

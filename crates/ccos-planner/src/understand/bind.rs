@@ -2777,6 +2777,20 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             None => Some((1.0, Json::from(code))),
         };
     }
+    // "send *Bob* a message", "tell *Alice* …": a name right after a verb
+    // of sending is whom, never what is sent (attack trial: "send Bob a
+    // message: a quick hello" sent the text "Bob").
+    if m.kind == MentionKind::Name
+        && m.cue
+            .before
+            .last()
+            .is_some_and(|w| SENDING_VERBS.contains(&w.as_str()))
+        && has(n, USER_TEXT_WORDS)
+        && !has(n, QUERY_WORDS)
+        && !has(n, TOPIC_WORDS)
+    {
+        return None;
+    }
     // "Dr. John Smith" is a person: never a cuisine or a city.
     if m.kind == MentionKind::Name && titled_person(&m.text) && !about_people(p) {
         return None;
@@ -4635,6 +4649,12 @@ fn ordinal_position(clause: &str) -> Ordinal {
         _ => Ordinal::Unclear,
     }
 }
+
+/// Verbs whose first object is the addressee ("send *Bob* a message").
+const SENDING_VERBS: &[&str] = &[
+    "send", "tell", "email", "e-mail", "mail", "message", "text", "ping", "remind", "notify", "dm",
+    "write", "ask",
+];
 
 /// Names of a parameter holding what the user is asked.
 const ASKING_WORDS: &[&str] = &["prompt", "question", "instruction"];
