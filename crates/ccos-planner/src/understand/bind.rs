@@ -4717,7 +4717,9 @@ fn with_its_article(clause: &str, text: String) -> String {
 }
 
 /// The message `text` with the indefinite article the payload cut before
-/// it ("echo *a* b c", "say *a* quick hello"): no thing is named by it.
+/// it, and the small words and punctuation between them ("echo *a* b c",
+/// "echo *a,* b and c", "echo *a to* z"): no thing is named by them, and
+/// the message is every word of it.
 fn with_indefinite_article(clause: &str, text: String) -> String {
     if clause.contains(':') {
         return text;
@@ -4726,9 +4728,37 @@ fn with_indefinite_article(clause: &str, text: String) -> String {
     let Some(at) = lower.find(&text.to_lowercase()) else {
         return text;
     };
-    match clause[..at].split_whitespace().last() {
-        Some(a) if matches!(a.to_lowercase().as_str(), "a" | "an") => format!("{a} {text}"),
-        _ => text,
+    // The words before the text, with where each starts.
+    let mut before: Vec<(usize, &str)> = vec![];
+    let mut start = None;
+    for (i, c) in clause[..at].char_indices().chain([(at, ' ')]) {
+        match (c.is_whitespace(), start) {
+            (false, None) => start = Some(i),
+            (true, Some(s0)) => {
+                before.push((s0, &clause[s0..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    let bare = |w: &str| {
+        w.trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase()
+    };
+    let mut from = None;
+    for &(s0, w) in before.iter().rev() {
+        match bare(w).as_str() {
+            "a" | "an" => {
+                from = Some(s0);
+                break;
+            }
+            "to" | "of" | "for" | "in" | "on" | "at" | "and" | "or" | "" => continue,
+            _ => break,
+        }
+    }
+    match from.and_then(|s0| clause.get(s0..at)) {
+        Some(lead) => format!("{lead}{text}"),
+        None => text,
     }
 }
 
@@ -7663,6 +7693,15 @@ mod tests {
         );
         assert_eq!(with_indefinite_article("echo a b c", "b c".into()), "a b c");
         assert_eq!(with_indefinite_article("echo the end", "end".into()), "end");
+        assert_eq!(
+            with_indefinite_article("echo a, b and c", "b and c".into()),
+            "a, b and c"
+        );
+        assert_eq!(with_indefinite_article("echo a to z", "z".into()), "a to z");
+        assert_eq!(
+            with_indefinite_article("send Bob a message saying hi", "saying hi".into()),
+            "saying hi"
+        );
     }
 
     use super::super::mentions::mentions;
