@@ -3664,15 +3664,17 @@ fn without_greeting(goal: &str) -> &str {
     // A thanks after the last comma or full stop (offsets in `goal`'s
     // trimmed text: `rest` is its tail).
     let tail_start = last_quote_end.saturating_sub(goal.trim().len() - rest.len());
-    let body = rest.trim_end_matches(['!', '.', ' ']);
-    if let Some(cut) = body.rfind([',', '.', '!'])
+    let body = rest.trim_end_matches(['!', '.', '?', ' ']);
+    if let Some(cut) = body.rfind([',', '.', '!', '?'])
         && cut >= tail_start
         && let Some(tail) = body.get(cut + 1..)
         && !tail.trim().is_empty()
         && is_greeting(tail)
         && body[..cut].chars().any(char::is_alphanumeric)
     {
-        rest = body[..cut].trim_end();
+        // A question keeps its mark ("what is 12 times 7? thanks").
+        let keep = usize::from(body[cut..].starts_with('?'));
+        rest = body[..cut + keep].trim_end();
     }
     rest
 }
@@ -6626,6 +6628,14 @@ mod tests {
             "sort numbers.txt"
         );
         assert_eq!(without_greeting("echo hello. Thank you"), "echo hello");
+        assert_eq!(
+            without_greeting("hey, what is 12 times 7? thanks"),
+            "what is 12 times 7?"
+        );
+        assert_eq!(
+            without_greeting("what is the first line of words.txt, thanks?"),
+            "what is the first line of words.txt"
+        );
         // A greeting alone, or words that only look like one, are kept.
         for g in [
             "hello",
