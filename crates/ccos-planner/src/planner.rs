@@ -3885,6 +3885,7 @@ fn unaccounted_word(
     let filler = filler_stems();
     let names: BTreeSet<String> = lexicon::name_words(m);
     let mut vocab = vocab.clone();
+    let pattern = crate::understand::bind::named_pattern(text).map(|(kind, _)| kind);
     // The values bound (an enum word, "excellent" for a condition) and
     // what the steps read first do (read a file, split it into lines).
     for a in &b.args {
@@ -3901,7 +3902,7 @@ fn unaccounted_word(
             vocab.extend(lexicon::direction_stems().iter().cloned());
         }
         // "the email addresses" became the pattern bound: served.
-        if let Some((kind, _)) = crate::understand::bind::named_pattern(text)
+        if let Some(kind) = pattern
             && a.source == format!("the {kind}")
         {
             vocab.extend(analyze(kind));
@@ -4137,7 +4138,7 @@ fn unaccounted_word(
         // *terms* of" are context.
         let determined = !w.ends_with("ed")
             && !ADVERBS_OF_PLACE_AND_TIME.contains(&w.as_str())
-            && !crate::understand::mentions::PREPOSITIONS.contains(&w.as_str())
+            && !crate::understand::lexicon::PREPOSITIONS.contains(&w.as_str())
             && !matches!(
                 w.as_str(),
                 "within"

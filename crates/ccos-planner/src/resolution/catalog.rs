@@ -573,10 +573,11 @@ impl ResolutionStrategy for CatalogResolution {
             let chosen_weight = unmatched_weight(&|q| syn(q).any(|s| t.choices.contains(s)));
             // So do the words naming a pattern a regex parameter takes
             // ("find the *email addresses* in emails.txt").
-            let pattern_weight = if crate::understand::bind::params_of(m)
-                .0
-                .iter()
-                .any(crate::understand::bind::takes_regex)
+            let pattern_weight = if !pattern_stems.is_empty()
+                && crate::understand::bind::params_of(m)
+                    .0
+                    .iter()
+                    .any(crate::understand::bind::takes_regex)
             {
                 unmatched_weight(&|q| pattern_stems.contains(q))
             } else {
@@ -1027,7 +1028,7 @@ fn cap_terms(m: &CapabilityManifest) -> CapTerms {
         .skip_while(|w| matches!(w.as_str(), "the" | "a" | "an"))
         .take_while(|w| {
             w.chars().all(char::is_alphabetic)
-                && !crate::understand::mentions::PREPOSITIONS.contains(&w.as_str())
+                && !crate::understand::lexicon::PREPOSITIONS.contains(&w.as_str())
                 && !matches!(w.as_str(), "or" | "that" | "which" | "if")
                 && (names_its_value || w != "and")
         })

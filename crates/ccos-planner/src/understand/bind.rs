@@ -2757,11 +2757,11 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     // "the last *2* items", "the first *3* lines": a count from an end,
     // never one item's position.
     if m.kind == MentionKind::Number
-        && takes_a_position(p)
         && m.cue.before.last().is_some_and(|w| {
             matches!(w.as_str(), "top" | "bottom" | "next" | "previous" | "but")
                 || super::lexicon::ordinal_position(w).is_some()
         })
+        && takes_a_position(p)
     {
         return None;
     }
@@ -4668,17 +4668,30 @@ fn names_a_thing(clause: &str, text: &str) -> bool {
     if clause.contains(':') || clause.contains(['"', '\'', '\u{201c}']) {
         return false;
     }
-    let lower = clause.to_lowercase();
-    let Some(at) = lower.find(&text.to_lowercase()) else {
+    let Some((_, before)) = words_before(clause, text) else {
         return false;
     };
-    let before = lower[..at].split_whitespace().last().unwrap_or("");
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let first = words.first().map(|w| w.to_lowercase()).unwrap_or_default();
+    let before = before.last().map(|(_, w)| w.as_str()).unwrap_or("");
+    let first = text
+        .split_whitespace()
+        .next()
+        .map(str::to_lowercase)
+        .unwrap_or_default();
     const DETERMINERS: &[&str] = &["the", "this", "that", "these", "those"];
     const POSSESSIVES: &[&str] = &["my", "your", "our", "their", "his", "her", "its"];
     let led = DETERMINERS.contains(&before) || POSSESSIVES.contains(&first.as_str());
     led && !is_sentence(text)
+}
+
+/// Words with their byte spans, lower-case ([`super::lexicon::word_spans`]).
+type WordSpans = Vec<(std::ops::Range<usize>, String)>;
+
+/// Where the payload `text` (the clause's own words) starts in `clause`,
+/// and the words before it; `None` when `text` is not in `clause` as
+/// written.
+fn words_before(clause: &str, text: &str) -> Option<(usize, WordSpans)> {
+    let at = clause.find(text)?;
+    Some((at, super::lexicon::word_spans(&clause[..at])))
 }
 
 /// Whether `text` has a finite verb after its first word ("the build *is*
@@ -4700,61 +4713,28 @@ fn is_sentence(text: &str) -> bool {
     })
 }
 
-/// The sentence `text` with the article the payload cut before it ("say
-/// *the* build is green"): a message keeps its words.
-fn with_its_article(clause: &str, text: String) -> String {
-    if clause.contains(':') || !is_sentence(&text) {
-        return text;
-    }
-    let lower = clause.to_lowercase();
-    let Some(at) = lower.find(&text.to_lowercase()) else {
-        return text;
-    };
-    match clause[..at].split_whitespace().last() {
-        Some(a) if matches!(a.to_lowercase().as_str(), "the" | "a" | "an") => format!("{a} {text}"),
-        _ => text,
-    }
-}
-
-/// The message `text` with the indefinite article the payload cut before
-/// it, and the small words and punctuation between them ("echo *a* b c",
-/// "echo *a,* b and c", "echo *a to* z"): no thing is named by them, and
-/// the message is every word of it.
-fn with_indefinite_article(clause: &str, text: String) -> String {
+/// The message `text` with the article the payload cut before it: a
+/// sentence keeps the one right before it ("say *the* build is green"),
+/// any message an indefinite one and the small words and punctuation
+/// between them ("echo *a* b c", "echo *a,* b and c", "echo *a to* z"):
+/// no thing is named by them, and the message is every word of it.
+fn with_cut_article(clause: &str, text: String) -> String {
     if clause.contains(':') {
         return text;
     }
-    let lower = clause.to_lowercase();
-    let Some(at) = lower.find(&text.to_lowercase()) else {
+    let Some((at, before)) = words_before(clause, &text) else {
         return text;
     };
-    // The words before the text, with where each starts.
-    let mut before: Vec<(usize, &str)> = vec![];
-    let mut start = None;
-    for (i, c) in clause[..at].char_indices().chain([(at, ' ')]) {
-        match (c.is_whitespace(), start) {
-            (false, None) => start = Some(i),
-            (true, Some(s0)) => {
-                before.push((s0, &clause[s0..i]));
-                start = None;
-            }
+    let sentence = is_sentence(&text);
+    let mut from = None;
+    for (span, w) in before.iter().rev() {
+        match w.as_str() {
+            "a" | "an" => from = Some(span.start),
+            "the" if sentence => from = Some(span.start),
+            "to" | "of" | "for" | "in" | "on" | "at" | "and" | "or" if !sentence => continue,
             _ => {}
         }
-    }
-    let bare = |w: &str| {
-        w.trim_matches(|c: char| !c.is_alphanumeric())
-            .to_lowercase()
-    };
-    let mut from = None;
-    for &(s0, w) in before.iter().rev() {
-        match bare(w).as_str() {
-            "a" | "an" => {
-                from = Some(s0);
-                break;
-            }
-            "to" | "of" | "for" | "in" | "on" | "at" | "and" | "or" | "" => continue,
-            _ => break,
-        }
+        break;
     }
     match from.and_then(|s0| clause.get(s0..at)) {
         Some(lead) => format!("{lead}{text}"),
@@ -4908,7 +4888,7 @@ fn terms_after(payload: &str, cuts: &[&str]) -> String {
     };
     // A preposition whose object was a value bound elsewhere ("headphones
     // *by* Sony *under* $200": Sony the brand, $200 the price) is no term.
-    let is_prep = |w: &str| super::mentions::PREPOSITIONS.contains(&w.to_lowercase().as_str());
+    let is_prep = |w: &str| super::lexicon::PREPOSITIONS.contains(&w.to_lowercase().as_str());
     let mut out: Vec<&str> = vec![];
     for (i, w) in kept.iter().enumerate() {
         let next = kept.get(i + 1).copied();
@@ -6273,10 +6253,8 @@ pub fn bind(
                 topic_terms(&terms_after(&text, &["about"]), m)
             } else if has(&p.name_words, ASKING_WORDS) {
                 text
-            } else if is_sentence(&text) {
-                with_its_article(clause, text)
             } else {
-                with_indefinite_article(clause, text)
+                with_cut_article(clause, text)
             };
             // Words naming whose address follows are no message ("email
             // to John Doe at … with subject Hello" once sent that very
@@ -7684,22 +7662,22 @@ mod tests {
         assert!(!names_a_thing("echo hello world", "hello world"));
         assert!(!names_a_thing("repeat after me: the time", "the time"));
         assert_eq!(
-            with_its_article("say the build is green", "build is green".into()),
+            with_cut_article("say the build is green", "build is green".into()),
             "the build is green"
         );
         assert_eq!(
-            with_its_article("say the current time", "current time".into()),
+            with_cut_article("say the current time", "current time".into()),
             "current time"
         );
-        assert_eq!(with_indefinite_article("echo a b c", "b c".into()), "a b c");
-        assert_eq!(with_indefinite_article("echo the end", "end".into()), "end");
+        assert_eq!(with_cut_article("echo a b c", "b c".into()), "a b c");
+        assert_eq!(with_cut_article("echo the end", "end".into()), "end");
         assert_eq!(
-            with_indefinite_article("echo a, b and c", "b and c".into()),
+            with_cut_article("echo a, b and c", "b and c".into()),
             "a, b and c"
         );
-        assert_eq!(with_indefinite_article("echo a to z", "z".into()), "a to z");
+        assert_eq!(with_cut_article("echo a to z", "z".into()), "a to z");
         assert_eq!(
-            with_indefinite_article("send Bob a message saying hi", "saying hi".into()),
+            with_cut_article("send Bob a message saying hi", "saying hi".into()),
             "saying hi"
         );
     }

@@ -213,7 +213,7 @@ pub fn has_coordinated_request(text: &str) -> bool {
                 && matches!(w[2].as_str(), "it" | "them" | "me" | "us")
                 && w[1].chars().all(char::is_alphabetic)
                 && !w[1].is_empty()
-                && !crate::understand::mentions::PREPOSITIONS.contains(&w[1].as_str())
+                && !PREPOSITIONS.contains(&w[1].as_str())
                 && !matches!(
                     w[1].as_str(),
                     "is" | "was" | "are" | "were" | "does" | "did"
@@ -334,6 +334,14 @@ pub const IDIOMS: &[(&str, &str)] = &[
     ("what you know about", "search"),
 ];
 
+/// Prepositions: the ones a mention's cue records (`mentions::Cue::prep`),
+/// and never a verb before "it" ([`has_coordinated_request`]).
+pub const PREPOSITIONS: &[&str] = &[
+    "to", "into", "onto", "from", "by", "in", "of", "for", "with", "about", "on", "at", "as",
+    "than", "per", "under", "named", "called", "between", "over", "via", "through", "since",
+    "until", "after", "before", "using", "near", "titled", "entitled", "below", "above",
+];
+
 /// Ordinals past the second, by word: what position each says.
 const ORDINAL_WORDS: &[(&str, i64)] = &[
     ("third", 3),
@@ -351,8 +359,16 @@ const ORDINAL_WORDS: &[(&str, i64)] = &[
 /// and "last" also say other things: a count from the start, a unit of
 /// time, the latest.)
 pub fn is_nth_word(word: &str) -> bool {
-    let w = word.to_lowercase();
-    ORDINAL_WORDS.iter().any(|(o, _)| *o == w) || digit_ordinal(&w).is_some()
+    nth_value(&word.to_lowercase()).is_some()
+}
+
+/// The position "third".."tenth" or a digit ordinal says (`w` lower-case).
+fn nth_value(w: &str) -> Option<i64> {
+    ORDINAL_WORDS
+        .iter()
+        .find(|(o, _)| *o == w)
+        .map(|(_, n)| *n)
+        .or_else(|| digit_ordinal(w))
 }
 
 /// The position an ordinal word says: "first" 1, "second" 2, "4th" 4,
@@ -364,11 +380,7 @@ pub fn ordinal_position(word: &str) -> Option<i64> {
         "second" => Some(2),
         "last" | "final" => Some(-1),
         "penultimate" => Some(-2),
-        _ => ORDINAL_WORDS
-            .iter()
-            .find(|(o, _)| *o == w)
-            .map(|(_, n)| *n)
-            .or_else(|| digit_ordinal(&w)),
+        other => nth_value(other),
     }
 }
 
@@ -1659,6 +1671,9 @@ pub fn unserved_qualifier(
     // "the *4th*", "the *third*": a position too, when one is said; several
     // name values ("the 2nd, 3rd and 4th floors").
     let one_nth = words.iter().filter(|w| is_nth_word(w)).count() == 1;
+    let position_bound = bound_stems
+        .iter()
+        .any(|s| says_a_position(s) || analyze("position").contains(s));
     for (i, w) in words.iter().enumerate() {
         let nth: (&str, &[&str]) = ("position", &[]);
         let Some((concept, _)) = QUALIFIERS
@@ -1681,11 +1696,7 @@ pub fn unserved_qualifier(
             continue;
         }
         // "the *last* number": a bound position serves it.
-        if *concept == "position"
-            && bound_stems
-                .iter()
-                .any(|s| says_a_position(s) || analyze("position").contains(s))
-        {
+        if *concept == "position" && position_bound {
             continue;
         }
         // "could you *first* calculate …": the order of the requests, no

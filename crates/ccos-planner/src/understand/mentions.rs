@@ -223,12 +223,9 @@ pub(crate) const FUNCTION_WORDS: &[&str] = &[
     "those", "some", "me", "us", "it", "is", "are", "was", "be", "please", "and", "or",
 ];
 
-/// Prepositions recorded as [`Cue::prep`].
-pub(crate) const PREPOSITIONS: &[&str] = &[
-    "to", "into", "onto", "from", "by", "in", "of", "for", "with", "about", "on", "at", "as",
-    "than", "per", "under", "named", "called", "between", "over", "via", "through", "since",
-    "until", "after", "before", "using", "near", "titled", "entitled", "below", "above",
-];
+// Prepositions recorded as `Cue::prep`: a word table of `lexicon`, which
+// sits below this module.
+use super::lexicon::PREPOSITIONS;
 
 pub(crate) const MONTHS: [&str; 12] = [
     "january",
