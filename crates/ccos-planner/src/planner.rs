@@ -410,6 +410,26 @@ impl Planner {
                 traces.push(trace);
                 continue;
             }
+            // "ask me if I want to continue and then sort …": the answer
+            // decides whether the rest runs, and a plan does not branch on
+            // it (attack trial: it sorted whatever the answer).
+            if asks_the_user_yes_or_no(s)
+                && by_clause
+                    .iter()
+                    .any(|o| o.id != s.id && !depends_on_step(o, &s.id))
+            {
+                let mut trace = IntentTrace::new(s, "yes-or-no question");
+                let reason = "a yes-or-no question deciding whether the rest runs: a plan does not wait for the answer to choose its steps".to_string();
+                trace.notes.push(reason.clone());
+                traces.push(trace);
+                planned.push(s.clone());
+                missing.push(MissingCapability {
+                    sub_intent: s.id.clone(),
+                    description: s.description.clone(),
+                    reason,
+                });
+                continue;
+            }
             // "remember that Alice likes tea": kept by the fact store.
             if let Some((trace, kept)) = self.remember(s) {
                 match kept {
@@ -787,6 +807,46 @@ impl Planner {
                     source = lines_id.unwrap_or(source);
                 }
                 intent = intent.with_step_param(param.clone(), source);
+            }
+            traces.push(rtrace);
+        }
+        // "ask me for a file and count its lines": the answer names a
+        // file, and a parameter taking text gets the file's content, read
+        // first (attack trial: the lines of the answer itself were
+        // counted). A parameter taking a path gets the answer.
+        let answers_naming_files: Vec<(String, String)> = intent
+            .params
+            .iter()
+            .filter_map(|(param, v)| match v {
+                ParamValue::StepRef(id)
+                    if !names_a_location(param)
+                        && steps
+                            .iter()
+                            .any(|st| &st.intent.id == id && asks_for_a_file(&st.intent)) =>
+                {
+                    Some((param.clone(), id.clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        for (k, (param, ask_id)) in answers_naming_files.into_iter().enumerate() {
+            let read = SubIntent::new(
+                format!("{}-answer-read{}", s.id, k + 1),
+                "read the file",
+                IntentType::Fetch,
+            )
+            .with_step_param("path", ask_id);
+            let (rtrace, read_id) = self.prerequisite(
+                read,
+                MissingCapability {
+                    sub_intent: String::new(),
+                    description: format!("read the file the user names for {}", s.description),
+                    reason: "no capability reads files".into(),
+                },
+                (&mut *planned, &mut *steps, &mut *missing),
+            )?;
+            if let Some(rid) = read_id {
+                intent = intent.with_step_param(param, rid);
             }
             traces.push(rtrace);
         }
@@ -2761,6 +2821,98 @@ fn sub_intent_refusal(s: &SubIntent) -> Option<String> {
     })
 }
 
+/// Whether `step` asks the user a yes-or-no question ("ask me *if* I want
+/// to continue", "… *whether* to proceed", "ask me to confirm").
+fn asks_the_user_yes_or_no(step: &SubIntent) -> bool {
+    if step.intent_type != IntentType::AskUser {
+        return false;
+    }
+    let prompt = match step.params.get("prompt") {
+        Some(ParamValue::Literal(v)) => v.as_str().map(str::to_lowercase).unwrap_or_default(),
+        _ => String::new(),
+    };
+    let d = step.description.to_lowercase();
+    let yes_no = |t: &str| {
+        let t = t.trim_start_matches("to ").trim_start_matches("for ");
+        [
+            "if ",
+            "whether ",
+            "confirm",
+            "confirmation",
+            "permission",
+            "approval",
+            "approve",
+            "ok ",
+            "okay",
+        ]
+        .iter()
+        .any(|w| t.starts_with(w) || t == w.trim())
+    };
+    yes_no(&prompt)
+        || ["ask me ", "ask the user ", "prompt me ", "check with me "]
+            .iter()
+            .any(|lead| d.strip_prefix(lead).is_some_and(yes_no))
+}
+
+/// Whether `step` takes the result of step `id` (a parameter or an
+/// ordering dependency).
+fn depends_on_step(step: &SubIntent, id: &str) -> bool {
+    step.depends_on.iter().any(|d| d == id)
+        || step
+            .params
+            .values()
+            .any(|v| matches!(v, ParamValue::StepRef(r) if r == id))
+}
+
+/// Whether `step` asks the user to name a file ("ask me for a file", "…
+/// for a file name", "… for the path"): its answer is where the text is,
+/// not the text.
+fn asks_for_a_file(step: &SubIntent) -> bool {
+    if step.intent_type != IntentType::AskUser {
+        return false;
+    }
+    let d = step.description.to_lowercase();
+    let Some(what) = d.split_once(" for ").map(|(_, w)| w.trim()) else {
+        return false;
+    };
+    let what = what
+        .strip_prefix("a ")
+        .or_else(|| what.strip_prefix("an "))
+        .or_else(|| what.strip_prefix("the "))
+        .unwrap_or(what);
+    let what = ["to read", "to use", "to open", "to count"]
+        .iter()
+        .find_map(|t| what.strip_suffix(t))
+        .unwrap_or(what)
+        .trim();
+    matches!(
+        what,
+        "file" | "file name" | "filename" | "path" | "file path" | "text file" | "document"
+    )
+}
+
+/// Whether a parameter's name says it takes where something is (a path,
+/// a file or folder name, an address), not the thing itself.
+fn names_a_location(param: &str) -> bool {
+    param
+        .to_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| {
+            matches!(
+                w,
+                "path"
+                    | "file"
+                    | "filename"
+                    | "filepath"
+                    | "dir"
+                    | "directory"
+                    | "folder"
+                    | "url"
+                    | "uri"
+            )
+        })
+}
+
 /// The reason a sub-intent has no capability, from its trace.
 fn no_fit_reason(t: &IntentTrace) -> String {
     // A reason that is the sub-intent's, not a capability's (a statement,
@@ -4156,6 +4308,12 @@ fn unaccounted_word(
                     if DETERMINERS.contains(&p.as_str()) || lexicon::is_action_verb(p) {
                         opened = true;
                         break;
+                    }
+                    // "count the words *and* letters in …": a noun
+                    // coordinated with the object is an object too
+                    // (attack trial: only the words were counted).
+                    if matches!(p.as_str(), "and" | "or") {
+                        continue;
                     }
                     if is_number(p) || analyze(p).iter().all(|st| stop.contains(st)) {
                         break;
@@ -6094,6 +6252,141 @@ mod tests {
             rtfs.contains(":message \"hello\"") && rtfs.contains(":to \"Bob\""),
             "{rtfs}"
         );
+    }
+
+    #[test]
+    fn a_message_introduced_by_saying_is_what_follows() {
+        use ccos_marketplace::CapabilityManifest;
+        let mp = builtins();
+        mp.register(CapabilityManifest::new(
+            "chat.sendMessage",
+            "Send a chat message to a user",
+            obj(
+                serde_json::json!({
+                    "to": {"type": "string", "description": "The user to send to"},
+                    "message": {"type": "string", "description": "The message text"}}),
+                &["to", "message"],
+            ),
+        ))
+        .unwrap();
+        let p = planner_over(mp);
+        // Attack trial: the text sent was "saying hello".
+        let rtfs = p
+            .plan("send a message to Bob saying hello")
+            .unwrap()
+            .rtfs
+            .unwrap_or_default();
+        assert!(rtfs.contains(":message \"hello\""), "{rtfs}");
+    }
+
+    #[test]
+    fn a_count_after_top_never_fills_a_rank_and_paging_is_no_query() {
+        use ccos_marketplace::CapabilityManifest;
+        let mp = builtins();
+        mp.register(CapabilityManifest::new(
+            "league.topPlayers",
+            "Top ranked players",
+            obj(
+                serde_json::json!({
+                    "rank": {"type": "integer", "description": "Rank of the player, 1 is best"}}),
+                &["rank"],
+            ),
+        ))
+        .unwrap();
+        mp.register(CapabilityManifest::new(
+            "league.searchResults",
+            "Search results",
+            obj(
+                serde_json::json!({
+                    "query": {"type": "string", "description": "Search words"},
+                    "page": {"type": "integer", "description": "Page number of results"}}),
+                &["query"],
+            ),
+        ))
+        .unwrap();
+        let p = planner_over(mp);
+        // Attack trials: "the top 3 players" called rank 3; the query was
+        // "shoes, second page".
+        let rtfs = p
+            .plan("get the top 3 players")
+            .unwrap()
+            .rtfs
+            .unwrap_or_default();
+        assert!(!rtfs.contains(":rank 3"), "{rtfs}");
+        let rtfs = p
+            .plan("get the player ranked 3")
+            .unwrap()
+            .rtfs
+            .unwrap_or_default();
+        assert!(rtfs.contains(":rank 3"), "{rtfs}");
+        let rtfs = p
+            .plan("search results for shoes, second page")
+            .unwrap()
+            .rtfs
+            .unwrap_or_default();
+        assert!(!rtfs.contains("second page"), "{rtfs}");
+    }
+
+    #[test]
+    fn a_yes_or_no_question_before_other_steps_is_refused() {
+        let p = planner(Policy::default());
+        // Attack trials: the sort and the write ran whatever the answer.
+        for goal in [
+            "ask me if I want to continue and then sort the numbers 3, 1, 2",
+            "ask me to confirm and then write 'x' to out.txt",
+            "ask me whether to proceed, then echo done",
+        ] {
+            let r = p.plan(goal).unwrap();
+            assert!(r.rtfs.is_none(), "{goal}: {:?}", r.rtfs);
+            assert!(
+                r.requires_agent
+                    .as_ref()
+                    .is_some_and(|ra| ra.missing.iter().any(|m| m.reason.contains("yes-or-no"))),
+                "{goal}: {:?}",
+                r.requires_agent
+            );
+        }
+        // Alone, the question is a plan.
+        assert!(p.plan("ask me if I want tea").unwrap().rtfs.is_some());
+    }
+
+    #[test]
+    fn an_answer_naming_a_file_is_read_before_its_text_is_used() {
+        let p = planner(Policy::default());
+        // Attack trial: the lines of the answer itself were counted.
+        let rtfs = p
+            .plan("ask me for a file and count its lines")
+            .unwrap()
+            .rtfs
+            .unwrap_or_default();
+        assert!(rtfs.contains(":ccos.file.read {:path s1}"), "{rtfs}");
+        assert!(!rtfs.contains(":text s1}"), "{rtfs}");
+        // A parameter taking the path gets the answer itself.
+        let rtfs = p
+            .plan("ask me for a file and read it")
+            .unwrap()
+            .rtfs
+            .unwrap_or_default();
+        assert_eq!(rtfs.matches(":ccos.file.read").count(), 1, "{rtfs}");
+    }
+
+    #[test]
+    fn a_capital_a_opening_a_message_is_its_first_word() {
+        let p = planner(Policy::default());
+        // Attack trial: "echo A B C" echoed "B C".
+        for (goal, message) in [
+            ("echo A B C", "A B C"),
+            ("say A Tale of Two Cities", "A Tale of Two Cities"),
+        ] {
+            let rtfs = p.plan(goal).unwrap().rtfs.unwrap_or_default();
+            assert!(
+                rtfs.contains(&format!(":message {message:?}")),
+                "{goal}: {rtfs}"
+            );
+        }
+        // "letters" coordinated with "words" must be counted too.
+        let r = p.plan("count the words and letters in 'hi there'").unwrap();
+        assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
     }
 
     #[test]

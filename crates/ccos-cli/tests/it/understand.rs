@@ -1916,7 +1916,83 @@ fn sent(
     server.requests().last().cloned().unwrap()
 }
 
-/// Imports the OpenAPI document `doc` under `prefix`.
+/// A quoted or named value goes only where its meaning fits: a topic is
+/// no id, a title no date, a name after "named" no id; a compound's
+/// number ("4-star") is a value like any other. Attack trials over an
+/// imported calendar and shop.
+#[test]
+fn values_go_only_where_their_meaning_fits() {
+    let server = LoopbackServer::start(|req| {
+        Reply::json(200, &json!({"path": req.path, "query": req.query}))
+    });
+    let home = home(true);
+    let id_param = json!({"name": "eventId", "in": "path", "required": true,
+        "description": "Event id", "schema": {"type": "string"}});
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": {"title": "calendar", "version": "1"},
+        "servers": [{"url": server.url("")}],
+        "paths": {
+            "/events": get_op("listEvents", "List events", json!([
+                {"name": "q", "description": "Text to search in titles", "schema": {"type": "string"}},
+                {"name": "start", "description": "Start date (YYYY-MM-DD)",
+                 "schema": {"type": "string", "format": "date"}}
+            ])),
+            "/events/{eventId}": {
+                "get": {"operationId": "getEvent", "summary": "Get an event",
+                        "parameters": [id_param.clone()], "responses": {"200": {"description": "ok"}}},
+                "delete": {"operationId": "deleteEvent", "summary": "Delete an event",
+                           "parameters": [id_param], "responses": {"200": {"description": "ok"}}}
+            },
+            "/reminders": {"post": {"operationId": "createReminder", "summary": "Create a reminder",
+                "requestBody": {"required": true, "content": {"application/json": {"schema": {
+                    "type": "object", "required": ["message", "remind_at"],
+                    "properties": {
+                        "message": {"type": "string", "description": "Reminder text"},
+                        "remind_at": {"type": "string", "format": "date-time",
+                                      "description": "When to remind (ISO 8601)"}}}}}},
+                "responses": {"200": {"description": "ok"}}}},
+            "/products/{productId}/reviews": get_op("listProductReviews", "List reviews of a product", json!([
+                {"name": "productId", "required": true, "description": "Product id",
+                 "schema": {"type": "integer"}},
+                {"name": "min_rating", "description": "Minimum star rating (1-5)",
+                 "schema": {"type": "integer", "minimum": 1, "maximum": 5}}
+            ]))
+        }
+    });
+    let mut doc = doc;
+    // The reviews' product id is a path parameter.
+    doc["paths"]["/products/{productId}/reviews"]["get"]["parameters"][0]["in"] = json!("path");
+    import_inline(home.path(), "cal", &doc);
+    // A topic is what to search for, not an event's id.
+    let r = sent(
+        home.path(),
+        &server,
+        "find events about \"budget\"",
+        "/events",
+    );
+    assert_eq!(decoded(&r, "q").as_deref(), Some("budget"));
+    // A name is no id: nothing is deleted by a guess.
+    let before = server.requests().len();
+    for goal in [
+        "Please delete the event named \"Offsite\"",
+        "create a reminder \"pay rent\" and a reminder \"water plants\"",
+    ] {
+        let (code, value, err) = run(home.path(), goal, &["--yes"]);
+        assert_ne!(code, Some(0), "{goal} gave {value}: {err}");
+    }
+    assert_eq!(server.requests().len(), before, "{:?}", server.requests());
+    // "4-star and above" is the minimum rating (it was dropped unseen).
+    let r = sent(
+        home.path(),
+        &server,
+        "show 4-star and above reviews for product 88",
+        "/products/88/reviews",
+    );
+    assert_eq!(decoded(&r, "min_rating").as_deref(), Some("4"));
+}
+
+/// Imports the OpenAPI document `doc` under `prefix`./// Imports the OpenAPI document `doc` under `prefix`.
 fn import_inline(home: &Path, prefix: &str, doc: &Value) {
     let doc_path = write(home, &format!("{prefix}.json"), &doc.to_string());
     let out = ccos(
@@ -3009,6 +3085,35 @@ fn everyday_phrasings_of_built_in_goals() {
         json!(20),
     );
     refused(home.path(), "what's the 10th Fibonacci number?", "number");
+    // A capital "A" opening a message is its first word (attack trial:
+    // "B C" was echoed).
+    right(home.path(), "echo A B C", &[], json!("A B C"));
+    // An answer naming a file is read before its text is used (the
+    // answer's own lines were counted).
+    right(
+        home.path(),
+        "ask me for a file and count its lines",
+        &["--answer", "numbers.txt"],
+        json!(5),
+    );
+    // A yes-or-no question does not decide what runs: refused, not
+    // sorted whatever the answer.
+    refused(
+        home.path(),
+        "ask me if I want to continue and then sort numbers.txt",
+        "yes-or-no",
+    );
+    // Every thing counted is counted, or the goal is refused.
+    refused(
+        home.path(),
+        "count the words and letters in 'hi there'",
+        "letters",
+    );
+    // The files of a folder, its subfolders not counted.
+    std::fs::create_dir_all(home.path().join("work/docs/sub")).unwrap();
+    write(&home.path().join("work/docs"), "a.txt", "a");
+    write(&home.path().join("work/docs"), "b.md", "b");
+    right(home.path(), "how many files are in docs", &[], json!(2));
     for goal in [
         "last but one number in numbers.txt",
         "the third number from the end of numbers.txt",

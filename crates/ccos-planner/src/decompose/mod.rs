@@ -351,7 +351,7 @@ impl HybridDecomposition {
                     return Ok(done(vec![c], HybridPath::Fallback, "fallback", failures));
                 }
             }
-            let listing = format!("list {rest}");
+            let listing = format!("list {}", as_listing(rest));
             let mut s = SubIntent::new("s1", &listing, IntentType::Fetch);
             s.mentions = crate::understand::mentions(&listing).unwrap_or_default();
             s.from_text = true;
@@ -395,6 +395,53 @@ fn unquote_whole(goal: &str) -> &str {
 }
 
 /// `text` without `prefix` (ASCII case-insensitive), if it starts so.
+/// The words after "how many" as what to list: "files *are* in docs" →
+/// "files in docs", "keys *does* config.json *have*" → "keys of
+/// config.json" (a new-user trial listed "files are in docs", which no
+/// capability read as a folder).
+fn as_listing(rest: &str) -> String {
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let bare = |w: &str| {
+        w.trim_matches(|c: char| !c.is_alphanumeric())
+            .to_ascii_lowercase()
+    };
+    const PLACES: &[&str] = &["in", "inside", "within", "on", "under", "at", "from"];
+    for i in 1..words.len().min(5) {
+        match bare(words[i]).as_str() {
+            "are" | "is" => {
+                let mut k = i + 1;
+                if words.get(k).is_some_and(|w| bare(w) == "there") {
+                    k += 1;
+                }
+                if words
+                    .get(k)
+                    .is_some_and(|w| PLACES.contains(&bare(w).as_str()))
+                {
+                    let mut out: Vec<&str> = words[..i].to_vec();
+                    out.extend(&words[k..]);
+                    return out.join(" ");
+                }
+                break;
+            }
+            "does" | "do" | "did" => {
+                let Some(j) = (i + 2..words.len())
+                    .find(|&j| matches!(bare(words[j]).as_str(), "have" | "has"))
+                else {
+                    break;
+                };
+                let tail = words[j].trim_start_matches(|c: char| c.is_alphanumeric());
+                let mut out: Vec<&str> = words[..i].to_vec();
+                out.push("of");
+                out.extend(&words[i + 1..j]);
+                out.extend(&words[j + 1..]);
+                return format!("{}{tail}", out.join(" "));
+            }
+            _ => {}
+        }
+    }
+    rest.to_string()
+}
+
 fn strip_prefix_ci<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
     let head = text.get(..prefix.len())?;
     head.eq_ignore_ascii_case(prefix)
@@ -414,6 +461,26 @@ impl DecompositionStrategy for HybridDecomposition {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn how_many_lists_the_things_as_a_listing_says_them() {
+        assert_eq!(as_listing("files are in docs"), "files in docs");
+        assert_eq!(as_listing("files are there in docs?"), "files in docs?");
+        assert_eq!(
+            as_listing("keys does config.json have?"),
+            "keys of config.json?"
+        );
+        assert_eq!(
+            as_listing("open issues does acme/rocket have"),
+            "open issues of acme/rocket"
+        );
+        // Nothing to rewrite: as written.
+        assert_eq!(as_listing("stars has the repo"), "stars has the repo");
+        assert_eq!(
+            as_listing("people are older than 30"),
+            "people are older than 30"
+        );
+    }
 
     #[test]
     fn hybrid_falls_back_to_whole_goal() {

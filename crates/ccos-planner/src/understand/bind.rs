@@ -2761,7 +2761,49 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             matches!(w.as_str(), "top" | "bottom" | "next" | "previous" | "but")
                 || super::lexicon::ordinal_position(w).is_some()
         })
+        && takes_one_place(p)
+    {
+        return None;
+    }
+    // "the 3rd order of *customer 8*": a number right after a noun is
+    // that thing's number, not an item's position (attack trial: it
+    // picked the 8th item). "item 3", "position 3", "at 3" say one.
+    if m.kind == MentionKind::Number
         && takes_a_position(p)
+        && m.cue.before.last().is_some_and(|w| {
+            w.chars().all(|c| c.is_ascii_alphabetic())
+                && !matches!(
+                    w.as_str(),
+                    "position"
+                        | "positions"
+                        | "item"
+                        | "items"
+                        | "element"
+                        | "elements"
+                        | "entry"
+                        | "entries"
+                        | "index"
+                        | "at"
+                        | "number"
+                        | "no"
+                        | "nth"
+                        | "place"
+                        | "line"
+                        | "word"
+                        | "value"
+                        | "one"
+                        | "of"
+                        | "is"
+                        | "be"
+                        | "get"
+                        | "show"
+                        | "give"
+                        | "pick"
+                        | "take"
+                        | "return"
+                        | "the"
+                )
+        })
     {
         return None;
     }
@@ -2809,6 +2851,56 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     if date_param
         && matches!(m.kind, MentionKind::Quoted | MentionKind::Name)
         && !m.text.chars().any(|c| c.is_ascii_digit())
+    {
+        return None;
+    }
+    // A date or a time by its schema (`"format": "date-time"`) or its
+    // name (`remind_at`, `start_time`) takes a value with a digit: a
+    // reminder's text once went into `remind_at` (attack trial).
+    let temporal_param = matches!(
+        p.schema.get("format").and_then(Json::as_str),
+        Some("date" | "date-time" | "time")
+    ) || ccos_marketplace::ids::words(&p.name)
+        .last()
+        .is_some_and(|w| matches!(w.as_str(), "at" | "time" | "when" | "deadline"));
+    if temporal_param
+        && matches!(m.kind, MentionKind::Quoted | MentionKind::Name)
+        && !m.text.chars().any(|c| c.is_ascii_digit())
+    {
+        return None;
+    }
+    // An identifier (`eventId`, `id`) is no name and no topic: "the event
+    // *named* 'Offsite'", "events *about* 'budget'" are not its id (attack
+    // trial: they were deleted or fetched as ids). A value written as the
+    // thing itself may be ("the 'R vs Adams' case": BFCL's case id).
+    let id_param = ccos_marketplace::ids::words(&p.name)
+        .last()
+        .is_some_and(|w| matches!(w.as_str(), "id" | "uuid"));
+    if id_param
+        && matches!(m.kind, MentionKind::Quoted | MentionKind::Name)
+        && m.cue.prep.iter().chain(m.cue.before.last()).any(|w| {
+            matches!(
+                w.as_str(),
+                "named"
+                    | "called"
+                    | "titled"
+                    | "about"
+                    | "regarding"
+                    | "entitled"
+                    | "name"
+                    | "title"
+            )
+        })
+    {
+        return None;
+    }
+    // A language parameter takes a language or its code, never other
+    // words ("on 'next Friday'" once went into `lang`).
+    if has(n, &["language", "lang"])
+        && !has(n, &["text", "queri", "query"])
+        && matches!(m.kind, MentionKind::Quoted | MentionKind::Name)
+        && !super::languages::is_language(text_of(m))
+        && !looks_like_language_code(text_of(m))
     {
         return None;
     }
@@ -4554,6 +4646,33 @@ fn takes_a_position(p: &Param) -> bool {
         && !has(&p.name_words, PAGING_WORDS)
 }
 
+/// Whether `text` reads as a language code: "en", "FR", "pt-BR", "zh_Hant".
+fn looks_like_language_code(text: &str) -> bool {
+    let mut parts = text.split(['-', '_']);
+    let head = parts.next().unwrap_or("");
+    (2..=3).contains(&head.len())
+        && head.chars().all(|c| c.is_ascii_alphabetic())
+        && parts.all(|t| (2..=4).contains(&t.len()) && t.chars().all(|c| c.is_ascii_alphanumeric()))
+}
+
+/// The text a mention states: its string value, else its words.
+fn text_of(m: &Mention) -> &str {
+    m.value.as_str().unwrap_or(&m.text)
+}
+
+/// Whether `p` takes one place in an order, not a count: a position, a
+/// rank, a page ("the top 3 players" are three players, never the one
+/// ranked 3rd: attack trial on an imported API).
+fn takes_one_place(p: &Param) -> bool {
+    matches!(p.ty.as_deref(), Some("integer") | Some("number"))
+        && (has(
+            &p.name_words,
+            &["position", "nth", "rank", "place", "index", "standing"],
+        ) || (has(&p.name_words, &["page"])
+            // "per_page", "page_size": how many, a count.
+            && !has(&p.name_words, &["per", "size", "limit", "count"])))
+}
+
 /// What the ordinals of a clause say of a position.
 #[derive(Debug, PartialEq)]
 enum Ordinal {
@@ -4740,6 +4859,33 @@ fn with_cut_article(clause: &str, text: String) -> String {
         Some(lead) => format!("{lead}{text}"),
         None => text,
     }
+}
+
+/// A message without the words introducing it ("a message *saying*
+/// hello", "… *that says* hi"): what is sent is what follows them
+/// (attack trial: "saying hello" was sent).
+fn without_saying(text: &str) -> String {
+    const LEADS: &[&str] = &[
+        "saying ",
+        "that says ",
+        "which says ",
+        "that reads ",
+        "which reads ",
+        "reading ",
+        "telling them ",
+        "telling him ",
+        "telling her ",
+    ];
+    let lower = text.to_lowercase();
+    for lead in LEADS {
+        if lower.starts_with(lead)
+            && let Some(rest) = text.get(lead.len()..).map(str::trim)
+            && !rest.is_empty()
+        {
+            return rest.to_string();
+        }
+    }
+    text.to_string()
 }
 
 /// Whether `text` is only pronouns ("it", "that", "me"): it refers to
@@ -6181,6 +6327,25 @@ pub fn bind(
             }))
         .then_some("a file's name as the text? write it without quotes to read the file")
     });
+    // "echo *A* B C", "say A Tale of Two Cities": the capital "A" the
+    // names leave out is the message's first word, not an article before
+    // a name "B C" (attack trial: it echoed "B C").
+    for (pi, bd) in bound.iter_mut() {
+        let p = &params[*pi];
+        let message = has(&p.name_words, USER_TEXT_WORDS)
+            && !has(&p.name_words, QUERY_WORDS)
+            && !has(&p.name_words, TOPIC_WORDS)
+            && !has(&p.name_words, ASKING_WORDS);
+        if message
+            && bd.source.starts_with("name ")
+            && let Some(v) = bd.value.as_str()
+        {
+            let whole = with_cut_article(clause, v.to_string());
+            if whole.len() != v.len() {
+                bd.value = Json::from(whole);
+            }
+        }
+    }
     bound.sort_by_key(|(pi, _)| *pi);
     for (_, bd) in &bound {
         b.notes
@@ -6254,12 +6419,26 @@ pub fn bind(
             } else if has(&p.name_words, ASKING_WORDS) {
                 text
             } else {
-                with_cut_article(clause, text)
+                without_saying(&with_cut_article(clause, text))
             };
             // Words naming whose address follows are no message ("email
             // to John Doe at … with subject Hello" once sent that very
             // text as the subject).
+            // "search results for shoes, *second page*": a page of the
+            // results is the capability's own parameter, never search
+            // words (attack trial: the query was "shoes, second page").
+            let names_paging = text
+                .split(|c: char| !c.is_alphanumeric())
+                .map(str::to_lowercase)
+                .any(|w| {
+                    PAGING_WORDS.contains(&w.as_str())
+                        && params
+                            .iter()
+                            .enumerate()
+                            .any(|(qi, q)| qi != pi && q.name_words.iter().any(|n| *n == w))
+                });
             if refers_to_nothing_said(&text)
+                || names_paging
                 || super::lexicon::has_coordinated_request(&text)
                 || (!has(&p.name_words, QUERY_WORDS)
                     && !has(&p.name_words, TOPIC_WORDS)

@@ -1270,6 +1270,20 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                     })?;
                     unit = Some(u);
                     m = Some((MentionKind::Number, v, false));
+                } else if let Some((num, noun)) = lw.split_once('-')
+                    && !num.is_empty()
+                    && num.len() < 10
+                    && num.chars().all(|c| c.is_ascii_digit())
+                    && noun.len() >= 2
+                    && noun.chars().all(|c| c.is_ascii_alphabetic())
+                    && let Some(Ok(v)) = parse_number(num)
+                {
+                    // "a *4-star* hotel", "a *5-day* forecast": the number
+                    // a compound states (attack trial: "4-star and above"
+                    // was dropped unseen), with its unit when the noun is
+                    // one.
+                    unit = super::units::unit_words(&[Some(noun)]).map(|(u, _)| u);
+                    m = Some((MentionKind::Number, v, false));
                 } else if let Some(p) = lw.strip_suffix('%').and_then(parse_number) {
                     let v = p.map_err(|message| LiteralError {
                         span: Span::new(t.start, t.end),
