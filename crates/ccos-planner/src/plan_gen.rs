@@ -767,6 +767,26 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
                         .then(|| free.first().map(|s| s.0.clone()))
                         .flatten()
                 });
+            // The user's answer to "ask me for a file" is where the text
+            // is: as a text it is no file's content ("… and reverse its
+            // contents" reversed the file's name: attack trial). The
+            // planner reads the file first where it wires the answer
+            // itself; here the answer is refused.
+            if let Some(t) = target.as_ref()
+                && !crate::planner::names_a_location(t)
+                && steps
+                    .iter()
+                    .any(|o| o.intent.id == src && crate::planner::asks_for_a_file(&o.intent))
+            {
+                let why = format!(
+                    "the answer to \"{}\" names a file, and :{t} of {} takes its text, not its name",
+                    descriptions.get(src.as_str()).copied().unwrap_or(""),
+                    st.manifest.id
+                );
+                note.push(format!("result of {src} not passed: {why}"));
+                missing.push((id.clone(), why));
+                continue;
+            }
             // Into a capability that changes something, an earlier result
             // goes only where its topic says, or as the content it writes
             // ("save it to copy.txt"): never as what it acts on ("what is

@@ -2832,26 +2832,63 @@ fn asks_the_user_yes_or_no(step: &SubIntent) -> bool {
         _ => String::new(),
     };
     let d = step.description.to_lowercase();
+    // Opening a yes-or-no question, or naming one anywhere ("ask me *do*
+    // I want to go on", "ask for my *approval*", "… *whether* I'm ready":
+    // attack trials).
     let yes_no = |t: &str| {
-        let t = t.trim_start_matches("to ").trim_start_matches("for ");
+        let t = t
+            .trim_start_matches([':', ' '])
+            .trim_start_matches("to ")
+            .trim_start_matches("for ")
+            .trim_start_matches("my ")
+            .trim_start_matches("a ");
         [
             "if ",
             "whether ",
             "confirm",
-            "confirmation",
             "permission",
-            "approval",
-            "approve",
+            "approv",
             "ok ",
             "okay",
+            "do ",
+            "does ",
+            "did ",
+            "should ",
+            "shall ",
+            "can ",
+            "could ",
+            "may ",
+            "will ",
+            "would ",
+            "is ",
+            "are ",
+            "am ",
+            "yes",
         ]
         .iter()
         .any(|w| t.starts_with(w) || t == w.trim())
+            || [
+                " whether ",
+                " if ",
+                "yes or no",
+                "yes/no",
+                " approval",
+                " permission",
+                " confirmation",
+            ]
+            .iter()
+            .any(|w| t.contains(w))
     };
     yes_no(&prompt)
-        || ["ask me ", "ask the user ", "prompt me ", "check with me "]
-            .iter()
-            .any(|lead| d.strip_prefix(lead).is_some_and(yes_no))
+        || [
+            "ask me",
+            "ask the user",
+            "ask for",
+            "prompt me",
+            "check with me",
+        ]
+        .iter()
+        .any(|lead| d.strip_prefix(lead).is_some_and(yes_no))
 }
 
 /// Whether `step` takes the result of step `id` (a parameter or an
@@ -2867,7 +2904,7 @@ fn depends_on_step(step: &SubIntent, id: &str) -> bool {
 /// Whether `step` asks the user to name a file ("ask me for a file", "…
 /// for a file name", "… for the path"): its answer is where the text is,
 /// not the text.
-fn asks_for_a_file(step: &SubIntent) -> bool {
+pub(crate) fn asks_for_a_file(step: &SubIntent) -> bool {
     if step.intent_type != IntentType::AskUser {
         return false;
     }
@@ -2893,7 +2930,7 @@ fn asks_for_a_file(step: &SubIntent) -> bool {
 
 /// Whether a parameter's name says it takes where something is (a path,
 /// a file or folder name, an address), not the thing itself.
-fn names_a_location(param: &str) -> bool {
+pub(crate) fn names_a_location(param: &str) -> bool {
     param
         .to_lowercase()
         .split(|c: char| !c.is_ascii_alphanumeric())
@@ -6280,7 +6317,7 @@ mod tests {
     }
 
     #[test]
-    fn a_count_after_top_never_fills_a_rank_and_paging_is_no_query() {
+    fn a_count_never_fills_a_rank() {
         use ccos_marketplace::CapabilityManifest;
         let mp = builtins();
         mp.register(CapabilityManifest::new(
@@ -6293,38 +6330,26 @@ mod tests {
             ),
         ))
         .unwrap();
-        mp.register(CapabilityManifest::new(
-            "league.searchResults",
-            "Search results",
-            obj(
-                serde_json::json!({
-                    "query": {"type": "string", "description": "Search words"},
-                    "page": {"type": "integer", "description": "Page number of results"}}),
-                &["query"],
-            ),
-        ))
-        .unwrap();
         let p = planner_over(mp);
-        // Attack trials: "the top 3 players" called rank 3; the query was
-        // "shoes, second page".
-        let rtfs = p
-            .plan("get the top 3 players")
-            .unwrap()
-            .rtfs
-            .unwrap_or_default();
-        assert!(!rtfs.contains(":rank 3"), "{rtfs}");
+        // Attack trials: "the top 3 players" and "list 3 players" called
+        // rank 3.
+        for goal in ["get the top 3 players", "list 3 players"] {
+            let rtfs = p.plan(goal).unwrap().rtfs.unwrap_or_default();
+            assert!(!rtfs.contains(":rank 3"), "{goal}: {rtfs}");
+        }
         let rtfs = p
             .plan("get the player ranked 3")
             .unwrap()
             .rtfs
             .unwrap_or_default();
         assert!(rtfs.contains(":rank 3"), "{rtfs}");
+        // Words introducing a message are not cut from words echoed.
         let rtfs = p
-            .plan("search results for shoes, second page")
+            .plan("echo reading is fun")
             .unwrap()
             .rtfs
             .unwrap_or_default();
-        assert!(!rtfs.contains("second page"), "{rtfs}");
+        assert!(rtfs.contains(":message \"reading is fun\""), "{rtfs}");
     }
 
     #[test]

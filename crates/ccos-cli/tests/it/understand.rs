@@ -3114,6 +3114,29 @@ fn everyday_phrasings_of_built_in_goals() {
     write(&home.path().join("work/docs"), "a.txt", "a");
     write(&home.path().join("work/docs"), "b.md", "b");
     right(home.path(), "how many files are in docs", &[], json!(2));
+    right(
+        home.path(),
+        "how many files does the docs folder have",
+        &[],
+        json!(2),
+    );
+    // Words that introduce a message elsewhere are words when echoed.
+    right(
+        home.path(),
+        "echo reading is fun",
+        &[],
+        json!("reading is fun"),
+    );
+    // Any wording of a yes-or-no question, and an answer naming a file
+    // used as text where no file is read (attack trials: each ran).
+    for goal in [
+        "ask me: do you want to continue? then sort numbers.txt",
+        "ask for my approval and then sort numbers.txt",
+        "ask me for a file and reverse its contents",
+    ] {
+        let (code, value, err) = run(home.path(), goal, &["--answer", "numbers.txt"]);
+        assert_eq!(code, Some(4), "{goal} gave {value}: {err}");
+    }
     for goal in [
         "last but one number in numbers.txt",
         "the third number from the end of numbers.txt",

@@ -260,6 +260,20 @@ impl PatternDecomposition {
             }) {
                 return None;
             }
+            // A folder or file written as a pronoun ("count the files in
+            // *it*") is an earlier result, never a path named "it"
+            // (attack trial: `file.list {:path "it"}`).
+            if ["dir", "path"].iter().any(|k| {
+                values.get(k).is_some_and(|(v, quoted)| {
+                    !quoted
+                        && matches!(
+                            v.to_ascii_lowercase().as_str(),
+                            "it" | "them" | "this" | "that" | "these" | "those"
+                        )
+                })
+            }) {
+                return None;
+            }
             Some(
                 c.rule
                     .steps

@@ -2754,6 +2754,18 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     if m.kind == MentionKind::Field {
         return field_fit(m, p);
     }
+    // "a *4-star* hotel": the compound's noun says what the number is; it
+    // goes only where a parameter names that noun ("2-person hotels" had
+    // `{:stars 2}`, "9-hole tours" `{:duration_hours 9}`: attack trial).
+    if m.kind == MentionKind::Number
+        && let Some((_, noun)) = m.text.split_once('-')
+        && noun.len() >= 2
+        && noun.chars().all(|c| c.is_ascii_alphabetic())
+        && !has(n, &[noun])
+        && !has(&p.desc_words, &[noun])
+    {
+        return None;
+    }
     // "the last *2* items", "the first *3* lines": a count from an end,
     // never one item's position.
     if m.kind == MentionKind::Number
@@ -2762,6 +2774,24 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
                 || super::lexicon::ordinal_position(w).is_some()
         })
         && takes_one_place(p)
+    {
+        return None;
+    }
+    // "list *3 players*": a number before the plural of what is listed
+    // is how many, never a rank or a position (attack trial: rank 3).
+    if m.kind == MentionKind::Number
+        && takes_one_place(p)
+        && !has(&p.name_words, &["page"])
+        && m.cue.after.first().is_some_and(|w| {
+            w.len() > 3
+                && w.ends_with('s')
+                && !w.ends_with("ss")
+                && w.chars().all(|c| c.is_ascii_alphabetic())
+                && !matches!(
+                    w.as_str(),
+                    "this" | "plus" | "minus" | "times" | "does" | "thus"
+                )
+        })
     {
         return None;
     }
@@ -4862,9 +4892,25 @@ fn with_cut_article(clause: &str, text: String) -> String {
 }
 
 /// A message without the words introducing it ("a message *saying*
-/// hello", "… *that says* hi"): what is sent is what follows them
-/// (attack trial: "saying hello" was sent).
-fn without_saying(text: &str) -> String {
+/// hello", "a note *that says* hi"): what is sent is what follows them
+/// (attack trial: "saying hello" was sent). Only right after a word
+/// naming a message: "echo *reading* is fun" is all words.
+fn without_saying(clause: &str, text: &str) -> String {
+    const MESSAGES: &[&str] = &[
+        "message", "note", "text", "email", "e-mail", "mail", "reminder", "sms", "dm", "card",
+        "memo", "letter", "reply",
+    ];
+    // "a message *saying*", "a message to Bob *saying*".
+    let after_a_message = words_before(clause, text).is_some_and(|(_, before)| {
+        before
+            .iter()
+            .rev()
+            .take(3)
+            .any(|(_, w)| MESSAGES.contains(&w.as_str()))
+    });
+    if !after_a_message {
+        return text.to_string();
+    }
     const LEADS: &[&str] = &[
         "saying ",
         "that says ",
@@ -6419,26 +6465,12 @@ pub fn bind(
             } else if has(&p.name_words, ASKING_WORDS) {
                 text
             } else {
-                without_saying(&with_cut_article(clause, text))
+                without_saying(clause, &with_cut_article(clause, text))
             };
             // Words naming whose address follows are no message ("email
             // to John Doe at … with subject Hello" once sent that very
             // text as the subject).
-            // "search results for shoes, *second page*": a page of the
-            // results is the capability's own parameter, never search
-            // words (attack trial: the query was "shoes, second page").
-            let names_paging = text
-                .split(|c: char| !c.is_alphanumeric())
-                .map(str::to_lowercase)
-                .any(|w| {
-                    PAGING_WORDS.contains(&w.as_str())
-                        && params
-                            .iter()
-                            .enumerate()
-                            .any(|(qi, q)| qi != pi && q.name_words.iter().any(|n| *n == w))
-                });
             if refers_to_nothing_said(&text)
-                || names_paging
                 || super::lexicon::has_coordinated_request(&text)
                 || (!has(&p.name_words, QUERY_WORDS)
                     && !has(&p.name_words, TOPIC_WORDS)

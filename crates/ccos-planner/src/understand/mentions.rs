@@ -973,6 +973,28 @@ pub(crate) fn number_words_at(words: &[Option<String>], i: usize) -> Option<(i64
 }
 
 /// Milliseconds per unit word.
+/// The milliseconds of "the next week", "the past hour", "the coming
+/// fortnight" at word `i` (the word after "the"): one unit of time from
+/// now, either way. Not "the next day" (tomorrow, a date) nor a month or
+/// a year (no fixed length).
+fn span_from_now(words: &[Option<String>], i: usize) -> Option<f64> {
+    let w = words.get(i)?.as_deref()?;
+    if !matches!(
+        w,
+        "next" | "coming" | "upcoming" | "following" | "past" | "last"
+    ) || i == 0
+        || words[i - 1].as_deref() != Some("the")
+    {
+        return None;
+    }
+    match words.get(i + 1)?.as_deref()? {
+        "week" => Some(604_800_000.0),
+        "fortnight" => Some(1_209_600_000.0),
+        "hour" => Some(3_600_000.0),
+        _ => None,
+    }
+}
+
 fn unit_ms(w: &str) -> Option<f64> {
     Some(match w {
         "ms" | "millisecond" | "milliseconds" | "msec" | "msecs" => 1.0,
@@ -980,6 +1002,7 @@ fn unit_ms(w: &str) -> Option<f64> {
         "min" | "mins" | "minute" | "minutes" => 60_000.0,
         "h" | "hr" | "hrs" | "hour" | "hours" => 3_600_000.0,
         "day" | "days" => 86_400_000.0,
+        "week" | "weeks" => 604_800_000.0,
         _ => return None,
     })
 }
@@ -1188,6 +1211,11 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                     // `find -name '*.md'` finds them).
                     let glob = format!("**/*.{ext}");
                     m = Some((MentionKind::FilePattern, Json::from(glob), false));
+                    take = 2;
+                } else if let Some(ms) = span_from_now(&words, i) {
+                    // "for *the next week*", "news of *the past hour*": one
+                    // unit of time, a duration like "7 days".
+                    m = Some((MentionKind::Duration, json_num(ms), false));
                     take = 2;
                 } else if let Some((date, n)) = day_first_date(&words, &toks, i) {
                     // "15th October, 2023", "the 3rd of May": the day
