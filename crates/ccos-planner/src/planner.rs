@@ -3516,7 +3516,9 @@ fn capability_vocabulary(
     use ccos_marketplace::search::analyze;
     let mut vocab = lexicon::name_words(m);
     vocab.extend(lexicon::provider_words(m));
-    vocab.extend(analyze(&lexicon::without_examples(&m.description)));
+    vocab.extend(analyze(&lexicon::without_negated(
+        &lexicon::without_examples(&m.description),
+    )));
     vocab.extend(analyze(&m.name));
     for p in params {
         vocab.extend(p.name_words.iter().cloned());
@@ -4342,7 +4344,11 @@ fn unaccounted_word(
             && (i == 0 || {
                 let mut opened = false;
                 for p in words[i.saturating_sub(4)..i].iter().rev() {
-                    if DETERMINERS.contains(&p.as_str()) || lexicon::is_action_verb(p) {
+                    // "how *many* lines and words": a question's object.
+                    if DETERMINERS.contains(&p.as_str())
+                        || lexicon::is_action_verb(p)
+                        || matches!(p.as_str(), "many" | "much")
+                    {
                         opened = true;
                         break;
                     }
@@ -4358,7 +4364,14 @@ fn unaccounted_word(
                 }
                 opened
             });
-        let object = (determined && matches!(next, Some("of" | "in" | "from" | "on")))
+        // "how many lines and *words* are in …": the object before a
+        // verb of being and its place.
+        let placed_after_being = matches!(next, Some("are" | "is"))
+            && words
+                .get(i + 2)
+                .is_some_and(|n| matches!(n.as_str(), "in" | "of" | "on" | "from"));
+        let object = (determined
+            && (matches!(next, Some("of" | "in" | "from" | "on")) || placed_after_being))
             || (next.is_none()
                 && prev.is_some_and(|p| {
                     matches!(p, "the" | "only" | "and" | "or" | "are" | "by")
@@ -6314,6 +6327,73 @@ mod tests {
             .rtfs
             .unwrap_or_default();
         assert!(rtfs.contains(":message \"hello\""), "{rtfs}");
+    }
+
+    #[test]
+    fn names_topics_and_addresses_fill_no_id_link_or_phone() {
+        use ccos_marketplace::CapabilityManifest;
+        let mp = builtins();
+        mp.register(CapabilityManifest::new(
+            "cal.getEvent",
+            "Get an event",
+            obj(
+                serde_json::json!({"eventId": {"type": "string", "description": "Event id"}}),
+                &["eventId"],
+            ),
+        ))
+        .unwrap();
+        mp.register(CapabilityManifest::new(
+            "msg.sendSms",
+            "Send an SMS text message",
+            obj(
+                serde_json::json!({
+                    "phone": {"type": "string", "description": "Phone number"},
+                    "text": {"type": "string", "description": "Message text"}}),
+                &["phone", "text"],
+            ),
+        ))
+        .unwrap();
+        let p = planner_over(mp);
+        // Attack trials: each name went into the id, the URL of
+        // `ccos.http.get`, or the phone number.
+        for goal in [
+            "get the event known as 'Launch'",
+            "get the event dubbed 'Launch'",
+            "send an sms to bob@example.com saying hi",
+        ] {
+            let rtfs = p.plan(goal).unwrap().rtfs.unwrap_or_default();
+            assert!(
+                !rtfs.contains("\"Launch\"") && !rtfs.contains(":phone \"bob@"),
+                "{goal}: {rtfs}"
+            );
+        }
+        let rtfs = p
+            .plan("get event 'abc123'")
+            .unwrap()
+            .rtfs
+            .unwrap_or_default();
+        assert!(rtfs.contains(":eventId \"abc123\""), "{rtfs}");
+    }
+
+    #[test]
+    fn what_a_description_says_it_does_not_do_is_not_known() {
+        assert_eq!(
+            lexicon::without_negated(
+                "Split a text into lines (a final newline adds no empty line)."
+            ),
+            "Split a text into lines (a final newline adds no"
+        );
+        assert_eq!(
+            lexicon::without_negated("Rows, without headers, as JSON"),
+            "Rows, without as JSON"
+        );
+        let p = planner(Policy::default());
+        // "empty" was in ccos.text.lines' description only as "no empty
+        // line": the lines were counted, all of them.
+        let r = p.plan("how many empty lines are in notes.txt").unwrap();
+        assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
+        let r = p.plan("how many lines and words are in notes.txt").unwrap();
+        assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
     }
 
     #[test]

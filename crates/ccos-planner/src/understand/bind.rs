@@ -2919,9 +2919,30 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
                     | "entitled"
                     | "name"
                     | "title"
+                    | "as"
+                    | "dubbed"
+                    | "nicknamed"
+                    | "headlined"
             )
         })
+        || (id_param
+            && matches!(m.kind, MentionKind::Quoted | MentionKind::Name)
+            // "get event 'Launch' by name".
+            && m.cue.after.first().is_some_and(|w| matches!(w.as_str(), "name" | "title")))
     {
+        return None;
+    }
+    // An address is a link, not any text: "get the event with name
+    // 'Launch'" once fetched the URL "Launch" (attack trial).
+    if has(n, &["url", "uri", "link", "href", "endpoint"])
+        && m.kind == MentionKind::Quoted
+        && !looks_like_an_address(text_of(m))
+    {
+        return None;
+    }
+    // A phone number is no e-mail address ("send an email to bob@…" once
+    // texted it as a phone number).
+    if m.kind == MentionKind::Email && has(n, &["phone", "mobile", "tel", "telephone", "sms"]) {
         return None;
     }
     // A language parameter takes a language or its code, never other
@@ -4676,11 +4697,22 @@ fn takes_a_position(p: &Param) -> bool {
         && !has(&p.name_words, PAGING_WORDS)
 }
 
-/// Whether `text` reads as a language code: "en", "FR", "pt-BR", "zh_Hant".
+/// Whether `text` reads as an address: a scheme ("https://…"), or a host
+/// with a dot and no space ("example.com/a").
+fn looks_like_an_address(text: &str) -> bool {
+    text.contains("://")
+        || (!text.contains(char::is_whitespace)
+            && text.split('/').next().is_some_and(|host| {
+                host.contains('.') && !host.starts_with('.') && !host.ends_with('.')
+            }))
+}
+
+/// Whether `text` reads as a language code: "en", "FR", "pt-BR", "zh_Hant"
+/// (two letters: "SQL", "CSS" are no languages).
 fn looks_like_language_code(text: &str) -> bool {
     let mut parts = text.split(['-', '_']);
     let head = parts.next().unwrap_or("");
-    (2..=3).contains(&head.len())
+    head.len() == 2
         && head.chars().all(|c| c.is_ascii_alphabetic())
         && parts.all(|t| (2..=4).contains(&t.len()) && t.chars().all(|c| c.is_ascii_alphanumeric()))
 }

@@ -1792,6 +1792,36 @@ pub fn unserved_qualifier(
     None
 }
 
+/// `text` without the words a negation says it does not do ("a final
+/// newline adds *no empty line*", "*without* headers"): up to two words
+/// after "no", "not", "never" or "without", within the clause. They are
+/// no evidence the capability serves them ("how many empty lines are in
+/// notes.txt" was answered by splitting it into lines: attack trial).
+pub fn without_negated(text: &str) -> String {
+    let mut out: Vec<&str> = vec![];
+    let mut skip = 0;
+    for w in text.split_whitespace() {
+        if skip > 0 {
+            skip -= 1;
+            // A clause ends at punctuation.
+            if w.ends_with([',', '.', ';', ':', ')']) {
+                skip = 0;
+            }
+            continue;
+        }
+        let bare = w
+            .trim_matches(|c: char| !c.is_alphanumeric())
+            .to_ascii_lowercase();
+        if matches!(bare.as_str(), "no" | "not" | "never" | "without")
+            && !w.ends_with([',', '.', ';', ':', ')'])
+        {
+            skip = 2;
+        }
+        out.push(w);
+    }
+    out.join(" ")
+}
+
 /// `text` without its examples ("Comma-separated label names, *e.g.
 /// bug,ui*"): an example value says what may be passed, not what the
 /// capability does, so "list the *bug* issues" is not accounted for by
