@@ -6397,6 +6397,44 @@ mod tests {
     }
 
     #[test]
+    fn a_known_place_after_for_is_where() {
+        use ccos_marketplace::CapabilityManifest;
+        let mp = builtins();
+        mp.register(CapabilityManifest::new(
+            "weather.getForecast",
+            "Returns the daily weather forecast for a city for the next N days",
+            obj(
+                serde_json::json!({
+                    "city": {"type": "string", "description": "City name"},
+                    "days": {"type": "integer", "description": "Number of days to forecast"},
+                    "units": {"type": "string", "enum": ["metric", "imperial"]}}),
+                &["city"],
+            ),
+        ))
+        .unwrap();
+        let p = planner_over(mp);
+        // Attack trial: every forecast "for" a city was refused.
+        let rtfs = p
+            .plan("get the 5-day forecast for London")
+            .unwrap()
+            .rtfs
+            .unwrap_or_default();
+        assert!(
+            rtfs.contains(":city \"London\"") && rtfs.contains(":days 5"),
+            "{rtfs}"
+        );
+        let rtfs = p
+            .plan("get the forecast for Phoenix for the next week")
+            .unwrap()
+            .rtfs
+            .unwrap_or_default();
+        assert!(rtfs.contains(":days 7"), "{rtfs}");
+        // A person is no place.
+        let r = p.plan("get the forecast for Bob").unwrap();
+        assert!(r.rtfs.is_none(), "{:?}", r.rtfs);
+    }
+
+    #[test]
     fn a_count_never_fills_a_rank() {
         use ccos_marketplace::CapabilityManifest;
         let mp = builtins();

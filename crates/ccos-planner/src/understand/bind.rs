@@ -3881,6 +3881,21 @@ fn cue_score(m: &Mention, p: &Param) -> f64 {
         {
             s += 0.8;
         }
+        // "the forecast *for London*": a known place after "for" is where
+        // (attack trial: every forecast for a city was refused).
+        Some("for")
+            if m.kind == MentionKind::Name
+                && (super::zones::iana_zone(&m.text).is_some()
+                    || super::regions::is_region(&m.text))
+                && has(
+                    n,
+                    &[
+                        "location", "city", "place", "where", "country", "region", "town",
+                    ],
+                ) =>
+        {
+            s += 0.5;
+        }
         Some("in" | "at" | "near")
             if has(
                 n,
