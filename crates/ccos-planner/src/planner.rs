@@ -6302,24 +6302,6 @@ mod tests {
             rtfs.contains(":message \"hello\"") && rtfs.contains(":to \"Bob\""),
             "{rtfs}"
         );
-    }
-
-    #[test]
-    fn a_message_introduced_by_saying_is_what_follows() {
-        use ccos_marketplace::CapabilityManifest;
-        let mp = builtins();
-        mp.register(CapabilityManifest::new(
-            "chat.sendMessage",
-            "Send a chat message to a user",
-            obj(
-                serde_json::json!({
-                    "to": {"type": "string", "description": "The user to send to"},
-                    "message": {"type": "string", "description": "The message text"}}),
-                &["to", "message"],
-            ),
-        ))
-        .unwrap();
-        let p = planner_over(mp);
         // Attack trial: the text sent was "saying hello".
         let rtfs = p
             .plan("send a message to Bob saying hello")
