@@ -6443,6 +6443,29 @@ mod tests {
             .rtfs
             .unwrap_or_default();
         assert!(rtfs.contains(":rank 3"), "{rtfs}");
+        // "page 2" is which page, never how many per page.
+        let mp = builtins();
+        mp.register(CapabilityManifest::new(
+            "media.searchArticles",
+            "Search news articles",
+            obj(
+                serde_json::json!({
+                    "q": {"type": "string", "description": "Search words"},
+                    "page": {"type": "integer", "description": "Page number"},
+                    "per_page": {"type": "integer", "description": "Results per page"}}),
+                &["q"],
+            ),
+        ))
+        .unwrap();
+        let rtfs = planner_over(mp)
+            .plan("search articles about rust page 2")
+            .unwrap()
+            .rtfs
+            .unwrap_or_default();
+        assert!(
+            rtfs.contains(":page 2") && !rtfs.contains(":per_page"),
+            "{rtfs}"
+        );
         // Words introducing a message are not cut from words echoed.
         let rtfs = p
             .plan("echo reading is fun")

@@ -2837,6 +2837,15 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     {
         return None;
     }
+    // "rust *page 2*": the number right after "page" is which page, never
+    // how many per page (attack trial: `{:per_page 2}`).
+    if m.kind == MentionKind::Number
+        && has(n, &["page"])
+        && has(n, &["per", "size", "limit", "count"])
+        && m.cue.before.last().is_some_and(|w| w == "page")
+    {
+        return None;
+    }
     // A currency goes only where a currency is named, as its code.
     if m.kind == MentionKind::Currency {
         let code = m.value.as_str()?;
