@@ -395,6 +395,44 @@ impl SubIntent {
         })
     }
 
+    /// Whether it takes the result of sub-intent `id`: as a parameter, as
+    /// its loop's list, or as an ordering dependency.
+    pub fn takes_result_of(&self, id: &str) -> bool {
+        self.depends_on.iter().any(|d| d == id)
+            || self.each.as_deref() == Some(id)
+            || self
+                .params
+                .values()
+                .any(|v| matches!(v, ParamValue::StepRef(r) if r == id))
+    }
+
+    /// Whether it asks the user to name a file ("ask me for a file", "…
+    /// for a file name", "… for the path"): its answer is where the text
+    /// is, not the text.
+    pub fn asks_for_a_file(&self) -> bool {
+        if self.intent_type != IntentType::AskUser {
+            return false;
+        }
+        let d = self.description.to_lowercase();
+        let Some(what) = d.split_once(" for ").map(|(_, w)| w.trim()) else {
+            return false;
+        };
+        let what = what
+            .strip_prefix("a ")
+            .or_else(|| what.strip_prefix("an "))
+            .or_else(|| what.strip_prefix("the "))
+            .unwrap_or(what);
+        let what = ["to read", "to use", "to open", "to count"]
+            .iter()
+            .find_map(|t| what.strip_suffix(t))
+            .unwrap_or(what)
+            .trim();
+        matches!(
+            what,
+            "file" | "file name" | "filename" | "path" | "file path" | "text file" | "document"
+        )
+    }
+
     /// Adds a literal parameter (builder style).
     pub fn with_param(mut self, name: impl Into<String>, value: rtfs::Value) -> SubIntent {
         self.params.insert(name.into(), ParamValue::Literal(value));

@@ -527,16 +527,7 @@ fn unfit_back_reference(
         // Another earlier request's result nobody uses: "add 2 and 3,
         // then get the current time and write *the answer*" (the sum or
         // the time?); "read a.txt, read b.txt and write *them*".
-        let consumed = |id: &str| {
-            steps.iter().any(|o| {
-                o.intent.depends_on.iter().any(|d| d == id)
-                    || o.intent.each.as_deref() == Some(id)
-                    || o.intent
-                        .params
-                        .values()
-                        .any(|v| matches!(v, ParamValue::StepRef(r) if r == id))
-            })
-        };
+        let consumed = |id: &str| steps.iter().any(|o| o.intent.takes_result_of(id));
         let other = steps
             .iter()
             .take_while(|o| o.intent.id != st.intent.id)
@@ -773,10 +764,10 @@ pub fn generate(steps: &[ResolvedStep], opts: GenOptions) -> Generated {
             // planner reads the file first where it wires the answer
             // itself; here the answer is refused.
             if let Some(t) = target.as_ref()
-                && !crate::planner::names_a_location(t)
+                && !crate::understand::lexicon::names_a_location(t)
                 && steps
                     .iter()
-                    .any(|o| o.intent.id == src && crate::planner::asks_for_a_file(&o.intent))
+                    .any(|o| o.intent.id == src && o.intent.asks_for_a_file())
             {
                 let why = format!(
                     "the answer to \"{}\" names a file, and :{t} of {} takes its text, not its name",

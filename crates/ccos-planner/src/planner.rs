@@ -416,7 +416,7 @@ impl Planner {
             if asks_the_user_yes_or_no(s)
                 && by_clause
                     .iter()
-                    .any(|o| o.id != s.id && !depends_on_step(o, &s.id))
+                    .any(|o| o.id != s.id && !o.takes_result_of(&s.id))
             {
                 let mut trace = IntentTrace::new(s, "yes-or-no question");
                 let reason = "a yes-or-no question deciding whether the rest runs: a plan does not wait for the answer to choose its steps".to_string();
@@ -819,10 +819,10 @@ impl Planner {
             .iter()
             .filter_map(|(param, v)| match v {
                 ParamValue::StepRef(id)
-                    if !names_a_location(param)
+                    if !lexicon::names_a_location(param)
                         && steps
                             .iter()
-                            .any(|st| &st.intent.id == id && asks_for_a_file(&st.intent)) =>
+                            .any(|st| &st.intent.id == id && st.intent.asks_for_a_file()) =>
                 {
                     Some((param.clone(), id.clone()))
                 }
@@ -2889,65 +2889,6 @@ fn asks_the_user_yes_or_no(step: &SubIntent) -> bool {
         ]
         .iter()
         .any(|lead| d.strip_prefix(lead).is_some_and(yes_no))
-}
-
-/// Whether `step` takes the result of step `id` (a parameter or an
-/// ordering dependency).
-fn depends_on_step(step: &SubIntent, id: &str) -> bool {
-    step.depends_on.iter().any(|d| d == id)
-        || step
-            .params
-            .values()
-            .any(|v| matches!(v, ParamValue::StepRef(r) if r == id))
-}
-
-/// Whether `step` asks the user to name a file ("ask me for a file", "…
-/// for a file name", "… for the path"): its answer is where the text is,
-/// not the text.
-pub(crate) fn asks_for_a_file(step: &SubIntent) -> bool {
-    if step.intent_type != IntentType::AskUser {
-        return false;
-    }
-    let d = step.description.to_lowercase();
-    let Some(what) = d.split_once(" for ").map(|(_, w)| w.trim()) else {
-        return false;
-    };
-    let what = what
-        .strip_prefix("a ")
-        .or_else(|| what.strip_prefix("an "))
-        .or_else(|| what.strip_prefix("the "))
-        .unwrap_or(what);
-    let what = ["to read", "to use", "to open", "to count"]
-        .iter()
-        .find_map(|t| what.strip_suffix(t))
-        .unwrap_or(what)
-        .trim();
-    matches!(
-        what,
-        "file" | "file name" | "filename" | "path" | "file path" | "text file" | "document"
-    )
-}
-
-/// Whether a parameter's name says it takes where something is (a path,
-/// a file or folder name, an address), not the thing itself.
-pub(crate) fn names_a_location(param: &str) -> bool {
-    param
-        .to_lowercase()
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .any(|w| {
-            matches!(
-                w,
-                "path"
-                    | "file"
-                    | "filename"
-                    | "filepath"
-                    | "dir"
-                    | "directory"
-                    | "folder"
-                    | "url"
-                    | "uri"
-            )
-        })
 }
 
 /// The reason a sub-intent has no capability, from its trace.

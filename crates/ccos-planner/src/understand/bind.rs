@@ -1664,6 +1664,8 @@ const ID_WORDS: &[&str] = &[
 const PAGING_WORDS: &[&str] = &[
     "page", "offset", "skip", "cursor", "per_page", "limit", "start", "size",
 ];
+/// Words that make a paging parameter a count ("per_page", "page_size").
+const PER_PAGE_WORDS: &[&str] = &["per", "size", "limit", "count"];
 /// Parameters that carry request metadata.
 const HEADER_WORDS: &[&str] = &[
     "header",
@@ -2758,9 +2760,7 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     // goes only where a parameter names that noun ("2-person hotels" had
     // `{:stars 2}`, "9-hole tours" `{:duration_hours 9}`: attack trial).
     if m.kind == MentionKind::Number
-        && let Some((_, noun)) = m.text.split_once('-')
-        && noun.len() >= 2
-        && noun.chars().all(|c| c.is_ascii_alphabetic())
+        && let Some((_, noun)) = super::mentions::compound_number(&m.text)
         && !has(n, &[noun])
         && !has(&p.desc_words, &[noun])
     {
@@ -2841,7 +2841,7 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     // how many per page (attack trial: `{:per_page 2}`).
     if m.kind == MentionKind::Number
         && has(n, &["page"])
-        && has(n, &["per", "size", "limit", "count"])
+        && has(n, PER_PAGE_WORDS)
         && m.cue.before.last().is_some_and(|w| w == "page")
     {
         return None;
@@ -2866,9 +2866,7 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
             .before
             .last()
             .is_some_and(|w| SENDING_VERBS.contains(&w.as_str()))
-        && has(n, USER_TEXT_WORDS)
-        && !has(n, QUERY_WORDS)
-        && !has(n, TOPIC_WORDS)
+        && takes_words_to_pass_on(p)
     {
         return None;
     }
@@ -2882,26 +2880,21 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     {
         return None;
     }
-    // A date parameter (`check_in_date`) takes a date, not a text
-    // without a digit ("'Queens Hotel'" once went there).
-    let date_param = ccos_marketplace::ids::words(&p.name)
-        .last()
-        .is_some_and(|w| matches!(w.as_str(), "date" | "datetime" | "timestamp"));
-    if date_param
-        && matches!(m.kind, MentionKind::Quoted | MentionKind::Name)
-        && !m.text.chars().any(|c| c.is_ascii_digit())
-    {
-        return None;
-    }
-    // A date or a time by its schema (`"format": "date-time"`) or its
-    // name (`remind_at`, `start_time`) takes a value with a digit: a
-    // reminder's text once went into `remind_at` (attack trial).
+    // The last word of the parameter's name (`check_in_*date*`,
+    // `remind_*at*`, `event_*id*`), read once.
+    let last_name_word = ccos_marketplace::ids::words(&p.name).pop();
+    let last_name_word = last_name_word.as_deref();
+    // A date or a time — by its name (`check_in_date`, `remind_at`,
+    // `start_time`) or its schema (`"format": "date-time"`) — takes a
+    // value with a digit: "'Queens Hotel'" and a reminder's text once went
+    // there (attack trials).
     let temporal_param = matches!(
+        last_name_word,
+        Some("date" | "datetime" | "timestamp" | "at" | "time" | "when" | "deadline")
+    ) || matches!(
         p.schema.get("format").and_then(Json::as_str),
         Some("date" | "date-time" | "time")
-    ) || ccos_marketplace::ids::words(&p.name)
-        .last()
-        .is_some_and(|w| matches!(w.as_str(), "at" | "time" | "when" | "deadline"));
+    );
     if temporal_param
         && matches!(m.kind, MentionKind::Quoted | MentionKind::Name)
         && !m.text.chars().any(|c| c.is_ascii_digit())
@@ -2912,12 +2905,9 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
     // *named* 'Offsite'", "events *about* 'budget'" are not its id (attack
     // trial: they were deleted or fetched as ids). A value written as the
     // thing itself may be ("the 'R vs Adams' case": BFCL's case id).
-    let id_param = ccos_marketplace::ids::words(&p.name)
-        .last()
-        .is_some_and(|w| matches!(w.as_str(), "id" | "uuid"));
-    if id_param
+    if matches!(last_name_word, Some("id" | "uuid"))
         && matches!(m.kind, MentionKind::Quoted | MentionKind::Name)
-        && m.cue.prep.iter().chain(m.cue.before.last()).any(|w| {
+        && (m.cue.prep.iter().chain(m.cue.before.last()).any(|w| {
             matches!(
                 w.as_str(),
                 "named"
@@ -2934,10 +2924,8 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
                     | "headlined"
             )
         })
-        || (id_param
-            && matches!(m.kind, MentionKind::Quoted | MentionKind::Name)
             // "get event 'Launch' by name".
-            && m.cue.after.first().is_some_and(|w| matches!(w.as_str(), "name" | "title")))
+            || m.cue.after.first().is_some_and(|w| matches!(w.as_str(), "name" | "title")))
     {
         return None;
     }
@@ -3001,7 +2989,7 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
         return None;
     }
     let s = |v: &str| Json::from(v.to_string());
-    let text_value = m.value.as_str().unwrap_or(&m.text).to_string();
+    let text_value = text_of(m).to_string();
     // Parameters that modify a request rather than say what is wanted
     // take a value only when the words around it name them: paging ("page
     // 2", "the first 5"; "the 2019 movie" is not page 2019), headers
@@ -3037,8 +3025,7 @@ fn compat_unbounded(m: &Mention, p: &Param) -> Option<(f64, Json)> {
         let near = stemmed(&near);
         // "the first 3 issues" is how many, not page 3: a page number
         // (`page`, `offset`) takes a number only when its own word is near.
-        let page_number = has(n, &["page", "offset", "skip", "cursor"])
-            && !has(n, &["per", "size", "limit", "count"]);
+        let page_number = has(n, &["page", "offset", "skip", "cursor"]) && !has(n, PER_PAGE_WORDS);
         // "translate 'hi' *into* French": where it goes names a target
         // language (`target_language`), where it comes from a source.
         // A language only (attack trial: "from Bob", "from Chase", "to
@@ -4756,7 +4743,7 @@ fn takes_one_place(p: &Param) -> bool {
             &["position", "nth", "rank", "place", "index", "standing"],
         ) || (has(&p.name_words, &["page"])
             // "per_page", "page_size": how many, a count.
-            && !has(&p.name_words, &["per", "size", "limit", "count"])))
+            && !has(&p.name_words, PER_PAGE_WORDS)))
 }
 
 /// What the ordinals of a clause say of a position.
@@ -4860,6 +4847,20 @@ const SENDING_VERBS: &[&str] = &[
     "send", "tell", "email", "e-mail", "mail", "message", "text", "ping", "remind", "notify", "dm",
     "write", "ask",
 ];
+
+/// Whether `p` takes the user's own words to pass on or record (a
+/// message, a note, a prompt), not what a search or a listing is about.
+fn takes_words_to_pass_on(p: &Param) -> bool {
+    has(&p.name_words, USER_TEXT_WORDS)
+        && !has(&p.name_words, QUERY_WORDS)
+        && !has(&p.name_words, TOPIC_WORDS)
+}
+
+/// Whether `p` takes a message: the user's words to pass on, not what
+/// the user is asked.
+fn takes_a_message(p: &Param) -> bool {
+    takes_words_to_pass_on(p) && !has(&p.name_words, ASKING_WORDS)
+}
 
 /// Names of a parameter holding what the user is asked.
 const ASKING_WORDS: &[&str] = &["prompt", "question", "instruction"];
@@ -6433,12 +6434,7 @@ pub fn bind(
     // names leave out is the message's first word, not an article before
     // a name "B C" (attack trial: it echoed "B C").
     for (pi, bd) in bound.iter_mut() {
-        let p = &params[*pi];
-        let message = has(&p.name_words, USER_TEXT_WORDS)
-            && !has(&p.name_words, QUERY_WORDS)
-            && !has(&p.name_words, TOPIC_WORDS)
-            && !has(&p.name_words, ASKING_WORDS);
-        if message
+        if takes_a_message(&params[*pi])
             && bd.source.starts_with("name ")
             && let Some(v) = bd.value.as_str()
         {
@@ -6528,10 +6524,7 @@ pub fn bind(
             // text as the subject).
             if refers_to_nothing_said(&text)
                 || super::lexicon::has_coordinated_request(&text)
-                || (!has(&p.name_words, QUERY_WORDS)
-                    && !has(&p.name_words, TOPIC_WORDS)
-                    && !has(&p.name_words, ASKING_WORDS)
-                    && names_a_thing(clause, &text))
+                || (takes_a_message(p) && names_a_thing(clause, &text))
                 || mentions.iter().any(|x| {
                     ((x.kind == MentionKind::Name && names_an_addressee(clause, x, mentions))
                         || x.kind == MentionKind::Email)

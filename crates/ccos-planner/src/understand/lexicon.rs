@@ -1792,6 +1792,28 @@ pub fn unserved_qualifier(
     None
 }
 
+/// Whether a parameter's name says it takes where something is (a path,
+/// a file or folder name, an address), not the thing itself.
+pub fn names_a_location(param: &str) -> bool {
+    param
+        .to_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| {
+            matches!(
+                w,
+                "path"
+                    | "file"
+                    | "filename"
+                    | "filepath"
+                    | "dir"
+                    | "directory"
+                    | "folder"
+                    | "url"
+                    | "uri"
+            )
+        })
+}
+
 /// `text` without the words a negation says it does not do ("a final
 /// newline adds *no empty line*", "*without* headers"): up to two words
 /// after "no", "not", "never" or "without", within the clause. They are

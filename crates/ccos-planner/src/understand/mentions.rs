@@ -988,11 +988,22 @@ fn span_from_now(words: &[Option<String>], i: usize) -> Option<f64> {
         return None;
     }
     match words.get(i + 1)?.as_deref()? {
-        "week" => Some(604_800_000.0),
-        "fortnight" => Some(1_209_600_000.0),
-        "hour" => Some(3_600_000.0),
+        unit @ ("week" | "hour") => unit_ms(unit),
+        "fortnight" => unit_ms("week").map(|week| 2.0 * week),
         _ => None,
     }
+}
+
+/// The number and noun of a compound ("4-star", "5-day"): digits, a
+/// hyphen, letters. Read by the scanner and, for the noun, by the binder.
+pub(crate) fn compound_number(word: &str) -> Option<(&str, &str)> {
+    let (num, noun) = word.split_once('-')?;
+    (!num.is_empty()
+        && num.len() < 10
+        && num.chars().all(|c| c.is_ascii_digit())
+        && noun.len() >= 2
+        && noun.chars().all(|c| c.is_ascii_alphabetic()))
+    .then_some((num, noun))
 }
 
 fn unit_ms(w: &str) -> Option<f64> {
@@ -1298,12 +1309,7 @@ pub fn mentions(text: &str) -> Result<Vec<Mention>, LiteralError> {
                     })?;
                     unit = Some(u);
                     m = Some((MentionKind::Number, v, false));
-                } else if let Some((num, noun)) = lw.split_once('-')
-                    && !num.is_empty()
-                    && num.len() < 10
-                    && num.chars().all(|c| c.is_ascii_digit())
-                    && noun.len() >= 2
-                    && noun.chars().all(|c| c.is_ascii_alphabetic())
+                } else if let Some((num, noun)) = compound_number(&lw)
                     && let Some(Ok(v)) = parse_number(num)
                 {
                     // "a *4-star* hotel", "a *5-day* forecast": the number
