@@ -337,8 +337,12 @@ impl Planner {
 
     /// Plans `goal`: a validated plan, or a requires-agent report.
     pub fn plan(&self, goal: &str) -> Result<PlanResult, PlanError> {
-        let unshouted = crate::understand::unshouted(crate::decompose::bounded_goal(goal)?);
+        let unshouted = crate::understand::without_contractions(&crate::understand::unshouted(
+            crate::decompose::bounded_goal(goal)?,
+        ));
         let goal = without_greeting(unshouted.as_str());
+        let restated = crate::decompose::contain_as_have(goal);
+        let goal = restated.as_deref().unwrap_or(goal);
         // One fact to remember, whole, when a fact store keeps it: "Ruth
         // is a nurse. Remember that." is not two requests.
         if matches!(
@@ -483,6 +487,18 @@ impl Planner {
                 trace.skipped.push(Skipped {
                     capability_id: c.manifest.id.clone(),
                     reason: "groups of values in a goal of several clauses: which groups each clause means is not said".to_string(),
+                });
+                trace.chosen = None;
+                chosen = None;
+            }
+            // "count the lines of notes.txt and then count *its* words":
+            // the words of the line count, written out, are no answer.
+            if let Some(c) = chosen.as_ref()
+                && let Some(reason) = text_of_a_number(c, &steps)
+            {
+                trace.skipped.push(Skipped {
+                    capability_id: c.manifest.id.clone(),
+                    reason,
                 });
                 trace.chosen = None;
                 chosen = None;
@@ -809,6 +825,33 @@ impl Planner {
                 intent = intent.with_step_param(param.clone(), source);
             }
             traces.push(rtrace);
+        }
+        // "sort the words 'pear apple fig'": the stated text's words,
+        // found first.
+        for (k, (param, text)) in c.words_first.iter().enumerate() {
+            let find = SubIntent::new(
+                format!("{}-words{}", s.id, k + 1),
+                crate::understand::bind::WORDS_REQUEST,
+                IntentType::Transform,
+            )
+            .with_param("text", rtfs::Value::string(text))
+            .with_param(
+                "pattern",
+                rtfs::Value::string(crate::understand::bind::WORD_PATTERN),
+            );
+            let (wtrace, words_id) = self.prerequisite(
+                find,
+                MissingCapability {
+                    sub_intent: String::new(),
+                    description: format!("the words of {text:?} for {}", s.description),
+                    reason: "no capability finds the words of a text".into(),
+                },
+                (&mut *planned, &mut *steps, &mut *missing),
+            )?;
+            if let Some(wid) = words_id {
+                intent = intent.with_step_param(param.clone(), wid);
+            }
+            traces.push(wtrace);
         }
         // "ask me for a file and count its lines": the answer names a
         // file, and a parameter taking text gets the file's content, read
@@ -1329,6 +1372,7 @@ impl Planner {
                 manifest: m.clone(),
                 read_first: vec![],
                 read_as: BTreeMap::new(),
+                words_first: vec![],
             };
             return if open.is_empty() {
                 Fit::Serves(chosen, vec![])
@@ -1554,6 +1598,7 @@ impl Planner {
             manifest: m.clone(),
             read_first: b.read_first.clone(),
             read_as: b.read_as.clone(),
+            words_first: b.words_first.clone(),
         };
         let mut notes: Vec<String> = b.notes.iter().map(|n| format!("bound {n}")).collect();
         if let Some((field, word, _)) = answer {
@@ -2054,6 +2099,9 @@ struct Chosen {
     read_first: Vec<(String, String)>,
     /// The `read_first` parameters that take a list made of the file.
     read_as: BTreeMap<String, crate::understand::bind::ReadAs>,
+    /// List parameters taking the words of a stated text (parameter,
+    /// text), found first.
+    words_first: Vec<(String, String)>,
 }
 
 /// Words of a question that name result fields whose names say it
@@ -2737,6 +2785,71 @@ enum Fit {
 /// trial: an empty POST `reservePermit {}`, a DELETE `emptyTrash {}`).
 /// A noun there is the earlier verb's new object ("List the tasks, then
 /// *messages*"), served by a capability named for both.
+/// Why chosen `c` would work on an earlier step's number (or yes/no)
+/// written out as text: a text capability that reads its input ("count
+/// *its* words", "split it", "reverse it") given a count. The goal's "it"
+/// then means something else — the file counted — and the plan would
+/// answer about the digits (attack trial: "count the lines of notes.txt
+/// and then count its words" answered 1). Passing the number on as a
+/// message ("add 2 and 3, then echo it") is no reading of it.
+fn text_of_a_number(c: &Chosen, steps: &[ResolvedStep]) -> Option<String> {
+    if crate::understand::bind::takes_user_text(&c.manifest)
+        || !c
+            .manifest
+            .effects
+            .iter()
+            .all(|e| *e == ccos_marketplace::Effect::Pure)
+    {
+        return None;
+    }
+    let (params, _) = crate::understand::bind::params_of(&c.manifest);
+    let reads_text = |param: &str| {
+        params.iter().any(|p| {
+            p.name == param
+                && p.ty.as_deref() == Some("string")
+                && ccos_marketplace::search::analyze(&p.name)
+                    .iter()
+                    .any(|w| w == "text")
+        })
+    };
+    // The earlier results it takes: by a parameter, or — a dependency no
+    // parameter names — in its first free required parameter, as the
+    // plan fills it ("how many words does *it* have").
+    let referenced: Vec<(String, &String)> = c
+        .intent
+        .params
+        .iter()
+        .filter_map(|(param, v)| match v {
+            ParamValue::StepRef(id) => Some((param.clone(), id)),
+            _ => None,
+        })
+        .collect();
+    let first_free = params
+        .iter()
+        .find(|p| p.required && !c.intent.params.contains_key(&p.name))
+        .map(|p| p.name.clone());
+    let implicit = c
+        .intent
+        .depends_on
+        .iter()
+        .filter(|d| !referenced.iter().any(|(_, id)| id == d))
+        .filter_map(|d| first_free.clone().map(|p| (p, d)));
+    referenced
+        .iter()
+        .cloned()
+        .chain(implicit)
+        .find_map(|(param, id)| {
+            let producer = steps.iter().find(|st| &st.intent.id == id)?;
+            let produced = output_type(&producer.manifest)?;
+            (matches!(produced, "integer" | "number" | "boolean") && reads_text(&param)).then(|| {
+                format!(
+                    "its :{param} would be the {produced} {} returns, written out: what the goal's reference means is not that",
+                    producer.manifest.id
+                )
+            })
+        })
+}
+
 fn lone_verb_acting_elsewhere(
     before: Option<&SubIntent>,
     s: &SubIntent,
@@ -2808,12 +2921,48 @@ fn sub_intent_refusal(s: &SubIntent) -> Option<String> {
     if !s.from_text {
         return None;
     }
+    // "I would like to know why config.json is so big": a reason, which
+    // no capability's result is (attack trial: the file's metadata was
+    // the answer).
+    let words = lexicon::words_of(&s.evidence_text());
+    if words.iter().any(|w| w == "why") {
+        return Some("the goal asks why: a reason, which no capability's result gives".into());
+    }
+    // "… how the size of data.json is computed": a way of doing, not a
+    // value (attack trial: the file's metadata answered). ("How to
+    // obtain the case information of …" asks for it: BFCL.)
+    if let Some(p) = words.windows(2).find(|p| {
+        p[0] == "how" && matches!(p[1].as_str(), "the" | "a" | "an" | "this" | "that" | "it")
+    }) {
+        return Some(format!(
+            "the goal asks \"how {}\" …: a way of doing, which no capability's result gives",
+            p[1]
+        ));
+    }
+    // "count each word in words.txt": a count per word, which one count
+    // is not (attack trial: the words were counted, 7).
+    let counts =
+        words.iter().any(|w| w == "count") || words.windows(2).any(|p| p == ["how", "many"]);
+    if counts
+        && s.each.is_none()
+        && let Some(w) = words
+            .iter()
+            .find(|w| matches!(w.as_str(), "each" | "every"))
+    {
+        return Some(format!(
+            "the goal counts \"{w}\" one apart, which one count does not give"
+        ));
+    }
     if let Some(marker) = crate::decompose::unresolved_variation(&s.description) {
         return Some(format!(
             "\"{marker}\" asks for an earlier request again with something changed, and which of its values changes is not said"
         ));
     }
-    crate::decompose::is_statement(&s.description).then(|| {
+    // The whole goal a noun phrase ("the first 3 numbers of numbers.txt")
+    // names what it wants; a clause of several is context.
+    let noun_phrase_goal = matches!(&s.intent_type, IntentType::Other(t) if t == "goal")
+        && !crate::decompose::has_a_sentence_verb(&s.description);
+    (crate::decompose::is_statement(&s.description) && !noun_phrase_goal).then(|| {
         format!(
             "\"{}\" states facts and asks for nothing (what to do with them is not said)",
             s.description
@@ -3504,6 +3653,7 @@ fn filled_params<'a>(
         .map(|a| a.param.as_str())
         .chain(b.fan_out.iter().map(|(p, _)| p.as_str()))
         .chain(b.read_first.iter().map(|(p, _)| p.as_str()))
+        .chain(b.words_first.iter().map(|(p, _)| p.as_str()))
         .chain(s.params.keys().map(String::as_str))
         .collect()
 }
@@ -3539,7 +3689,11 @@ fn read_step_words(b: &crate::understand::bind::Binding) -> Vec<String> {
                 lexicon::RECORD_NOUNS
             }
             crate::understand::bind::ReadAs::Listing => "list files file entries entry folder",
+            crate::understand::bind::ReadAs::Words => "words word",
         }));
+    }
+    if !b.words_first.is_empty() {
+        out.extend(analyze("words word"));
     }
     out
 }
@@ -4588,11 +4742,17 @@ fn judged_words(s: &SubIntent, m: &CapabilityManifest) -> String {
 /// they ask for no position.
 fn without_time_ranges(s: &SubIntent, mut text: String) -> String {
     use crate::understand::mentions::MentionKind;
-    for men in s
-        .mentions
-        .iter()
-        .filter(|x| x.kind == MentionKind::Duration)
-    {
+    // ("the last 3 *years*" is a number in years, not a duration: the
+    // same range.)
+    let of_time = |x: &&crate::understand::Mention| {
+        x.kind == MentionKind::Duration
+            || (x.kind == MentionKind::Number
+                && x.unit
+                    .as_deref()
+                    .and_then(crate::understand::units::dimension_of)
+                    == Some("time"))
+    };
+    for men in s.mentions.iter().filter(of_time) {
         let before = s.description.get(..men.span.start).unwrap_or_default();
         let trimmed = before.trim_end();
         let word = trimmed
@@ -4707,6 +4867,7 @@ fn unserved_qualifier_of(
         .iter()
         .map(|a| a.param.clone())
         .chain(b.read_first.iter().map(|(p, _)| p.clone()))
+        .chain(b.words_first.iter().map(|(p, _)| p.clone()))
         .chain(s.params.keys().cloned())
         .collect();
     lexicon::unserved_qualifier(text, m, &params, &bound)
@@ -4752,8 +4913,25 @@ fn unanswered_question(
     if answered.is_some() {
         return None;
     }
+    // "is notes.txt a file?": a yes or no, which a text, a list or a
+    // number is not (attack trial: the file's content was the answer).
+    // ("can you …" is a request put politely.)
+    let polite = lexicon::POLITE_MODALS.contains(&first_word(text).as_str());
+    if asks_yes_or_no(text)
+        && !polite
+        && output_type(m).is_some_and(|t| !matches!(t, "boolean" | "object"))
+    {
+        return Some(format!(
+            "the goal asks yes or no; {} returns {}, not a yes or no",
+            m.id,
+            output_type(m).unwrap_or_default()
+        ));
+    }
     let lower = text.to_lowercase();
-    let one_of = ASKS_FOR_ONE.iter().any(|p| lower.starts_with(p));
+    // ("the total of the numbers in numbers.txt" asks for one, as "what
+    // is the total …" does: attack trial, the numbers were the answer.)
+    let one_of = ASKS_FOR_ONE.iter().any(|p| lower.starts_with(p))
+        || asked_noun_phrase(text).is_some_and(names_one_thing);
     if one_of && returns_list(m) {
         return Some(format!(
             "the goal asks for one; {} returns a list (choosing from it needs an agent)",
@@ -5238,10 +5416,17 @@ fn asks_how_many(text: &str) -> bool {
 /// Whether `text` asks yes or no: it opens with a verb ("is", "does",
 /// "has" …).
 fn asks_yes_or_no(text: &str) -> bool {
+    // "I would like to know *whether* notes.txt exists", "tell me *if* …"
+    // (attack trial: the file's whole metadata was the answer).
+    let words = lexicon::words_of(text);
     matches!(
         first_word(text).as_str(),
         "is" | "are" | "was" | "were" | "does" | "do" | "did" | "has" | "have" | "can"
-    )
+    ) || words.iter().any(|w| w == "whether")
+        || words
+            .windows(2)
+            .any(|p| matches!(p[0].as_str(), "know" | "tell" | "check" | "see") && p[1] == "if")
+        || words.windows(3).any(|p| p == ["tell", "me", "if"])
 }
 
 /// The type of `m`'s result, when its schema states one.
@@ -5290,11 +5475,64 @@ fn is_question(text: &str) -> bool {
 /// to show what is ("list the cast of …", "show me the stars of …",
 /// "tell me the runtime of …").
 fn asks_to_be_told(text: &str) -> bool {
+    let first = first_word(text);
     is_question(text)
         || matches!(
-            first_word(text).as_str(),
+            first.as_str(),
             "list" | "show" | "tell" | "give" | "display"
         )
+        // "find the size of data.json" (attack trial: the file's whole
+        // metadata was the answer).
+        || (matches!(first.as_str(), "find" | "get")
+            && asked_noun_phrase(text.get(first.len()..).unwrap_or_default().trim_start())
+                .is_some())
+        || asked_noun_phrase(text).is_some()
+        || asks_yes_or_no(text)
+}
+
+/// The noun phrase a goal asks for by naming it: the whole goal when it
+/// is one ("the size of docs/c.txt", no verb of a sentence), or the one
+/// after words of wanting ("I also need *the size of config.json*", "I
+/// would like to know *the version* …"). It is asked as "what is …" asks
+/// it: a field of one result answers it, and a singular one is not a
+/// list.
+fn asked_noun_phrase(text: &str) -> Option<&str> {
+    const WANTING: &[&str] = &[
+        "i", "we", "would", "like", "to", "know", "need", "want", "also", "please", "just",
+        "really", "could", "can", "you", "tell", "me", "us", "see",
+    ];
+    let words = lexicon::word_spans(text);
+    let at = words
+        .iter()
+        .position(|(_, w)| !WANTING.contains(&w.as_str()))?;
+    let (span, w) = &words[at];
+    let phrase = text.get(span.start..)?;
+    (w == "the" && !crate::decompose::has_a_sentence_verb(phrase)).then_some(phrase)
+}
+
+/// Whether the noun phrase `phrase` ("the total of the numbers …") names
+/// one thing: its head — the word before its first preposition — is no
+/// plural ("the *numbers* of …" are many).
+fn names_one_thing(phrase: &str) -> bool {
+    let words = lexicon::words_of(phrase);
+    let head = words
+        .iter()
+        .take_while(|w| {
+            !matches!(
+                w.as_str(),
+                "of" | "in" | "from" | "on" | "for" | "at" | "with"
+            )
+        })
+        .last();
+    // (A container names what it holds: "see the docs *folder*" is its
+    // listing.)
+    head.is_some_and(|h| {
+        (!h.ends_with('s') || h.ends_with("ss"))
+            && !matches!(
+                h.as_str(),
+                "folder" | "directory" | "dir" | "list" | "listing" | "content" | "contents"
+            )
+    })
 }
 
 /// The field of `m`'s structured result that the question `s` asks for,

@@ -359,8 +359,6 @@ fn qualifiers_the_plan_does_not_do_are_refused() {
     for (goal, names) in [
         ("count the unique lines in lines.txt", "\"unique\""),
         ("count the distinct words in story.txt", "\"distinct\""),
-        // (A sort takes a list: the words of a text are none it reads.)
-        ("sort the words of story.txt", "story.txt"),
         (
             "count the words in story.txt ignoring the word the",
             "\"ignoring\"",
@@ -398,6 +396,14 @@ fn qualifiers_the_plan_does_not_do_are_refused() {
         json!([33, 10, 4, 2]),
     );
     right(home.path(), "count the words in story.txt", &[], json!(7));
+    // A sort takes a list: the file's words, found first (refused before
+    // words were read from a file).
+    right(
+        home.path(),
+        "sort the words of story.txt",
+        &[],
+        json!(["and", "cat", "dog", "end", "the", "the", "the"]),
+    );
 }
 
 /// A file is read as what the goal asks of it: its lines where a list is
@@ -3147,4 +3153,151 @@ fn everyday_phrasings_of_built_in_goals() {
         let (code, value, err) = run(home.path(), goal, &[]);
         assert_ne!(code, Some(0), "{goal} gave {value}: {err}");
     }
+}
+
+/// Phrasings new users typed that were refused although a built-in serves
+/// them: a contraction, "contain" in a count, "into words", a goal that is
+/// a noun phrase (new-user trial, session 32).
+#[test]
+fn contractions_contain_words_and_noun_phrases() {
+    let home = home(false);
+    let work = home.path().join("work");
+    write(&work, "numbers.txt", "12\n7\n42\n3\n25\n");
+    for (goal, want) in [
+        (
+            r#"split "one two three" into words"#,
+            json!(["one", "two", "three"]),
+        ),
+        (
+            "I'd like to see what's inside lines.txt",
+            json!("alpha beta\ngamma\n"),
+        ),
+        ("how many words does README.md contain?", json!(5)),
+        (
+            "Could you please tell me how many words lines.txt contains?",
+            json!(3),
+        ),
+        ("the first 3 numbers of numbers.txt", json!([12, 7, 42])),
+        ("the size of data.json", json!(21)),
+    ] {
+        right(home.path(), goal, &[], want);
+    }
+    // The words of a stated text or a file, found first, fill a list.
+    write(&work, "words.txt", "pear apple\nfig apple\n");
+    for (goal, want) in [
+        (
+            r#"sort the words "pear apple fig""#,
+            json!(["apple", "fig", "pear"]),
+        ),
+        (
+            r#"remove duplicate words from "a b a c b""#,
+            json!(["a", "b", "c"]),
+        ),
+        (
+            r#"what is the last word of "one two three""#,
+            json!("three"),
+        ),
+        (r#"join the words of "x y z" with dashes"#, json!("x-y-z")),
+        (
+            "list the distinct words in words.txt",
+            json!(["pear", "apple", "fig"]),
+        ),
+    ] {
+        right(home.path(), goal, &[], want);
+    }
+    // Two positions are no one position to ask the user for.
+    refused(
+        home.path(),
+        "what is the 2nd number in numbers.txt plus the 5th",
+        "ordinals",
+    );
+    // Split into words: runs of letters, the spaces and punctuation
+    // around them aside (a split on " " gave empty items).
+    for (goal, want) in [
+        (
+            r#"split "one two  three" into words"#,
+            json!(["one", "two", "three"]),
+        ),
+        (
+            r#"split "red, green, don't" into words"#,
+            json!(["red", "green", "don't"]),
+        ),
+        (
+            "split words.txt into words",
+            json!(["pear", "apple", "fig", "apple"]),
+        ),
+    ] {
+        right(home.path(), goal, &[], want);
+    }
+    // Compared by size, words would be compared as texts: refused.
+    refused(
+        home.path(),
+        "what is the biggest word in 'apple fig banana'",
+        "biggest",
+    );
+    refused(
+        home.path(),
+        "what is the longest word in words.txt",
+        "longest",
+    );
+    // Attack trial of the above: statements with a contraction, what
+    // ought to be, a singular noun phrase over a list, the words of a
+    // count, a reason, and a request joined to a statement.
+    for (goal, names) in [
+        ("I'm writing 'hello' to out.txt", "states facts"),
+        ("how many words should lines.txt contain", "contain"),
+        ("the total of the numbers in numbers.txt", "total"),
+        (
+            "count the lines of lines.txt and then count its words",
+            "written out",
+        ),
+        ("I would like to know why data.json is so big", "why"),
+        (
+            "The numbers in numbers.txt sorted, I also want them counted",
+            "states facts",
+        ),
+    ] {
+        refused(home.path(), goal, names);
+    }
+    for (goal, names) in [
+        (
+            "how many lines does lines.txt have and how many words does it have",
+            "written out",
+        ),
+        ("count each word in lines.txt", "each"),
+        ("is lines.txt a file", "yes or no"),
+        (
+            "I'd like to know how the size of data.json is computed",
+            "how the",
+        ),
+    ] {
+        refused(home.path(), goal, names);
+    }
+    assert!(!work.join("out.txt").exists());
+    right(
+        home.path(),
+        "I'd like to know whether lines.txt exists",
+        &[],
+        json!(true),
+    );
+    right(
+        home.path(),
+        "split 'cat dog' into a list of words",
+        &[],
+        json!(["cat", "dog"]),
+    );
+    right(
+        home.path(),
+        "We also need the size of data.json",
+        &[],
+        json!(21),
+    );
+    // A noun phrase of unknown words is still refused, and "contain"
+    // that restricts is no count of what a file has.
+    refused(home.path(), "the cat sat on the mat", "mat");
+    refused(
+        home.path(),
+        "how many lines contain 'gamma' in lines.txt",
+        "contain",
+    );
 }

@@ -37,6 +37,13 @@ pub const CONNECTORS: [&str; 7] = [
     "lastly",
 ];
 
+/// Subjects and auxiliaries after which "also" and "then" are inside a
+/// verb phrase ("I would *also* like …"), joining no clauses.
+const SUBJECTS_AND_AUXILIARIES: &[&str] = &[
+    "i", "we", "you", "would", "will", "can", "could", "should", "might", "may", "must", "do",
+    "does", "did", "am", "is", "are", "was", "were", "i'd", "we'd", "i'll", "we'll", "i'm",
+];
+
 /// Words that open a sentence with the order of the requests when a
 /// comma follows ("*First,* I need …", "*Second,* find …"); anywhere
 /// else they are words ("the first triangle").
@@ -197,12 +204,25 @@ pub fn split_clauses(text: &str) -> Vec<Clause> {
         let ordering = lower.ends_with(',')
             && cur.text.is_empty()
             && ORDERING_OPENERS.contains(&connector.as_str());
-        let lower =
-            if (CONNECTORS.contains(&connector.as_str()) && connector != "after") || ordering {
-                connector
-            } else {
-                lower
-            };
+        // "I would *also* like to know …", "we can *then* compare": inside
+        // a verb phrase, after its subject or auxiliary, no clause starts
+        // (a goal split into "I would" and "like to know …").
+        // Only right after the clause's opening subject and auxiliaries:
+        // "Find parking in Paris I also want a hotel" runs two requests
+        // together, and stays cut.
+        let inside_verb_phrase = matches!(connector.as_str(), "also" | "then")
+            && !cur.text.is_empty()
+            && cur
+                .text
+                .split_whitespace()
+                .all(|w| SUBJECTS_AND_AUXILIARIES.contains(&w.to_ascii_lowercase().as_str()));
+        let lower = if inside_verb_phrase {
+            lower
+        } else if (CONNECTORS.contains(&connector.as_str()) && connector != "after") || ordering {
+            connector
+        } else {
+            lower
+        };
         if ordering && !in_quote_now {
             if cur.lead.is_empty() {
                 cur.lead = lower.clone();
@@ -211,7 +231,10 @@ pub fn split_clauses(text: &str) -> Vec<Clause> {
             continue;
         }
         if !in_quote_now && !in_single_before {
-            if CONNECTORS.contains(&lower.as_str()) && (lower != "after" || next_is_that) {
+            if CONNECTORS.contains(&lower.as_str())
+                && (lower != "after" || next_is_that)
+                && !inside_verb_phrase
+            {
                 let lead = if cur.text.is_empty() && !cur.lead.is_empty() {
                     format!("{} {lower}", cur.lead)
                 } else {
@@ -530,11 +553,35 @@ impl ClauseDecomposition {
             });
             let own_request = sequential(&c.lead) && is_plain_word(&c.text) && !after_by;
             let last_at = out.len().saturating_sub(1);
+            // "…, I also want them counted", "… and we then need their
+            // count": a subject opens a sentence of its own, never a
+            // continuation of the previous clause (joined, its request was
+            // dropped: attack trial).
+            // (After a subordinate clause, "Once we have those, I need
+            // to …", the subject opens its main clause: joined.)
+            let subordinate_before = out.last().is_some_and(|(_, last)| {
+                matches!(
+                    first_word(last).as_str(),
+                    "once"
+                        | "when"
+                        | "whenever"
+                        | "if"
+                        | "unless"
+                        | "after"
+                        | "before"
+                        | "since"
+                        | "while"
+                        | "until"
+                        | "as"
+                )
+            });
+            let own_subject =
+                n_words > 1 && matches!(first.as_str(), "i" | "we" | "you") && !subordinate_before;
             let joins = (n_words < 2
                 && !crate::understand::lexicon::is_action_verb(&first)
                 && !own_request)
-                || (c.after_comma && verb_type(&c.text).is_none())
-                || (c.lead == "and" && verbless);
+                || (c.after_comma && verb_type(&c.text).is_none() && !own_subject)
+                || (c.lead == "and" && verbless && !own_subject);
             match out.last_mut() {
                 Some((_, last)) if after_a_premise || joins => {
                     let premise_len = last.len();
@@ -1252,6 +1299,24 @@ pub(crate) fn is_statement(clause: &str) -> bool {
     !is_bare_repeat(clause) && (!mentions.is_empty() || states_a_requirement(clause))
 }
 
+/// Whether a clause has a word that makes it a sentence: a form of "be",
+/// "have" or "do", a modal, or a subject pronoun ("I", "it's": the
+/// words are split at apostrophes), or "there". Without
+/// one, a clause opening with a determiner is a noun phrase — "the first 3
+/// numbers of numbers.txt", "the size of docs/c.txt" — which, typed as a
+/// whole goal, names what is wanted (a new-user trial refused it as a
+/// statement).
+pub(crate) fn has_a_sentence_verb(clause: &str) -> bool {
+    const SENTENCE_WORDS: &[&str] = &[
+        "is", "are", "was", "were", "be", "been", "being", "am", "has", "have", "had", "do",
+        "does", "did", "will", "would", "can", "could", "shall", "should", "may", "might", "must",
+        "i", "we", "you", "he", "she", "they", "it", "there",
+    ];
+    lexicon::words_of(clause)
+        .iter()
+        .any(|w| SENTENCE_WORDS.contains(&w.as_str()))
+}
+
 /// Whether a clause reads as a statement by its words, values aside: it
 /// opens with its subject, a pronoun or a determiner ("The list is …", "I
 /// have …", "A group of cyclists are planning a trip"), with no verb of
@@ -1641,6 +1706,39 @@ mod tests {
     }
 
     #[test]
+    fn also_and_then_after_a_subject_or_auxiliary_join_no_clauses() {
+        assert_eq!(
+            texts("After that, I would also like to know the impact of the tiger"),
+            vec!["I would also like to know the impact of the tiger"]
+        );
+        assert_eq!(
+            texts("find the impact and we can then compare it"),
+            vec!["find the impact", "we can then compare it"]
+        );
+        // As a connector, still one.
+        assert_eq!(texts("echo hi then echo bye"), vec!["echo hi", "echo bye"]);
+    }
+
+    #[test]
+    fn a_subject_opens_a_clause_of_its_own_unless_a_subordinate_clause_precedes() {
+        assert_eq!(
+            ClauseDecomposition::clause_texts(
+                "The numbers in numbers.txt sorted, I also want them counted"
+            ),
+            vec![
+                "The numbers in numbers.txt sorted",
+                "I also want them counted"
+            ]
+        );
+        assert_eq!(
+            ClauseDecomposition::clause_texts(
+                "Once we have those, I need to calculate the lcm of 15 and 25"
+            ),
+            vec!["Once we have those, I need to calculate the lcm of 15 and 25"]
+        );
+    }
+
+    #[test]
     fn the_same_thing_is_the_one_an_earlier_clause_labels() {
         assert_eq!(
             ClauseDecomposition::clause_texts(
@@ -1715,10 +1813,20 @@ mod tests {
         // Read as an adverb of one clause ("I would also like"), it merged
         // two requests into one call (helper trial: `findHotel {:city
         // "Paris" :hotel "Rome"}` for "Find parking in Paris and I also
-        // want a hotel in Rome").
+        // want a hotel in Rome"). The "and" splits them; "also" stays in
+        // the second's verb phrase.
         assert_eq!(
             texts("Find parking in Paris and I also want a hotel in Rome"),
-            ["Find parking in Paris", "I", "want a hotel in Rome"]
+            ["Find parking in Paris", "I also want a hotel in Rome"]
+        );
+        assert_eq!(
+            texts("Find parking in Paris, I also want a hotel in Rome"),
+            ["Find parking in Paris", "I also want a hotel in Rome"]
+        );
+        // Run together, the requests stay apart.
+        assert_eq!(
+            texts("Find parking in Paris I also want a hotel in Rome"),
+            ["Find parking in Paris I", "want a hotel in Rome"]
         );
     }
 
@@ -1845,6 +1953,10 @@ mod tests {
         assert!(is_statement("The answer should be in Celsius"));
         // A premise left alone asks for nothing; with its request, it asks.
         assert!(is_statement("Given customer Bob"));
+        // A noun phrase has no verb of a sentence.
+        assert!(!has_a_sentence_verb("the first 3 numbers of numbers.txt"));
+        assert!(has_a_sentence_verb("The list is [3,1,2]"));
+        assert!(has_a_sentence_verb("I need a bond with a coupon of $50"));
         assert!(is_statement("Given Yellowstone park"));
         assert!(is_statement("Given the city is Boston"));
         assert!(!is_statement("Given customer Bob, list his orders"));

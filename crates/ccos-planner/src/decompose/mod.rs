@@ -25,8 +25,8 @@ pub use clause::{
 };
 
 pub(crate) use clause::{
-    announces_requests, asks_for_the_thing, file_only_read, is_plain_word, is_statement,
-    opens_like_a_statement, unresolved_variation,
+    announces_requests, asks_for_the_thing, file_only_read, has_a_sentence_verb, is_plain_word,
+    is_statement, opens_like_a_statement, unresolved_variation,
 };
 pub(crate) use pattern::typed_literal;
 
@@ -442,6 +442,35 @@ fn as_listing(rest: &str) -> String {
     rest.to_string()
 }
 
+/// A "how many" question ending on "contain(s)" asked with "have"/"has":
+/// "how many words does notes.txt *contain*?" is "… *have*?", which the
+/// planner reads as a count of what the thing has. (Anywhere else,
+/// "contain" restricts: "how many lines contain 'x'".) `None` when the
+/// goal is not such a question.
+pub(crate) fn contain_as_have(goal: &str) -> Option<String> {
+    let lower = goal.to_lowercase();
+    let (_, asked) = lower.split_once("how many ")?;
+    // "how many words *should* notes.txt contain" asks what ought to be,
+    // not what is (attack trial: it counted).
+    if crate::understand::lexicon::words_of(asked).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "should" | "can" | "could" | "must" | "would" | "will" | "might" | "may" | "shall"
+        )
+    }) {
+        return None;
+    }
+    let body = goal.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '?' | '.' | '!'));
+    let last = body.rsplit(char::is_whitespace).next()?;
+    let have = match last.to_lowercase().as_str() {
+        "contain" => "have",
+        "contains" => "has",
+        _ => return None,
+    };
+    let at = body.len() - last.len();
+    Some(format!("{}{have}{}", &goal[..at], &goal[body.len()..]))
+}
+
 fn strip_prefix_ci<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
     let head = text.get(..prefix.len())?;
     head.eq_ignore_ascii_case(prefix)
@@ -461,6 +490,25 @@ impl DecompositionStrategy for HybridDecomposition {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn how_many_asked_with_contain_is_asked_with_have() {
+        assert_eq!(
+            contain_as_have("how many words does notes.txt contain?").as_deref(),
+            Some("how many words does notes.txt have?")
+        );
+        assert_eq!(
+            contain_as_have("Tell me how many words notes.txt contains").as_deref(),
+            Some("Tell me how many words notes.txt has")
+        );
+        // A restriction, what ought to be, or no count: as written.
+        assert_eq!(contain_as_have("how many lines contain 'x' in a.txt"), None);
+        assert_eq!(
+            contain_as_have("how many words should notes.txt contain"),
+            None
+        );
+        assert_eq!(contain_as_have("list the lines that contain"), None);
+    }
 
     #[test]
     fn how_many_lists_the_things_as_a_listing_says_them() {

@@ -923,6 +923,7 @@ fn every_value_passed(
                 .any(|a| a.source.contains(&men.text) || a.value == men.value)
                 || b.read_first
                     .iter()
+                    .chain(&b.words_first)
                     .any(|(_, path)| Some(path.as_str()) == men.value.as_str())
                 || fanned(&men.value)
         })

@@ -724,7 +724,17 @@ pub enum ReadAs {
     /// A folder's entries, listed: the goal orders or filters them by a
     /// key ("sort the files in docs/ by size").
     Listing,
+    /// Its words, split at whitespace ("the unique words in notes.txt").
+    Words,
 }
+
+/// The regular expression of a word: a run of letters and digits, inner
+/// apostrophes and hyphens kept ("don't", "e-mail"); the punctuation
+/// around it is no part of it ("again." is "again"). The words of a text
+/// are its matches. (`ccos.text.count_words` counts whitespace-separated
+/// tokens: a lone "-" is one of its words, and no word here.) The same
+/// pattern is the rules' `words-of-text` and `words-of-file`.
+pub const WORD_PATTERN: &str = "\\w+(?:['\u{2019}-]\\w+)*";
 
 impl ReadAs {
     /// The request of the step that makes the list from the file's text
@@ -735,6 +745,7 @@ impl ReadAs {
             ReadAs::Numbers => "the numbers in the text",
             ReadAs::Json | ReadAs::Records => "parse the JSON text",
             ReadAs::Listing => "list the folder",
+            ReadAs::Words => WORDS_REQUEST,
         }
     }
 
@@ -743,10 +754,25 @@ impl ReadAs {
     pub fn preset(self) -> Option<(&'static str, &'static str)> {
         match self {
             ReadAs::Records => Some(("expect", "array")),
+            ReadAs::Words => Some(("pattern", WORD_PATTERN)),
             _ => None,
         }
     }
 }
+
+/// Whether `clause` compares the members of a list by size ("the
+/// *biggest* word", "the *longest*", "the *max*"): words, compared as
+/// texts, would be ordered alphabetically, which it does not ask.
+fn compares_words(clause: &str) -> bool {
+    super::lexicon::words_of(clause).iter().any(|w| {
+        super::lexicon::is_direction_word(w)
+            || matches!(w.as_str(), "max" | "maximum" | "min" | "minimum")
+    })
+}
+
+/// The request of the step finding a text's words: every match of
+/// [`WORD_PATTERN`] (resolved like any sub-intent).
+pub const WORDS_REQUEST: &str = "find every match of the regular expression in the text";
 
 /// What [`bind`] decided for one capability.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -760,6 +786,10 @@ pub struct Binding {
     /// text, and how: "sort the lines of words.txt" reads the file, then
     /// splits it ([`ReadAs`]).
     pub read_as: BTreeMap<String, ReadAs>,
+    /// List parameters to fill with the words of a stated text
+    /// (parameter, text): "sort the words 'pear apple fig'" finds the
+    /// words first (split at whitespace, as `count_words` counts them).
+    pub words_first: Vec<(String, String)>,
     /// Stated values no parameter takes (labels, e.g. `number 4`); weak
     /// mentions are not listed.
     pub unused: Vec<String>,
@@ -1010,7 +1040,11 @@ pub fn grouped(
             let text = format!("{opening}{own}{tail}");
             let ms = super::mentions::mentions(&text).ok()?;
             let b = bind(&text, &ms, m, prefilled, false);
-            if !b.complete() || b.fan_out.is_some() || !b.read_first.is_empty() {
+            if !b.complete()
+                || b.fan_out.is_some()
+                || !b.read_first.is_empty()
+                || !b.words_first.is_empty()
+            {
                 continue 'size;
             }
             readings.push(b);
@@ -5193,7 +5227,33 @@ pub fn bind(
         })
         .map(|(mi, _)| mi)
         .collect();
+    // "sort the words 'pear apple fig'", "the last word of 'a b c'": a
+    // quoted text whose words are wanted, for a capability taking a list,
+    // fills no parameter itself; its words fill the list (below).
+    // Not to compare them: words are compared as texts, so "the biggest
+    // word" would be the last alphabetically.
+    let takes_a_list =
+        free.iter().any(|&pi| takes_a_file_as_list(&params[pi])) && !compares_words(clause);
+    let words_texts: BTreeSet<usize> = mentions
+        .iter()
+        .enumerate()
+        .filter(|(_, men)| {
+            takes_a_list
+                && men.kind == MentionKind::Quoted
+                && men
+                    .cue
+                    .before
+                    .iter()
+                    .rev()
+                    .take(3)
+                    .any(|w| matches!(w.as_str(), "words" | "word"))
+        })
+        .map(|(mi, _)| mi)
+        .collect();
     for (mi, men) in mentions.iter().enumerate() {
+        if words_texts.contains(&mi) {
+            continue;
+        }
         // "*Borrow* book 42", "*Return* the book": the capitalised word
         // opening the goal is its verb, no value.
         if opening_verb(clause, men, m) {
@@ -5684,7 +5744,10 @@ pub fn bind(
     // Only of a list the goal gives (a stated list or file, or an earlier
     // step's result): "the 10th Fibonacci number" names no list to pick
     // from.
+    // (A quoted text whose words are wanted gives them: "the last word
+    // of 'a b c'".)
     let gives_a_list = has_input
+        || !words_texts.is_empty()
         || mentions.iter().any(|x| {
             matches!(x.kind, MentionKind::Path | MentionKind::List)
                 || (x.kind == MentionKind::Json && x.value.is_array())
@@ -5695,10 +5758,13 @@ pub fn bind(
         .find(|&pi| !taken_param.contains(&pi) && takes_a_position(&params[pi]));
     let ordinal = position_param.map_or(Ordinal::Absent, |_| ordinal_position(clause));
     if let (Some(pi), Ordinal::Unclear) = (position_param, &ordinal) {
-        // No other value says the position then ("last but *one*").
+        // No other value says the position then ("last but *one*"), nor
+        // the user: the goal says positions, which one call does not
+        // take ("the 2nd number plus the 5th" asked for one position and
+        // answered with one number: attack trial).
         taken_param.insert(pi);
-        b.notes.push(format!(
-            "the ordinals say no one position for :{}",
+        b.unused.push(format!(
+            "the ordinals (they say no one position for :{})",
             params[pi].name
         ));
     }
@@ -5995,6 +6061,9 @@ pub fn bind(
     let says_lines = says("lines");
     // "the biggest number in numbers.txt", "sort the numbers in x.txt".
     let says_numbers = says("numbers") || says("number");
+    // "the unique words in notes.txt" (not the name of words.txt).
+    let says_words =
+        own_words.iter().any(|w| w == "words" || w == "word") && !compares_words(clause);
     // Records and rows are a list's ("how many records are in x.json");
     // a single object has entries and items too (its keys).
     let says_records = ["records", "record", "rows", "row"]
@@ -6279,6 +6348,22 @@ pub fn bind(
                 }
                 continue;
             }
+            if words_texts.contains(&mi)
+                && let Some(pi) = free
+                    .iter()
+                    .copied()
+                    .find(|pi| !taken_param.contains(pi) && takes_a_file_as_list(&params[*pi]))
+            {
+                let text = it.value.as_str().unwrap_or(&it.text).to_string();
+                taken_param.insert(pi);
+                b.notes.push(format!(
+                    "{} -> :{} (its words: found first)",
+                    it.label(),
+                    params[pi].name
+                ));
+                b.words_first.push((params[pi].name.clone(), text));
+                continue;
+            }
             // A file named where its content is wanted: a text parameter
             // takes its content, a list parameter its lines ("the lines of
             // words.txt"); the file is read (and split) first.
@@ -6288,7 +6373,7 @@ pub fn bind(
                     .find(|pi| !taken_param.contains(pi) && pred(&params[*pi]))
             };
             // A list parameter takes a JSON file's value, the lines the
-            // goal says, or the numbers it says.
+            // goal says, the numbers or the words it says.
             let path_text = it.value.as_str().unwrap_or(&it.text).to_string();
             // (Numbers asked of a JSON file: of which of its values is not
             // said; "the biggest number in people.json" gave a person.)
@@ -6305,6 +6390,8 @@ pub fn bind(
                 Some(ReadAs::Lines)
             } else if says_numbers {
                 Some(ReadAs::Numbers)
+            } else if says_words {
+                Some(ReadAs::Words)
             } else {
                 None
             };
@@ -6356,6 +6443,7 @@ pub fn bind(
                     Some(ReadAs::Json) => "the file's JSON: read and parsed first",
                     Some(ReadAs::Records) => "the file's records: read and parsed as a list first",
                     Some(ReadAs::Listing) => "the folder's entries: listed first",
+                    Some(ReadAs::Words) => "the words in the file: read and found first",
                 };
                 b.notes
                     .push(format!("{} -> :{} ({what})", it.label(), params[pi].name));
@@ -10370,6 +10458,30 @@ mod tests {
             assert!(!b.complete(), "{goal}: {b:?}");
             assert!(!b.unused.is_empty(), "{goal}: {b:?}");
         }
+    }
+
+    #[test]
+    fn the_words_of_a_stated_text_fill_a_list_found_first() {
+        let sort = cap(
+            "ccos.data.sort",
+            obj(
+                json!({"items": {"type": "array", "description": "The list to sort"}, "key": {"type": "string"}}),
+                &["items"],
+            ),
+        );
+        let b = run("sort the words 'pear apple fig'", &sort);
+        assert_eq!(
+            b.words_first,
+            vec![("items".to_string(), "pear apple fig".to_string())]
+        );
+        assert!(b.complete(), "{b:?}");
+        // Compared by size: not read as words (a text compares
+        // alphabetically).
+        let b = run("the biggest words in 'pear apple fig'", &sort);
+        assert!(b.words_first.is_empty(), "{b:?}");
+        // A text not said to be words: as before.
+        let b = run("sort 'pear apple fig'", &sort);
+        assert!(b.words_first.is_empty(), "{b:?}");
     }
 
     #[test]

@@ -3957,6 +3957,17 @@ pub fn quoted_spans(text: &str) -> Vec<(usize, usize)> {
         .collect()
 }
 
+/// The byte spans of the quoted texts and JSON literals of `goal`, as
+/// the scanner reads them: what a rewrite of the goal's words keeps as
+/// written.
+fn quoted_and_json_spans(goal: &str) -> Vec<(usize, usize)> {
+    scan(goal)
+        .into_iter()
+        .filter(|t| matches!(t.kind, TokKind::Quoted(_) | TokKind::Json(_)))
+        .map(|t| (t.start, t.end))
+        .collect()
+}
+
 /// A goal typed in capitals ("LIST THE CLOSED ISSUES IN ACME/ROCKET"),
 /// read as lower case outside its quotes: capitals that mark names in an
 /// ordinary sentence mark nothing when every letter is one. Any other goal
@@ -3964,11 +3975,7 @@ pub fn quoted_spans(text: &str) -> Vec<(usize, usize)> {
 pub fn unshouted(goal: &str) -> String {
     // Quoted texts and JSON literals, as the scanner reads them, keep
     // their case.
-    let kept: Vec<(usize, usize)> = scan(goal)
-        .into_iter()
-        .filter(|t| matches!(t.kind, TokKind::Quoted(_) | TokKind::Json(_)))
-        .map(|t| (t.start, t.end))
-        .collect();
+    let kept = quoted_and_json_spans(goal);
     let outside = |i: usize| !kept.iter().any(|(s, e)| (*s..*e).contains(&i));
     let letters = || {
         goal.char_indices()
@@ -3991,6 +3998,71 @@ pub fn unshouted(goal: &str) -> String {
         .collect()
 }
 
+/// Contractions of a subject and a verb, written out.
+const CONTRACTIONS: &[(&str, &str)] = &[
+    ("i'm", "I am"),
+    ("i've", "I have"),
+    ("i'll", "I will"),
+    ("i'd", "I would"),
+    ("we're", "we are"),
+    ("we've", "we have"),
+    ("we'll", "we will"),
+    ("we'd", "we would"),
+    ("you're", "you are"),
+    ("you've", "you have"),
+    ("you'll", "you will"),
+    ("you'd", "you would"),
+    ("they're", "they are"),
+    ("they've", "they have"),
+    ("they'll", "they will"),
+    ("they'd", "they would"),
+    ("he'll", "he will"),
+    ("she'll", "she will"),
+    ("he'd", "he would"),
+    ("she'd", "she would"),
+    ("it'll", "it will"),
+    ("that'll", "that will"),
+];
+
+/// `goal` with a subject's contractions written out outside its quotes
+/// ("I'd like …" → "I would like …", "I'm writing …" → "I am writing
+/// …"): split at the apostrophe, "I'm" read as a subject and a stray
+/// "m" — no verb — and a statement "I'm writing 'hello' to out.txt" as a
+/// request to write (attack trial). Any other goal is returned as it is.
+pub fn without_contractions(goal: &str) -> String {
+    let kept = quoted_and_json_spans(goal);
+    let outside = |i: usize| !kept.iter().any(|(s, e)| (*s..*e).contains(&i));
+    // The words, apostrophes inside them kept, by byte span.
+    let in_word = |c: char| c.is_alphanumeric() || c == '\'' || c == '\u{2019}';
+    let mut words: Vec<(usize, usize)> = vec![];
+    let mut start = None;
+    for (i, c) in goal.char_indices().chain([(goal.len(), ' ')]) {
+        match (in_word(c), start) {
+            (true, None) => start = Some(i),
+            (false, Some(st)) => {
+                words.push((st, i));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    let mut out = String::with_capacity(goal.len() + 16);
+    let mut at = 0;
+    for (start, end) in words {
+        if !outside(start) {
+            continue;
+        }
+        let key = goal[start..end].to_lowercase().replace('\u{2019}', "'");
+        if let Some((_, full)) = CONTRACTIONS.iter().find(|(c, _)| *c == key) {
+            out.push_str(&goal[at..start]);
+            out.push_str(full);
+            at = end;
+        }
+    }
+    out.push_str(&goal[at..]);
+    out
+}
+
 /// A capital letter on its own, other than the words "A" and "I".
 fn capital_letter(word: &str) -> bool {
     word.len() == 1 && word.bytes().all(|b| b.is_ascii_uppercase()) && !matches!(word, "A" | "I")
@@ -3998,6 +4070,20 @@ fn capital_letter(word: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn contractions_of_a_subject_are_written_out_outside_quotes() {
+        assert_eq!(
+            without_contractions("I'd like to see what's inside config.json"),
+            "I would like to see what's inside config.json"
+        );
+        assert_eq!(
+            without_contractions("I\u{2019}m writing 'I'm here' to out.txt"),
+            "I am writing 'I'm here' to out.txt"
+        );
+        assert_eq!(without_contractions("we'll see"), "we will see");
+        assert_eq!(without_contractions("echo don't"), "echo don't");
+    }
 
     #[test]
     fn a_word_named_as_a_word_is_its_text() {

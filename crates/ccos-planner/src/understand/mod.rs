@@ -38,4 +38,6 @@ pub mod units;
 pub mod zones;
 
 pub use bind::{Binding, Bound, bind};
-pub use mentions::{Cue, LiteralError, Mention, MentionKind, mentions, residual, unshouted};
+pub use mentions::{
+    Cue, LiteralError, Mention, MentionKind, mentions, residual, unshouted, without_contractions,
+};
