@@ -2779,12 +2779,6 @@ enum Fit {
     Doubted(String),
 }
 
-/// Why `c` does not serve sub-intent `s`, a lone verb after the request
-/// `before` ("Find hotels in Denver, then *reserve*"), when it does not
-/// take that request's result: it would act on something else (attack
-/// trial: an empty POST `reservePermit {}`, a DELETE `emptyTrash {}`).
-/// A noun there is the earlier verb's new object ("List the tasks, then
-/// *messages*"), served by a capability named for both.
 /// Why chosen `c` would work on an earlier step's number (or yes/no)
 /// written out as text: a text capability that reads its input ("count
 /// *its* words", "split it", "reverse it") given a count. The goal's "it"
@@ -2850,6 +2844,12 @@ fn text_of_a_number(c: &Chosen, steps: &[ResolvedStep]) -> Option<String> {
         })
 }
 
+/// Why `c` does not serve sub-intent `s`, a lone verb after the request
+/// `before` ("Find hotels in Denver, then *reserve*"), when it does not
+/// take that request's result: it would act on something else (attack
+/// trial: an empty POST `reservePermit {}`, a DELETE `emptyTrash {}`).
+/// A noun there is the earlier verb's new object ("List the tasks, then
+/// *messages*"), served by a capability named for both.
 fn lone_verb_acting_elsewhere(
     before: Option<&SubIntent>,
     s: &SubIntent,
@@ -3652,8 +3652,7 @@ fn filled_params<'a>(
         .iter()
         .map(|a| a.param.as_str())
         .chain(b.fan_out.iter().map(|(p, _)| p.as_str()))
-        .chain(b.read_first.iter().map(|(p, _)| p.as_str()))
-        .chain(b.words_first.iter().map(|(p, _)| p.as_str()))
+        .chain(b.found_first().map(|(p, _)| p.as_str()))
         .chain(s.params.keys().map(String::as_str))
         .collect()
 }
@@ -4866,8 +4865,7 @@ fn unserved_qualifier_of(
         .args
         .iter()
         .map(|a| a.param.clone())
-        .chain(b.read_first.iter().map(|(p, _)| p.clone()))
-        .chain(b.words_first.iter().map(|(p, _)| p.clone()))
+        .chain(b.found_first().map(|(p, _)| p.clone()))
         .chain(s.params.keys().cloned())
         .collect();
     lexicon::unserved_qualifier(text, m, &params, &bound)
@@ -5484,7 +5482,10 @@ fn asks_to_be_told(text: &str) -> bool {
         // "find the size of data.json" (attack trial: the file's whole
         // metadata was the answer).
         || (matches!(first.as_str(), "find" | "get")
-            && asked_noun_phrase(text.get(first.len()..).unwrap_or_default().trim_start())
+            && lexicon::word_spans(text)
+                .first()
+                .and_then(|(span, _)| text.get(span.end..))
+                .and_then(|rest| asked_noun_phrase(rest.trim_start()))
                 .is_some())
         || asked_noun_phrase(text).is_some()
         || asks_yes_or_no(text)

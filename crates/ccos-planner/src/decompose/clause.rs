@@ -1307,14 +1307,15 @@ pub(crate) fn is_statement(clause: &str) -> bool {
 /// whole goal, names what is wanted (a new-user trial refused it as a
 /// statement).
 pub(crate) fn has_a_sentence_verb(clause: &str) -> bool {
-    const SENTENCE_WORDS: &[&str] = &[
-        "is", "are", "was", "were", "be", "been", "being", "am", "has", "have", "had", "do",
-        "does", "did", "will", "would", "can", "could", "shall", "should", "may", "might", "must",
-        "i", "we", "you", "he", "she", "they", "it", "there",
+    const BE_AND_SUBJECTS: &[&str] = &[
+        "be", "been", "being", "am", "i", "we", "you", "he", "she", "they", "it", "there",
     ];
-    lexicon::words_of(clause)
-        .iter()
-        .any(|w| SENTENCE_WORDS.contains(&w.as_str()))
+    lexicon::words_of(clause).iter().any(|w| {
+        let w = w.as_str();
+        lexicon::AUXILIARIES.contains(&w)
+            || lexicon::MODAL_VERBS.contains(&w)
+            || BE_AND_SUBJECTS.contains(&w)
+    })
 }
 
 /// Whether a clause reads as a statement by its words, values aside: it

@@ -452,12 +452,10 @@ pub(crate) fn contain_as_have(goal: &str) -> Option<String> {
     let (_, asked) = lower.split_once("how many ")?;
     // "how many words *should* notes.txt contain" asks what ought to be,
     // not what is (attack trial: it counted).
-    if crate::understand::lexicon::words_of(asked).iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "should" | "can" | "could" | "must" | "would" | "will" | "might" | "may" | "shall"
-        )
-    }) {
+    if crate::understand::lexicon::words_of(asked)
+        .iter()
+        .any(|w| crate::understand::lexicon::MODAL_VERBS.contains(&w.as_str()))
+    {
         return None;
     }
     let body = goal.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '?' | '.' | '!'));

@@ -921,9 +921,7 @@ fn every_value_passed(
             b.args
                 .iter()
                 .any(|a| a.source.contains(&men.text) || a.value == men.value)
-                || b.read_first
-                    .iter()
-                    .chain(&b.words_first)
+                || b.found_first()
                     .any(|(_, path)| Some(path.as_str()) == men.value.as_str())
                 || fanned(&men.value)
         })

@@ -724,7 +724,8 @@ pub enum ReadAs {
     /// A folder's entries, listed: the goal orders or filters them by a
     /// key ("sort the files in docs/ by size").
     Listing,
-    /// Its words, split at whitespace ("the unique words in notes.txt").
+    /// Its words, every match of [`WORD_PATTERN`] ("the unique words in
+    /// notes.txt").
     Words,
 }
 
@@ -788,7 +789,7 @@ pub struct Binding {
     pub read_as: BTreeMap<String, ReadAs>,
     /// List parameters to fill with the words of a stated text
     /// (parameter, text): "sort the words 'pear apple fig'" finds the
-    /// words first (split at whitespace, as `count_words` counts them).
+    /// words first (every match of [`WORD_PATTERN`]).
     pub words_first: Vec<(String, String)>,
     /// Stated values no parameter takes (labels, e.g. `number 4`); weak
     /// mentions are not listed.
@@ -821,6 +822,13 @@ impl Binding {
     /// nothing dropped, nothing required left open.
     pub fn complete(&self) -> bool {
         self.unused.is_empty() && self.missing.is_empty()
+    }
+
+    /// The parameters filled by a step made first, with what it is made
+    /// of: a file read ([`read_first`](Self::read_first), its path) or a
+    /// stated text's words ([`words_first`](Self::words_first), the text).
+    pub fn found_first(&self) -> impl Iterator<Item = &(String, String)> {
+        self.read_first.iter().chain(&self.words_first)
     }
 }
 
@@ -1040,11 +1048,7 @@ pub fn grouped(
             let text = format!("{opening}{own}{tail}");
             let ms = super::mentions::mentions(&text).ok()?;
             let b = bind(&text, &ms, m, prefilled, false);
-            if !b.complete()
-                || b.fan_out.is_some()
-                || !b.read_first.is_empty()
-                || !b.words_first.is_empty()
-            {
+            if !b.complete() || b.fan_out.is_some() || b.found_first().next().is_some() {
                 continue 'size;
             }
             readings.push(b);
@@ -5232,8 +5236,8 @@ pub fn bind(
     // fills no parameter itself; its words fill the list (below).
     // Not to compare them: words are compared as texts, so "the biggest
     // word" would be the last alphabetically.
-    let takes_a_list =
-        free.iter().any(|&pi| takes_a_file_as_list(&params[pi])) && !compares_words(clause);
+    let compares = compares_words(clause);
+    let takes_a_list = free.iter().any(|&pi| takes_a_file_as_list(&params[pi])) && !compares;
     let words_texts: BTreeSet<usize> = mentions
         .iter()
         .enumerate()
@@ -6062,8 +6066,7 @@ pub fn bind(
     // "the biggest number in numbers.txt", "sort the numbers in x.txt".
     let says_numbers = says("numbers") || says("number");
     // "the unique words in notes.txt" (not the name of words.txt).
-    let says_words =
-        own_words.iter().any(|w| w == "words" || w == "word") && !compares_words(clause);
+    let says_words = own_words.iter().any(|w| w == "words" || w == "word") && !compares;
     // Records and rows are a list's ("how many records are in x.json");
     // a single object has entries and items too (its keys).
     let says_records = ["records", "record", "rows", "row"]

@@ -1914,6 +1914,12 @@ fn example_spans(text: &str) -> Vec<(usize, usize, usize)> {
     out
 }
 
+/// Modal verbs ("how many words *should* it contain", "I *would* like"):
+/// with a subject, they make a clause a sentence.
+pub const MODAL_VERBS: &[&str] = &[
+    "can", "could", "will", "would", "shall", "should", "may", "might", "must",
+];
+
 /// Auxiliary verbs ("which movies *did* …", "what team *is* X on"): they
 /// ask and name nothing.
 pub const AUXILIARIES: &[&str] = &[
@@ -1959,13 +1965,26 @@ pub fn words_of(text: &str) -> Vec<String> {
 
 /// The words of `text` with their byte spans, lower-cased.
 pub fn word_spans(text: &str) -> Vec<(std::ops::Range<usize>, String)> {
+    spans_of_runs(text, char::is_alphanumeric)
+        .into_iter()
+        .map(|r| {
+            let w = text[r.clone()].to_lowercase();
+            (r, w)
+        })
+        .collect()
+}
+
+/// The byte spans of the runs of characters `in_word` accepts: the words
+/// of `text` by a chosen notion of word ([`word_spans`]: letters and
+/// digits; a contraction keeps its apostrophe).
+pub fn spans_of_runs(text: &str, in_word: impl Fn(char) -> bool) -> Vec<std::ops::Range<usize>> {
     let mut out = vec![];
     let mut start = None;
     for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
-        match (c.is_alphanumeric(), start) {
+        match (in_word(c), start) {
             (true, None) => start = Some(i),
             (false, Some(st)) => {
-                out.push((st..i, text[st..i].to_lowercase()));
+                out.push(st..i);
                 start = None;
             }
             _ => {}

@@ -4032,23 +4032,13 @@ const CONTRACTIONS: &[(&str, &str)] = &[
 pub fn without_contractions(goal: &str) -> String {
     let kept = quoted_and_json_spans(goal);
     let outside = |i: usize| !kept.iter().any(|(s, e)| (*s..*e).contains(&i));
-    // The words, apostrophes inside them kept, by byte span.
-    let in_word = |c: char| c.is_alphanumeric() || c == '\'' || c == '\u{2019}';
-    let mut words: Vec<(usize, usize)> = vec![];
-    let mut start = None;
-    for (i, c) in goal.char_indices().chain([(goal.len(), ' ')]) {
-        match (in_word(c), start) {
-            (true, None) => start = Some(i),
-            (false, Some(st)) => {
-                words.push((st, i));
-                start = None;
-            }
-            _ => {}
-        }
-    }
+    // The words, apostrophes inside them kept.
+    let words = super::lexicon::spans_of_runs(goal, |c| {
+        c.is_alphanumeric() || c == '\'' || c == '\u{2019}'
+    });
     let mut out = String::with_capacity(goal.len() + 16);
     let mut at = 0;
-    for (start, end) in words {
+    for std::ops::Range { start, end } in words {
         if !outside(start) {
             continue;
         }
