@@ -371,6 +371,19 @@ impl Planner {
                 return Ok(second);
             }
         }
+        // "add 5 to the largest number in numbers.txt": no capability does
+        // it all; the largest number is found first, then added to.
+        if first.requires_agent.is_some()
+            && let Some(by_operands) = self.decomposition.decompose_operands(goal)?
+        {
+            let mut second = self.plan_outcome(goal, by_operands)?;
+            if second.rtfs.is_some() {
+                second.trace.notices.push(
+                    "arithmetic on values found first: no capability serves the goal as a whole, so each operand naming a quantity is a request of its own".into(),
+                );
+                return Ok(second);
+            }
+        }
         Ok(first)
     }
 
@@ -495,6 +508,18 @@ impl Planner {
             // the words of the line count, written out, are no answer.
             if let Some(c) = chosen.as_ref()
                 && let Some(reason) = text_of_a_number(c, &steps)
+            {
+                trace.skipped.push(Skipped {
+                    capability_id: c.manifest.id.clone(),
+                    reason,
+                });
+                trace.chosen = None;
+                chosen = None;
+            }
+            // "add 5 to *the largest file in docs*": a record is no
+            // number to add to.
+            if let Some(c) = chosen.as_ref()
+                && let Some(reason) = number_of_a_non_number(c, &steps)
             {
                 trace.skipped.push(Skipped {
                     capability_id: c.manifest.id.clone(),
@@ -2844,6 +2869,40 @@ fn text_of_a_number(c: &Chosen, steps: &[ResolvedStep]) -> Option<String> {
         })
 }
 
+/// Why `c` cannot take an earlier result where it wants a number: a
+/// step whose capability returns a list, a record or a yes or no (with no
+/// field of it picked), or that runs once per item, gives no number to
+/// compute with ("add 5 to the largest file in docs" would add to a
+/// file's record). A text may be one ("ask me for a number and double
+/// it"): it is parsed when run.
+fn number_of_a_non_number(c: &Chosen, steps: &[ResolvedStep]) -> Option<String> {
+    let (params, _) = crate::understand::bind::params_of(&c.manifest);
+    c.intent.params.iter().find_map(|(param, v)| {
+        let ParamValue::StepRef(id) = v else {
+            return None;
+        };
+        let p = params.iter().find(|p| &p.name == param)?;
+        if !matches!(p.ty.as_deref(), Some("number" | "integer")) {
+            return None;
+        }
+        let producer = steps.iter().find(|st| &st.intent.id == id)?;
+        let it = &producer.intent;
+        let produced = if it.each.is_some() || it.fan_out.is_some() {
+            "array"
+        } else if it.answer.is_some() || it.first || it.items.is_some() {
+            return None;
+        } else {
+            output_type(&producer.manifest)?
+        };
+        matches!(produced, "array" | "object" | "boolean").then(|| {
+            format!(
+                "its :{param} would be the {produced} that {} gives, which is no number",
+                producer.manifest.id
+            )
+        })
+    })
+}
+
 /// Why `c` does not serve sub-intent `s`, a lone verb after the request
 /// `before` ("Find hotels in Denver, then *reserve*"), when it does not
 /// take that request's result: it would act on something else (attack
@@ -2959,8 +3018,10 @@ fn sub_intent_refusal(s: &SubIntent) -> Option<String> {
         ));
     }
     // The whole goal a noun phrase ("the first 3 numbers of numbers.txt")
-    // names what it wants; a clause of several is context.
-    let noun_phrase_goal = matches!(&s.intent_type, IntentType::Other(t) if t == "goal")
+    // names what it wants, as an operand of arithmetic does ("add 5 to
+    // *the largest number in numbers.txt*"); a clause of several is
+    // context.
+    let noun_phrase_goal = matches!(&s.intent_type, IntentType::Other(t) if t == "goal" || t == crate::understand::arith::OPERAND_TYPE)
         && !crate::decompose::has_a_sentence_verb(&s.description);
     (crate::decompose::is_statement(&s.description) && !noun_phrase_goal).then(|| {
         format!(
@@ -3664,6 +3725,12 @@ const COUNT_STEMS: &[&str] = &["count", "number", "num", "total"];
 /// The stems of what the steps a binding reads first do: read a file,
 /// split it into lines.
 fn read_step_words(b: &crate::understand::bind::Binding) -> Vec<String> {
+    read_step_words_of(b, true)
+}
+
+/// [`read_step_words`], with the words of the files' own names when
+/// `with_names`.
+fn read_step_words_of(b: &crate::understand::bind::Binding, with_names: bool) -> Vec<String> {
     use ccos_marketplace::search::analyze;
     let mut out = vec![];
     if !b.read_first.is_empty() {
@@ -3672,7 +3739,7 @@ fn read_step_words(b: &crate::understand::bind::Binding) -> Vec<String> {
     // "the people in people.json": the file's own name says what it holds;
     // not the members of a list when the file is read as one text
     // ("reverse the *numbers* in numbers.txt" is no reversal of its text).
-    for (param, path) in &b.read_first {
+    for (param, path) in b.read_first.iter().filter(|_| with_names) {
         let as_text = !b.read_as.contains_key(param);
         out.extend(
             lexicon::file_name_stems(path)
@@ -4170,12 +4237,20 @@ fn unaccounted_word(
     let filler = filler_stems();
     let names: BTreeSet<String> = lexicon::name_words(m);
     let mut vocab = vocab.clone();
+    // What accounts for the request's own verb: the capability's words and
+    // values it takes, never a file's name ("double the largest number in
+    // *double.txt*" dropped the doubling: attack trial).
+    let mut verb_vocab = vocabulary_with_fields(m, params);
+    verb_vocab.extend(read_step_words_of(b, false));
     let pattern = crate::understand::bind::named_pattern(text).map(|(kind, _)| kind);
     // The values bound (an enum word, "excellent" for a condition) and
     // what the steps read first do (read a file, split it into lines).
     for a in &b.args {
         for v in value_texts(&a.value) {
             vocab.extend(analyze(v));
+            if !a.source.starts_with("path ") {
+                verb_vocab.extend(analyze(v));
+            }
         }
         // "the most recent commit" bound a count: the recency words are
         // served.
@@ -4196,6 +4271,7 @@ fn unaccounted_word(
     for v in b.fan_out.iter().chain(&b.fan_with).flat_map(|(_, vs)| vs) {
         if let Some(v) = v.as_str() {
             vocab.extend(analyze(v));
+            verb_vocab.extend(analyze(v));
         }
     }
     // Set phrases as the word they mean ("check out a new branch" asks to
@@ -4229,6 +4305,15 @@ fn unaccounted_word(
             .iter()
             .any(|st| lexicon::synonym_stems(st).iter().any(|x| names.contains(x)))
     };
+    // The members of a file read as a list: what the capability works on.
+    let members: BTreeSet<String> = if b.read_as.is_empty() && b.words_first.is_empty() {
+        BTreeSet::new()
+    } else {
+        read_step_words_of(b, false)
+            .into_iter()
+            .filter(|st| !analyze("read file").contains(st))
+            .collect()
+    };
     // The request's own verb ("count the empty lines") is the operation:
     // the capability must do it.
     // So is an unknown first word before a determiner: the imperative
@@ -4247,7 +4332,7 @@ fn unaccounted_word(
     if let Some(first) = words.first()
         && (lexicon::is_action_verb(first) || imperative(first))
         && !is_filler(first)
-        && !in_vocab(first)
+        && !lexicon::knows(&verb_vocab, first)
     {
         return Some(format!(
             "the goal asks to \"{first}\", which {} does not do",
@@ -4373,6 +4458,17 @@ fn unaccounted_word(
             m.id
         ))
     };
+    // "the largest number *but one*": a position from the end, which
+    // picking the largest is not (attack trial).
+    // (Its number is a stated value, blanked in `words`.)
+    let said = ccos_marketplace::ids::words(&s.description);
+    if let Some(pair) = said.windows(2).find(|p| {
+        p[0] == "but"
+            && (matches!(p[1].as_str(), "one" | "two" | "three" | "last")
+                || lexicon::ordinal_position(&p[1]).is_some())
+    }) {
+        return unaccounted_for(&format!("{} {}", pair[0], pair[1]));
+    }
     // How often ("compounded *quarterly*", "paid *weekly*") changes any
     // result a capability computes: it must account for it.
     if let Some(w) = words.iter().find(|w| {
@@ -4413,7 +4509,18 @@ fn unaccounted_word(
         if next.is_some_and(|n| lexicon::TIME_UNITS.contains(&n)) || w.ends_with("ing") {
             continue;
         }
-        let qualifies = next.is_some_and(|n| in_vocab(n) && (!is_filler(n) || named(n)));
+        // ("the smallest *positive* number in numbers.txt": the numbers
+        // read first are what it works on; attack trial: the smallest of
+        // all was the answer.)
+        let qualifies = next.is_some_and(|n| {
+            in_vocab(n)
+                && (!is_filler(n)
+                    || named(n)
+                    // (An ordinal is the position bound: "the *third*
+                    // number".)
+                    || (lexicon::ordinal_position(w).is_none()
+                        && analyze(n).iter().any(|st| members.contains(st))))
+        });
         // The clause's last word after "the", a verb or "and": "list
         // acme/rocket *bugs*", "labelled bug and *enhancement*".
         // "the *header* of people.csv", "a pet-friendly train *station*
@@ -4792,6 +4899,18 @@ fn filler_stems() -> &'static BTreeSet<String> {
         all.extend(lexicon::filler_word_stems().iter().cloned());
         all
     })
+}
+
+/// `text` without the names of files and folders in it ("the count in
+/// *counts.csv*": the file's name is no noun of the request).
+fn operation_words_of(text: &str) -> String {
+    text.split_whitespace()
+        .filter(|t| {
+            let t = t.trim_end_matches([',', '?', '!', ';', ':', '.']);
+            !t.contains('/') && !lexicon::names_a_file(t)
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The words of sub-intent `s` that say what to do: its description
@@ -5306,6 +5425,26 @@ fn count_not_asked(text: &str, m: &CapabilityManifest, read: &[String]) -> Optio
                 })
         })?
     });
+    // "the count in counts.csv", "the count in data.json": "count" as a
+    // noun, nothing said to be counted (the file's name is no noun of
+    // the goal): a line count or the entries of a map would answer what
+    // may well be the file's own `count` (attack trial).
+    let blanked = operation_words_of(text);
+    let said = ccos_marketplace::ids::words(&blanked);
+    let count_as_noun = said.windows(2).enumerate().any(|(i, w)| {
+        matches!(w[0].as_str(), "the" | "a" | "its" | "their" | "total")
+            && w[1] == "count"
+            && !said[i + 2..].iter().any(|x| {
+                !analyze(x).iter().all(|st| stop_stems().contains(st))
+                    && !lexicon::COURTESY.contains(&x.as_str())
+            })
+    });
+    if count_as_noun {
+        return Some(format!(
+            "the goal does not say what \"the count\" counts; {} counts what its name says",
+            m.id
+        ));
+    }
     if let Some(noun) = counted {
         let mut own: BTreeSet<String> = lexicon::name_words(m);
         own.extend(analyze(&m.description));

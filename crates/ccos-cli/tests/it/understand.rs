@@ -3301,3 +3301,89 @@ fn contractions_contain_words_and_noun_phrases() {
         "contain",
     );
 }
+
+/// Arithmetic on values other requests find (new-user trial: "add 5 to
+/// the largest number in numbers.txt", "multiply the number of lines in
+/// notes.txt by 10" were refused although each part is served): each
+/// operand naming a quantity is found first, shortened forms written
+/// out; an operand that is no number is refused, not computed with.
+#[test]
+fn arithmetic_on_values_found_first() {
+    let home = home(false);
+    let work = home.path().join("work");
+    write(&work, "numbers.txt", "12\n7\n42\n3\n25\n7\n18\n");
+    write(&work, "notes.txt", "one two three\nfour five\n");
+    std::fs::create_dir_all(work.join("docs")).unwrap();
+    write(&work.join("docs"), "a.txt", "alpha\n");
+    for (goal, want) in [
+        ("add 5 to the largest number in numbers.txt", json!(47)),
+        (
+            "what is the smallest number in numbers.txt plus 1",
+            json!(4),
+        ),
+        ("double the maximum of numbers.txt", json!(84)),
+        ("multiply the number of lines in notes.txt by 10", json!(20)),
+        (
+            "difference between the largest and smallest number in numbers.txt",
+            json!(39),
+        ),
+        (
+            "subtract the smallest number in numbers.txt from the largest",
+            json!(39),
+        ),
+        ("add the first and last numbers in numbers.txt", json!(30)),
+        (
+            "divide the word count of notes.txt by its line count",
+            json!(2.5),
+        ),
+    ] {
+        right(home.path(), goal, &[], want);
+    }
+    // A file's record or a folder's listing is no number; nothing named
+    // is a quantity, or part of it has no capability: refused.
+    for (goal, names) in [
+        ("add 5 to the largest file in docs", "largest"),
+        ("add the contents of notes.txt to 3", "notes.txt"),
+        ("subtract 1 from the largest", "largest"),
+        ("add 2 to the population of Peru", "population"),
+    ] {
+        refused(home.path(), goal, names);
+    }
+}
+
+/// What the operands' own plans got wrong when an attacker tried the
+/// arithmetic on them (each also wrong asked alone): a qualifier of the
+/// numbers dropped, a key of a JSON file read as the file's size or its
+/// entries counted, a verb taken for the file's name, a count of two
+/// things answered with one.
+#[test]
+fn operands_are_what_the_goal_names_or_refused() {
+    let home = home(false);
+    let work = home.path().join("work");
+    write(&work, "numbers.txt", "3\n17\n-4\n9\n12\n");
+    write(&work, "double.txt", "1\n4\n2\n");
+    write(&work, "notes.txt", "one two three\nfour five\n");
+    write(&work, "box.json", r#"{"size": 7, "height": 12}"#);
+    write(&work, "data2.json", r#"{"count": 9, "a": 1, "b": 2}"#);
+    write(&work, "counts.csv", "item,count\npen,5\n");
+    for (goal, want) in [
+        ("the size in box.json plus 1", json!(8)),
+        ("the count in data2.json plus 1", json!(10)),
+        ("double the largest number in double.txt", json!(8)),
+        ("the third number in numbers.txt times 2", json!(-8)),
+    ] {
+        right(home.path(), goal, &[], want);
+    }
+    for (goal, names) in [
+        ("the smallest positive number in numbers.txt", "positive"),
+        (
+            "the smallest positive number in numbers.txt plus 1",
+            "positive",
+        ),
+        ("the largest number but one in numbers.txt", "but one"),
+        ("the count in counts.csv plus 1", "count"),
+        ("how many words and lines does notes.txt have", "words"),
+    ] {
+        refused(home.path(), goal, names);
+    }
+}

@@ -442,15 +442,15 @@ impl BuiltinExecutor {
 const MAX_NUMBERS: usize = 1_000_000;
 
 /// The standalone numbers of `text`, in order (`ccos.text.numbers`): a run
-/// of digits with an optional fraction (`3`, `-1.5`, `+7`, `−2`, `-$40`),
-/// not touching a letter, a dash or another number — "v2", "5cm",
-/// "2026-11-28", "--7", "10:30", "28/11" and the version "1.2.3" are no
-/// numbers. A sign
-/// counts only at the start of a word. Commas between numbers separate
-/// them (`1,2,3`), but a comma before a group of exactly three digits
-/// (`1,000`) and a zero-led integer (`000` of "1 000 000", `007`) could
-/// be a digit group or a code: the text is refused, not guessed. An
-/// integer beyond 64 bits is an error.
+/// of digits with an optional fraction and exponent (`3`, `-1.5`, `.5`,
+/// `+7`, `−2`, `-$40`, `1e3`), not touching a letter, a dash or another
+/// number — "v2", "5cm", "2026-11-28", "--7", "10:30", "28/11/2026" and
+/// the version "1.2.3" are no numbers. A sign counts only at the start
+/// of a word. Commas between numbers separate them (`1,2,3`), but a comma
+/// before a group of exactly three digits (`1,000`), a zero-led integer
+/// (`000` of "1 000 000", `007`) and two numbers joined by a slash
+/// (`3/4`: a fraction or a date) could be one number or another: the
+/// text is refused, not guessed. An integer beyond 64 bits is an error.
 fn numbers_in(id: &str, text: &str) -> Result<Vec<Value>, CallError> {
     // Byte offsets, no copy of the text (it may be 16 MiB): the character
     // at `k`, and the offset after it.
@@ -478,7 +478,10 @@ fn numbers_in(id: &str, text: &str) -> Result<Vec<Value>, CallError> {
             && boundary
             && !is_sign(prev)
             && (digit(c1) || (is_currency(c1) && digit(at(after(after(k))))));
-        let start_digit = digit(c0) && boundary && !is_sign(prev);
+        // ".5": a decimal written without its zero.
+        let dot_digit = |k: usize| at(k) == Some('.') && digit(at(k + 1));
+        let signed = signed || (is_sign(c0) && boundary && !is_sign(prev) && dot_digit(after(k)));
+        let start_digit = (digit(c0) || dot_digit(k)) && boundary && !is_sign(prev);
         let currency = is_currency(c0) && digit(c1);
         if !(signed || start_digit || currency) {
             // A digit right after a sign that is no number's ("--7"),
@@ -511,7 +514,45 @@ fn numbers_in(id: &str, text: &str) -> Result<Vec<Value>, CallError> {
                 k += 1;
             }
         }
+        // "1e3", "2.5E-4": an exponent.
+        if k > from && matches!(at(k), Some('e' | 'E')) {
+            let exp_digits = if is_sign(at(k + 1)) && at(k + 1) != Some('\u{2212}') {
+                k + 2
+            } else {
+                k + 1
+            };
+            if digit(at(exp_digits)) {
+                decimal = true;
+                k = exp_digits;
+                while digit(at(k)) {
+                    k += 1;
+                }
+            }
+        }
         let digits = &text[from..k];
+        // "3/4": a fraction or a date (the 3rd of April), not two numbers;
+        // "28/11/2026" is a date.
+        if at(k) == Some('/') && digit(at(k + 1)) && !decimal {
+            let mut end = k + 1;
+            while digit(at(end)) {
+                end += 1;
+            }
+            // (A full stop after it ends the sentence.)
+            let more = match at(end) {
+                Some('.') => digit(at(end + 1)),
+                Some(c) => c.is_alphanumeric() || matches!(c, '/' | '_' | '-'),
+                None => false,
+            };
+            if !more {
+                return Err(CallError::invalid(
+                    id,
+                    format!(
+                        "the text has {}: a fraction or a date, not plainly a number; say which numbers to take",
+                        &text[from..end]
+                    ),
+                ));
+            }
+        }
         // "1.2.3": a version; touching a letter, an underscore or a dash:
         // part of a word, no number.
         // "10:30", "28/11/2026": a time, a date, a fraction.

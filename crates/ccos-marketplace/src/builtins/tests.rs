@@ -184,8 +184,29 @@ async fn text_builtins() {
         .unwrap(),
         "[-40 -5 3.5 800]"
     );
-    // A digit group or a code is refused, not split ("1,000" gave 1 and 0).
-    for text in ["99999999999999999999", "1,000", "1 000 000", "code 007"] {
+    // A decimal without its zero and an exponent are numbers (attack
+    // trial: ".5" and "1e3" were skipped, so the largest was wrong).
+    assert_eq!(
+        call(
+            &mp,
+            "ccos.text.numbers",
+            r#"{:text ".5 -.25 0.25 1e3 2.5E-1 5e 3e2x"}"#
+        )
+        .await
+        .unwrap(),
+        "[0.5 -0.25 0.25 1000.0 0.25]"
+    );
+    // A digit group, a code or a fraction is refused, not split ("1,000"
+    // gave 1 and 0; "3/4 cup" gave nothing, and the smallest number was
+    // another).
+    for text in [
+        "99999999999999999999",
+        "1,000",
+        "1 000 000",
+        "code 007",
+        "use 3/4 cup and 2 eggs",
+        "half is 1/2.",
+    ] {
         assert!(
             call(&mp, "ccos.text.numbers", &format!("{{:text {text:?}}}"))
                 .await

@@ -197,6 +197,47 @@ impl HybridDecomposition {
         self.decompose_traced(goal).map(|o| (o.sub_intents, o.path))
     }
 
+    /// The goal read as arithmetic on values other requests find ("add 5
+    /// to *the largest number in numbers.txt*": that phrase a sub-intent
+    /// of its own, the addition on its result;
+    /// [`crate::understand::arith::parse_with_operands`]), as a whole or
+    /// clause by clause. `None` when no operand of that kind is read. The
+    /// planner offers this reading only when the goal as
+    /// [`decompose_traced`](Self::decompose_traced) reads it finds no plan:
+    /// a capability that serves the goal as said comes first.
+    pub fn decompose_operands(
+        &self,
+        goal: &str,
+    ) -> Result<Option<HybridOutcome>, DecompositionError> {
+        use crate::understand::arith;
+        let goal = unquote_whole(bounded_goal(goal)?);
+        let outcome = |sub_intents, path, strategy: &str| HybridOutcome {
+            sub_intents,
+            path,
+            strategy: strategy.to_string(),
+            failures: vec![],
+        };
+        if let Some(e) = arith::parse_with_operands(goal, false) {
+            let v = arith::sub_intents(&e, 1);
+            return Ok(Some(outcome(v, HybridPath::Arithmetic, "arithmetic")));
+        }
+        let read = std::cell::Cell::new(false);
+        let per_clause = |c: &str, has_prev: bool| {
+            if let Some(e) = arith::parse(c, has_prev) {
+                return Ok(Some(arith::sub_intents(&e, 1)));
+            }
+            if let Some(e) = arith::parse_with_operands(c, has_prev) {
+                read.set(true);
+                return Ok(Some(arith::sub_intents(&e, 1)));
+            }
+            self.patterns.decompose(c)
+        };
+        match ClauseDecomposition.decompose_with(goal, &per_clause)? {
+            Some(v) if read.get() => Ok(Some(outcome(v, HybridPath::Clause, "clause"))),
+            _ => Ok(None),
+        }
+    }
+
     /// The sub-intents, the path and strategy that produced them, and the
     /// extra strategies that failed before (recorded, not fatal).
     pub fn decompose_traced(&self, goal: &str) -> Result<HybridOutcome, DecompositionError> {
@@ -247,7 +288,9 @@ impl HybridDecomposition {
         // "how many open issues does acme/rocket have?": list them, then
         // count the list (the listing capability answers with the items,
         // not their number).
-        if let Some(rest) = strip_prefix_ci(goal, "how many ") {
+        if let Some(rest) = strip_prefix_ci(goal, "how many ")
+            && !counts_several_or_compares(rest)
+        {
             // "how many items are in [1, 2, 3]": the list is stated; count
             // it. Only for items as such, and when nothing follows the
             // list: "how many *lines* are in a.txt and b.txt" asks about the
@@ -371,6 +414,30 @@ impl HybridDecomposition {
             failures,
         ))
     }
+}
+
+/// Whether what "how many" asks about, up to its verb, is several
+/// things or a comparison ("how many words *and* lines does notes.txt
+/// have", "how many *more* words *than* lines …"): no one list to count
+/// (attack trial: the lines alone were counted).
+fn counts_several_or_compares(rest: &str) -> bool {
+    rest.split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_ascii_lowercase()
+        })
+        .take_while(|w| {
+            !matches!(
+                w.as_str(),
+                "are" | "is" | "does" | "do" | "did" | "in" | "of"
+            )
+        })
+        .any(|w| {
+            matches!(
+                w.as_str(),
+                "and" | "or" | "than" | "more" | "fewer" | "less"
+            )
+        })
 }
 
 /// The whole goal as one sub-intent of its own text, with the values it

@@ -41,6 +41,15 @@
 //!
 //! `it`, `that` and `the result` stand for the previous clause's result
 //! ([`PREV`]); a clause made of a single number is not arithmetic.
+//!
+//! [`parse_with_operands`] also reads an operand that names a quantity
+//! another request finds ("add 5 to *the largest number in numbers.txt*",
+//! "multiply *the number of lines in notes.txt* by 10"): a phrase opening
+//! with "the" and naming a quantity ([`QUANTITY_NOUNS`]), up to the
+//! grammar's next word. [`sub_intents`] makes each such operand a
+//! sub-intent of its own, resolved like any clause, whose result the
+//! arithmetic takes. The planner offers this reading only when the goal
+//! read as a whole finds no plan.
 
 use std::collections::BTreeMap;
 
@@ -84,6 +93,9 @@ pub enum Expr {
     Num(Json),
     /// The previous clause's result.
     Prev,
+    /// A value another request finds: the phrase that names it ("the
+    /// largest number in numbers.txt"), see [`parse_with_operands`].
+    Operand(String),
     /// An operation.
     Bin(Op, Box<Expr>, Box<Expr>),
 }
@@ -92,6 +104,15 @@ impl Expr {
     fn bin(op: Op, a: Expr, b: Expr) -> Expr {
         Expr::Bin(op, Box::new(a), Box::new(b))
     }
+
+    /// Whether an operand is a phrase another request answers.
+    fn has_operand(&self) -> bool {
+        match self {
+            Expr::Operand(_) => true,
+            Expr::Bin(_, a, b) => a.has_operand() || b.has_operand(),
+            Expr::Num(_) | Expr::Prev => false,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -99,6 +120,8 @@ enum T {
     Num(Json),
     Sym(char),
     Word(String),
+    /// A phrase naming a value another request finds.
+    Operand(String),
 }
 
 fn tokens(text: &str) -> Option<Vec<T>> {
@@ -476,6 +499,10 @@ impl P {
                 self.i += 1;
                 Some(Expr::Prev)
             }
+            Some(T::Operand(text)) => {
+                self.i += 1;
+                Some(Expr::Operand(text))
+            }
             // "subtract 1 from *the number*": what the previous clause
             // gave, like "the result" (attack trial: the fallback put it
             // second, 1 - 81).
@@ -786,7 +813,281 @@ fn negate(v: &Json) -> Option<Json> {
 /// the module docs). `allow_prev`: `it`/`that`/`the result` may stand for
 /// the previous clause's result.
 pub fn parse(clause: &str, allow_prev: bool) -> Option<Expr> {
-    let t = tokens(clause)?;
+    parse_tokens(tokens(clause)?, allow_prev)
+}
+
+/// The intent type of an operand's sub-intent ([`Expr::Operand`]): a
+/// noun phrase that asks for its value, as a whole goal of one does.
+pub const OPERAND_TYPE: &str = "operand";
+
+/// Nouns of a quantity: an operand phrase must name one ("the *number*
+/// of lines", "the word *count*", "the *size* of data.json"); "the
+/// contents of a.txt" or "the largest file" are no number to compute
+/// with.
+pub const QUANTITY_NOUNS: &[&str] = &[
+    "number",
+    "count",
+    "total",
+    "size",
+    "length",
+    "maximum",
+    "minimum",
+    "max",
+    "min",
+    "age",
+    "price",
+    "cost",
+    "amount",
+    "score",
+    "height",
+    "weight",
+    "width",
+    "distance",
+    "temperature",
+    "population",
+];
+
+/// Heads of the grammar's own noun phrases ("the *sum* of 2 and 3", "the
+/// *result*"): never an operand phrase.
+const GRAMMAR_HEADS: &[&str] = &[
+    "sum",
+    "product",
+    "difference",
+    "quotient",
+    "average",
+    "mean",
+    "result",
+    "answer",
+    "numbers",
+    "power",
+];
+
+/// Words that end an operand phrase: the grammar's own ("by", "from",
+/// "plus", …).
+const OPERAND_ENDS: &[&str] = &[
+    "by",
+    "from",
+    "to",
+    "and",
+    "plus",
+    "minus",
+    "times",
+    "multiplied",
+    "divided",
+    "over",
+    "than",
+    "then",
+    "is",
+    "equals",
+    "squared",
+    "cubed",
+    "please",
+    "exceed",
+    "exceeds",
+    "away",
+    "x",
+];
+
+/// A whitespace-separated word of a clause (a path stays whole), without
+/// the punctuation that closes it.
+struct Word {
+    /// Its byte span in the clause, punctuation excluded.
+    span: std::ops::Range<usize>,
+    /// Lower-cased.
+    lower: String,
+    /// Whether closing punctuation (",", "?", …) followed it.
+    closed: bool,
+}
+
+fn words_of(clause: &str) -> Vec<Word> {
+    let mut words = vec![];
+    let mut start = None;
+    for (i, c) in clause
+        .char_indices()
+        .chain(std::iter::once((clause.len(), ' ')))
+    {
+        match (c.is_whitespace(), start) {
+            (false, None) => start = Some(i),
+            (true, Some(s)) => {
+                let raw = &clause[s..i];
+                let core = raw.trim_end_matches([',', '?', '!', ';', ':', '.']);
+                words.push(Word {
+                    span: s..s + core.len(),
+                    lower: core.to_lowercase(),
+                    closed: core.len() < raw.len(),
+                });
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    words
+}
+
+/// Whether `w` is a quantity noun, singular or plural.
+fn is_quantity_noun(w: &str) -> bool {
+    QUANTITY_NOUNS.contains(&w)
+        || w.strip_suffix('s')
+            .is_some_and(|w| QUANTITY_NOUNS.contains(&w))
+}
+
+/// The operand phrases of `clause` (see [`parse_with_operands`]): each
+/// one's byte span and the request it makes. A phrase is "the", then
+/// words up to the grammar's next word or a comma, naming a quantity and
+/// stating no number. Three shortened forms are written out:
+/// - "the largest *and* smallest number in numbers.txt": two phrases,
+///   "the largest number in numbers.txt" and "the smallest number in
+///   numbers.txt" (the first and last *numbers* each one number);
+/// - "subtract the smallest number in numbers.txt from *the largest*":
+///   the second borrows the first's words after its adjective;
+/// - "divide the word count of notes.txt by *its* line count": "the line
+///   count of notes.txt", the thing the phrase before was of.
+fn operand_phrases(clause: &str) -> Vec<(std::ops::Range<usize>, String)> {
+    let words = words_of(clause);
+    let text = |ws: &[Word]| -> String {
+        ws.iter()
+            .map(|w| &clause[w.span.clone()])
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let is_symbol = |w: &str| w.chars().count() == 1 && "+-*/×÷()%^=".contains(w);
+    // The end (exclusive) of a phrase's words from `from`.
+    let scan = |from: usize| {
+        let mut end = from;
+        while end < words.len() {
+            let w = words[end].lower.as_str();
+            if OPERAND_ENDS.contains(&w) || is_symbol(w) || w.is_empty() {
+                break;
+            }
+            end += 1;
+            if words[end - 1].closed {
+                break;
+            }
+        }
+        end
+    };
+    let quantity = |ws: &[Word]| {
+        ws.iter().any(|w| is_quantity_noun(&w.lower))
+            && !ws
+                .iter()
+                .any(|w| w.lower.starts_with(|c: char| c.is_ascii_digit()))
+    };
+    // The words after an adjective ("largest *number in numbers.txt*"),
+    // the head made singular.
+    let tail = |ws: &[Word]| -> Option<String> {
+        let (first, rest) = ws.split_first()?;
+        if is_quantity_noun(&first.lower) || rest.is_empty() || !quantity(rest) {
+            return None;
+        }
+        let mut out: Vec<String> = rest
+            .iter()
+            .map(|w| clause[w.span.clone()].to_string())
+            .collect();
+        if let Some(head) = out.iter_mut().find(|w| is_quantity_noun(&w.to_lowercase())) {
+            let singular = head.to_lowercase();
+            if !QUANTITY_NOUNS.contains(&singular.as_str())
+                && let Some(one) = singular.strip_suffix('s')
+            {
+                *head = one.to_string();
+            }
+        }
+        Some(out.join(" "))
+    };
+    // What a phrase is "of"/"in": the words after its last such word.
+    let object = |ws: &[Word]| -> Option<String> {
+        let at = ws
+            .iter()
+            .rposition(|w| matches!(w.lower.as_str(), "of" | "in"))?;
+        (at + 1 < ws.len()).then(|| text(&ws[at + 1..]))
+    };
+    let mut out: Vec<(std::ops::Range<usize>, String)> = vec![];
+    // Phrases of one adjective ("the largest"), completed at the end.
+    let mut short: Vec<(usize, String)> = vec![];
+    let mut tails: Vec<String> = vec![];
+    let mut last_object: Option<String> = None;
+    let mut i = 0;
+    while i < words.len() {
+        let w = &words[i];
+        let opens = matches!(w.lower.as_str(), "the" | "its")
+            && !w.closed
+            && words
+                .get(i + 1)
+                .is_some_and(|n| !GRAMMAR_HEADS.contains(&n.lower.as_str()));
+        if !opens {
+            i += 1;
+            continue;
+        }
+        let end = scan(i + 1);
+        let phrase = &words[i + 1..end];
+        let span = w.span.start..words[end.max(i + 2) - 1].span.end;
+        if w.lower == "its" {
+            if let Some(of) = last_object.clone()
+                && quantity(phrase)
+            {
+                out.push((span, format!("the {} of {of}", text(phrase))));
+            }
+        } else if quantity(phrase) {
+            out.push((span, text(&words[i..end])));
+            tails.extend(tail(phrase));
+            last_object = object(phrase).or(last_object);
+        } else if let [adjective] = phrase
+            && adjective.lower.chars().all(char::is_alphabetic)
+        {
+            // "the largest and smallest number in numbers.txt"
+            let next = scan(end + 1);
+            let second = words.get(end + 1..next).unwrap_or_default();
+            if !adjective.closed
+                && words.get(end).is_some_and(|w| w.lower == "and")
+                && quantity(second)
+                && let Some(rest) = tail(second)
+            {
+                let adjective = &clause[adjective.span.clone()];
+                out.push((span, format!("the {adjective} {rest}")));
+                let second_span = second[0].span.start..second[second.len() - 1].span.end;
+                let first = &clause[second[0].span.clone()];
+                out.push((second_span, format!("the {first} {rest}")));
+                last_object = object(second).or(last_object);
+                i = next;
+                continue;
+            }
+            short.push((out.len(), clause[adjective.span.clone()].to_string()));
+            out.push((span, String::new()));
+        }
+        i = end.max(i + 1);
+    }
+    // "… from the largest": the words after another phrase's adjective.
+    for (at, adjective) in short {
+        match tails.first() {
+            Some(rest) => out[at].1 = format!("the {adjective} {rest}"),
+            None => return vec![],
+        }
+    }
+    out
+}
+
+/// Like [`parse`], but an operand may be a phrase naming a quantity that
+/// another request finds ([`Expr::Operand`]): "add 5 to the largest number
+/// in numbers.txt", "double the maximum of numbers.txt", "what is the
+/// number of lines in notes.txt times 10". `None` unless the clause is
+/// arithmetic with at least one such operand.
+pub fn parse_with_operands(clause: &str, allow_prev: bool) -> Option<Expr> {
+    let phrases = operand_phrases(clause);
+    if phrases.is_empty() {
+        return None;
+    }
+    let mut t = vec![];
+    let mut at = 0;
+    for (r, request) in phrases {
+        t.extend(tokens(&clause[at..r.start])?);
+        t.push(T::Operand(request));
+        at = r.end;
+    }
+    t.extend(tokens(&clause[at..])?);
+    let e = parse_tokens(t, allow_prev)?;
+    e.has_operand().then_some(e)
+}
+
+fn parse_tokens(t: Vec<T>, allow_prev: bool) -> Option<Expr> {
     let mut p = P {
         t,
         i: 0,
@@ -860,12 +1161,23 @@ pub fn parse(clause: &str, allow_prev: bool) -> Option<Expr> {
 
 /// One compute sub-intent per operation of `e`, innermost first, ids from
 /// `s{first}`; the last is the expression's value. [`Expr::Prev`] operands
-/// refer to [`PREV`].
+/// refer to [`PREV`]; an [`Expr::Operand`] is a sub-intent of its own
+/// (its phrase, resolved like a clause of the goal) before the operation
+/// that takes its result.
 pub fn sub_intents(e: &Expr, first: usize) -> Vec<SubIntent> {
     fn walk(e: &Expr, out: &mut Vec<SubIntent>, first: usize) -> ParamValue {
         match e {
             Expr::Num(v) => ParamValue::Literal(rtfs::from_json(v)),
             Expr::Prev => ParamValue::StepRef(PREV.into()),
+            Expr::Operand(text) => {
+                let id = format!("s{}", first + out.len());
+                let mut s =
+                    SubIntent::new(id.clone(), text, IntentType::Other(OPERAND_TYPE.into()));
+                s.mentions = super::mentions(text).unwrap_or_default();
+                s.from_text = true;
+                out.push(s);
+                ParamValue::StepRef(id)
+            }
             Expr::Bin(op, a, b) => {
                 let a = walk(a, out, first);
                 let b = walk(b, out, first);
@@ -898,7 +1210,7 @@ mod tests {
     fn eval(e: &Expr) -> f64 {
         match e {
             Expr::Num(v) => v.as_f64().unwrap(),
-            Expr::Prev => f64::NAN,
+            Expr::Prev | Expr::Operand(_) => f64::NAN,
             Expr::Bin(op, a, b) => {
                 let (a, b) = (eval(a), eval(b));
                 match op {
@@ -1068,5 +1380,84 @@ mod tests {
         assert_eq!(v[1].description, "multiply the numbers");
         assert_eq!(v[1].params["a"], ParamValue::StepRef("s1".into()));
         assert_eq!(v[1].depends_on, ["s1"]);
+    }
+    #[test]
+    fn operands_naming_quantities_are_requests_of_their_own() {
+        let operands = |g: &str| -> Vec<String> {
+            fn walk(e: &Expr, out: &mut Vec<String>) {
+                match e {
+                    Expr::Operand(t) => out.push(t.clone()),
+                    Expr::Bin(_, a, b) => {
+                        walk(a, out);
+                        walk(b, out);
+                    }
+                    _ => {}
+                }
+            }
+            let mut out = vec![];
+            if let Some(e) = parse_with_operands(g, false) {
+                walk(&e, &mut out);
+            }
+            out
+        };
+        for (goal, want) in [
+            (
+                "add 5 to the largest number in numbers.txt",
+                vec!["the largest number in numbers.txt"],
+            ),
+            (
+                "double the maximum of numbers.txt",
+                vec!["the maximum of numbers.txt"],
+            ),
+            (
+                "what is the number of lines in notes.txt, times 3?",
+                vec!["the number of lines in notes.txt"],
+            ),
+            // Shortened forms, written out.
+            (
+                "difference between the largest and smallest number in numbers.txt",
+                vec![
+                    "the largest number in numbers.txt",
+                    "the smallest number in numbers.txt",
+                ],
+            ),
+            (
+                "subtract the smallest number in numbers.txt from the largest",
+                vec![
+                    "the largest number in numbers.txt",
+                    "the smallest number in numbers.txt",
+                ],
+            ),
+            (
+                "add the first and last numbers in numbers.txt",
+                vec![
+                    "the first number in numbers.txt",
+                    "the last number in numbers.txt",
+                ],
+            ),
+            (
+                "divide the word count of notes.txt by its line count",
+                vec!["the word count of notes.txt", "the line count of notes.txt"],
+            ),
+        ] {
+            assert_eq!(operands(goal), want, "{goal}");
+        }
+        // No quantity named, a number stated inside, the grammar's own
+        // phrases, or nothing to compute: not this reading.
+        for goal in [
+            "add the milk to the list",
+            "add the contents of a.txt to the contents of b.txt",
+            "add 5 to the largest file in docs",
+            "the largest number in numbers.txt",
+            "add 2 and 3",
+            "the sum of 2 and 3",
+            "subtract 1 from the largest",
+            "add the first 3 numbers to 5",
+        ] {
+            assert_eq!(operands(goal), Vec::<String>::new(), "{goal}");
+        }
+        // The values' own reading comes first: plain arithmetic is no
+        // operand reading.
+        assert!(parse_with_operands("add 2 and 3", false).is_none());
     }
 }

@@ -2094,6 +2094,8 @@ const FILE_PROPERTIES: &[&str] = &[
 /// *second* tag"), a qualifier ("the *unique* cities"), a word that asks
 /// ("what *exactly* is set").
 const NEVER_A_KEY: &[&str] = &[
+    "maximum",
+    "minimum",
     "contents",
     "content",
     "text",
@@ -2160,7 +2162,9 @@ fn lookup_at<'a>(
     key_at: &impl Fn(&[Option<usize>], usize) -> Option<String>,
 ) -> Option<(usize, usize, String)> {
     let asks = matches!(word(i), Some("what" | "which"));
-    if !asks {
+    // ("*the* size in box.json", the whole request a noun phrase, asks
+    // for it too.)
+    if !asks && i > 0 {
         // The whole object: "what is *the* port", "show *the* tags", not
         // "the names of *the* people in people.json" — in a question or a
         // request to read, never another verb's object ("sort the tags in
@@ -2201,6 +2205,18 @@ fn lookup_at<'a>(
     let (key, mut j) = match key_at(owner, k + 1) {
         // "what's the count *set* in settings.json".
         _ if !asks && word(k + 1).is_some_and(|w| HOLDING_PARTICIPLES.contains(&w)) => {
+            holds = true;
+            (first_key, k + 2)
+        }
+        // "the name *field* of config.json": the key is "name", said to
+        // be one (not the file's name).
+        Some(second)
+            if !asks
+                && matches!(
+                    second.as_str(),
+                    "field" | "key" | "property" | "attribute" | "setting" | "entry"
+                ) =>
+        {
             holds = true;
             (first_key, k + 2)
         }
@@ -4195,6 +4211,26 @@ mod tests {
             for n in 0..=words.len() {
                 let _ = mentions(&words[..n].join(" "));
             }
+        }
+    }
+
+    /// "the name *field* of config.json": the key is "name" (nu30 trial:
+    /// the key "name field" was looked up, an error naming :name among
+    /// the keys).
+    #[test]
+    fn a_word_saying_key_is_no_part_of_it() {
+        for (goal, key) in [
+            ("what's the name field of config.json", "name"),
+            ("show me the port setting in config.json", "port"),
+            ("what is the debug key of config.json", "debug"),
+        ] {
+            let fields: Vec<Json> = mentions(goal)
+                .unwrap()
+                .into_iter()
+                .filter(|m| m.kind == MentionKind::Field)
+                .map(|m| m.value)
+                .collect();
+            assert_eq!(fields, vec![Json::from(key)], "{goal}");
         }
     }
 
