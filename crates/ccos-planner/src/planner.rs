@@ -384,6 +384,33 @@ impl Planner {
                 return Ok(second);
             }
         }
+        // "uppercase the first line of notes.txt": the line is found
+        // first, then uppercased; only a plan that reads and computes
+        // (what "it" is decides what a change would change).
+        if first.requires_agent.is_some()
+            && let Some(by_object) = self.decomposition.decompose_object_first(goal)?
+        {
+            let mut second = self.plan_outcome(goal, by_object)?;
+            let reads_and_computes = second.trace.intents.iter().all(|i| {
+                i.chosen
+                    .as_deref()
+                    .and_then(|id| self.marketplace.get(id))
+                    .is_none_or(|m| {
+                        m.effects.iter().all(|e| {
+                            matches!(
+                                e,
+                                ccos_marketplace::Effect::Pure | ccos_marketplace::Effect::Read
+                            )
+                        })
+                    })
+            });
+            if second.rtfs.is_some() && reads_and_computes {
+                second.trace.notices.push(
+                    "object found first: no capability serves the goal as a whole, so the part of the file it names is a request of its own".into(),
+                );
+                return Ok(second);
+            }
+        }
         Ok(first)
     }
 
@@ -4329,10 +4356,34 @@ fn unaccounted_word(
             // "*Assuming* the gravity to be 9.8, calculate …": a premise.
             && !lexicon::PREMISE_OPENERS.contains(&first)
     };
+    // A verb of counting is done only by a capability that says it counts
+    // (its name or description): a parameter named `count` says how many
+    // to take ("count the first 3 numbers of numbers.txt" gave the
+    // numbers: attack trial).
+    let counting_verb = |w: &str| matches!(w, "count" | "total" | "tally" | "sum" | "number");
+    let says_it_does = |w: &str| {
+        let mut own: BTreeSet<String> = names.clone();
+        own.extend(analyze(&m.description));
+        lexicon::knows(&own, w)
+    };
+    // ... and a verb of deleting only by one whose name or operation (its
+    // description's first word) is that: "line endings removed" in a
+    // description is no deletion ("delete the lines of notes.txt" listed
+    // them: attack trial).
+    let deleting_verb = |w: &str| matches!(w, "delete" | "remove" | "erase" | "clear" | "drop");
+    let operation_is = |w: &str| {
+        let mut own: BTreeSet<String> = names.clone();
+        if let Some(op) = m.description.split_whitespace().next() {
+            own.extend(analyze(op));
+        }
+        lexicon::knows(&own, w)
+    };
     if let Some(first) = words.first()
         && (lexicon::is_action_verb(first) || imperative(first))
-        && !is_filler(first)
-        && !lexicon::knows(&verb_vocab, first)
+        && (!is_filler(first) || counting_verb(first))
+        && (!lexicon::knows(&verb_vocab, first)
+            || (counting_verb(first) && !says_it_does(first))
+            || (deleting_verb(first) && !operation_is(first)))
     {
         return Some(format!(
             "the goal asks to \"{first}\", which {} does not do",

@@ -238,6 +238,27 @@ impl HybridDecomposition {
         }
     }
 
+    /// The goal with its object found first ([`object_first`]):
+    /// "uppercase the first line of notes.txt" read as "get the first
+    /// line of notes.txt, then uppercase it". `None` unless the goal is
+    /// one clause ending on such an object. Offered by the planner only
+    /// when the goal as first read finds no plan, and kept only when every
+    /// step reads or computes.
+    pub fn decompose_object_first(
+        &self,
+        goal: &str,
+    ) -> Result<Option<HybridOutcome>, DecompositionError> {
+        let goal = unquote_whole(bounded_goal(goal)?);
+        if ClauseDecomposition::clause_parts(goal).len() > 1 {
+            return Ok(None);
+        }
+        let Some(text) = object_first(goal) else {
+            return Ok(None);
+        };
+        let outcome = self.decompose_traced(&text)?;
+        Ok((outcome.sub_intents.len() > 1).then_some(outcome))
+    }
+
     /// The sub-intents, the path and strategy that produced them, and the
     /// extra strategies that failed before (recorded, not fatal).
     pub fn decompose_traced(&self, goal: &str) -> Result<HybridOutcome, DecompositionError> {
@@ -440,6 +461,104 @@ fn counts_several_or_compares(rest: &str) -> bool {
         })
 }
 
+/// Heads of a part of a file that a request finds on its own: "the first
+/// *line* of notes.txt", "the last 3 *numbers* in numbers.txt".
+const PART_NOUNS: &[&str] = &["line", "lines", "word", "words", "number", "numbers"];
+
+/// Verbs whose object alone says what they do to it ("*uppercase* the
+/// first line of notes.txt").
+const OBJECT_VERBS: &[&str] = &[
+    "uppercase",
+    "lowercase",
+    "upcase",
+    "downcase",
+    "capitalize",
+    "capitalise",
+    "reverse",
+    "sort",
+    "double",
+    "triple",
+    "halve",
+    "square",
+    "echo",
+];
+
+/// What is counted of a part of a file, by "count the X in" / "how many X
+/// are in".
+const COUNTED_IN_A_PART: &[&str] = &["words", "characters", "chars"];
+
+/// "VERB … the PART of|in|from FILE" as "get the PART of FILE, then VERB
+/// … it": the object (a part of a file: [`PART_NOUNS`]), a request of its
+/// own, found first, and the request made of its result. `None` unless
+/// the goal ends on such an object after words that ask more than to see
+/// it.
+fn object_first(goal: &str) -> Option<String> {
+    let body = goal.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '?' | '.' | '!'));
+    let mentions = crate::understand::mentions(body).ok()?;
+    let file = mentions.last()?;
+    if file.kind != crate::understand::MentionKind::Path
+        || file.span.end != body.len()
+        || !crate::understand::lexicon::names_a_file(&file.text)
+    {
+        return None;
+    }
+    let before: Vec<&str> = body[..file.span.start].split_whitespace().collect();
+    let (prep, rest) = before.split_last()?;
+    let prep = prep.to_lowercase();
+    if !matches!(prep.as_str(), "of" | "in" | "from") {
+        return None;
+    }
+    // "the first line", "the last 3 numbers": "the" and up to four words.
+    let the = rest
+        .iter()
+        .rposition(|w| w.eq_ignore_ascii_case("the"))
+        .filter(|&at| rest.len() - at <= 5 && rest.len() - at >= 2)?;
+    let object = &rest[the + 1..];
+    if !object
+        .iter()
+        .any(|w| PART_NOUNS.contains(&w.to_lowercase().as_str()))
+    {
+        return None;
+    }
+    // Only a verb whose object alone says what it does ("uppercase"), or
+    // a count of words or characters in it: anything more said before
+    // the object ("uppercase *everything but* the first line", "*split*
+    // the first line": on what?) would be dropped by a request on "it"
+    // (attack trial).
+    let verb: Vec<String> = rest[..the]
+        .iter()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '-')
+                .to_lowercase()
+        })
+        .filter(|w| !matches!(w.as_str(), "please" | "pls" | "kindly"))
+        .collect();
+    let verb: Vec<&str> = verb.iter().map(String::as_str).collect();
+    let understood = match verb.as_slice() {
+        // "count the first 3 numbers of numbers.txt": how many items;
+        // "count the first line" says not what of it.
+        ["count"] => object.iter().any(|w| {
+            let w = w.to_lowercase();
+            w.ends_with('s') && PART_NOUNS.contains(&w.as_str())
+        }),
+        [v] => OBJECT_VERBS.contains(v),
+        ["count", "the", x, "in" | "of"] => COUNTED_IN_A_PART.contains(x),
+        ["how", "many", x, "are", "in"] | ["how", "many", x, "are", "there", "in"] => {
+            COUNTED_IN_A_PART.contains(x)
+        }
+        _ => false,
+    };
+    if !understood {
+        return None;
+    }
+    let verb = rest[..the].join(" ");
+    Some(format!(
+        "get the {} {prep} {}, then {verb} it",
+        object.join(" "),
+        &body[file.span.start..],
+    ))
+}
+
 /// The whole goal as one sub-intent of its own text, with the values it
 /// states: the fallback decomposition.
 pub(crate) fn whole_goal(goal: &str, stated: Vec<crate::understand::Mention>) -> SubIntent {
@@ -555,6 +674,49 @@ impl DecompositionStrategy for HybridDecomposition {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_object_naming_a_part_of_a_file_is_found_first() {
+        for (goal, want) in [
+            (
+                "uppercase the first line of notes.txt",
+                "get the first line of notes.txt, then uppercase it",
+            ),
+            (
+                "how many words are in the last line of notes.txt?",
+                "get the last line of notes.txt, then how many words are in it",
+            ),
+            (
+                "sort the first 3 numbers of numbers.txt",
+                "get the first 3 numbers of numbers.txt, then sort it",
+            ),
+            (
+                "count the unique words in words.txt",
+                "get the unique words in words.txt, then count it",
+            ),
+        ] {
+            assert_eq!(object_first(goal).as_deref(), Some(want), "{goal}");
+        }
+        // The object itself asked, no part of a file, the file not last,
+        // or more said than a verb whose object says what it does.
+        for goal in [
+            "uppercase everything but the first line of notes.txt",
+            "uppercase the line after the first line of notes.txt",
+            "split the first line of notes.txt",
+            "join the first 2 lines of notes.txt",
+            "find the decimal numbers in the second line of nums.txt",
+            "how many lines follow the first line of notes.txt",
+            "sleep for the first line of numbers.txt",
+            "count the first line of notes.txt",
+            "what is the first line of notes.txt",
+            "show me the last line of notes.txt",
+            "uppercase the contents of notes.txt",
+            "copy the first line of notes.txt to out.txt",
+            "uppercase notes.txt",
+        ] {
+            assert_eq!(object_first(goal), None, "{goal}");
+        }
+    }
 
     #[test]
     fn how_many_asked_with_contain_is_asked_with_have() {

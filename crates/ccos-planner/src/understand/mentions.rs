@@ -2214,7 +2214,14 @@ fn lookup_at<'a>(
             if !asks
                 && matches!(
                     second.as_str(),
-                    "field" | "key" | "property" | "attribute" | "setting" | "entry"
+                    "field"
+                        | "key"
+                        | "property"
+                        | "attribute"
+                        | "setting"
+                        | "entry"
+                        | "flag"
+                        | "option"
                 ) =>
         {
             holds = true;
