@@ -359,59 +359,71 @@ impl Planner {
         let counted = outcome.sub_intents.first().is_some_and(|s| s.counted);
         let whole = counted.then(|| whole_goal_outcome(goal, outcome.failures.clone()));
         let first = self.plan_outcome(goal, outcome)?;
-        if first.requires_agent.is_some()
-            && let Some(whole) = whole
-        {
-            let mut second = self.plan_outcome(goal, whole)?;
-            if second.rtfs.is_some() {
-                second.trace.notices.push(
-                    "\"how many\": no capability lists what to count; one result's field answers it"
-                        .into(),
-                );
-                return Ok(second);
-            }
+        if first.requires_agent.is_none() {
+            return Ok(first);
+        }
+        use ccos_marketplace::Effect;
+        if let Some(second) = self.second_reading(
+            goal,
+            whole,
+            &Effect::ALL,
+            "\"how many\": no capability lists what to count; one result's field answers it",
+        )? {
+            return Ok(second);
         }
         // "add 5 to the largest number in numbers.txt": no capability does
-        // it all; the largest number is found first, then added to.
-        if first.requires_agent.is_some()
-            && let Some(by_operands) = self.decomposition.decompose_operands(goal)?
-        {
-            let mut second = self.plan_outcome(goal, by_operands)?;
-            if second.rtfs.is_some() {
-                second.trace.notices.push(
-                    "arithmetic on values found first: no capability serves the goal as a whole, so each operand naming a quantity is a request of its own".into(),
-                );
-                return Ok(second);
-            }
+        // it all; the largest number is found first, then added to
+        // (never by a step that writes).
+        let by_operands = self.decomposition.decompose_operands(goal)?;
+        if let Some(second) = self.second_reading(
+            goal,
+            by_operands,
+            &[Effect::Pure, Effect::Read, Effect::Network, Effect::User],
+            "arithmetic on values found first: no capability serves the goal as a whole, so each operand naming a quantity is a request of its own",
+        )? {
+            return Ok(second);
         }
         // "uppercase the first line of notes.txt": the line is found
         // first, then uppercased; only a plan that reads and computes
         // (what "it" is decides what a change would change).
-        if first.requires_agent.is_some()
-            && let Some(by_object) = self.decomposition.decompose_object_first(goal)?
-        {
-            let mut second = self.plan_outcome(goal, by_object)?;
-            let reads_and_computes = second.trace.intents.iter().all(|i| {
-                i.chosen
-                    .as_deref()
-                    .and_then(|id| self.marketplace.get(id))
-                    .is_none_or(|m| {
-                        m.effects.iter().all(|e| {
-                            matches!(
-                                e,
-                                ccos_marketplace::Effect::Pure | ccos_marketplace::Effect::Read
-                            )
-                        })
-                    })
-            });
-            if second.rtfs.is_some() && reads_and_computes {
-                second.trace.notices.push(
-                    "object found first: no capability serves the goal as a whole, so the part of the file it names is a request of its own".into(),
-                );
-                return Ok(second);
-            }
+        let by_object = self.decomposition.decompose_object_first(goal)?;
+        if let Some(second) = self.second_reading(
+            goal,
+            by_object,
+            &[Effect::Pure, Effect::Read],
+            "object found first: no capability serves the goal as a whole, so the part of the file it names is a request of its own",
+        )? {
+            return Ok(second);
         }
         Ok(first)
+    }
+
+    /// `goal` planned as read a second way (`outcome`), after the first
+    /// reading found no plan: kept when it plans and every step's
+    /// capability has only `allowed` effects, with `notice` saying why it
+    /// was read so.
+    fn second_reading(
+        &self,
+        goal: &str,
+        outcome: Option<crate::decompose::HybridOutcome>,
+        allowed: &[ccos_marketplace::Effect],
+        notice: &str,
+    ) -> Result<Option<PlanResult>, PlanError> {
+        let Some(outcome) = outcome else {
+            return Ok(None);
+        };
+        let mut second = self.plan_outcome(goal, outcome)?;
+        let effects_allowed = second.trace.intents.iter().all(|i| {
+            i.chosen
+                .as_deref()
+                .and_then(|id| self.marketplace.get(id))
+                .is_none_or(|m| m.effects.iter().all(|e| allowed.contains(e)))
+        });
+        if second.rtfs.is_none() || !effects_allowed {
+            return Ok(None);
+        }
+        second.trace.notices.push(notice.to_string());
+        Ok(Some(second))
     }
 
     /// Plans `goal` decomposed as `outcome`.
