@@ -4373,10 +4373,14 @@ fn unaccounted_word(
     // to take ("count the first 3 numbers of numbers.txt" gave the
     // numbers: attack trial).
     let counting_verb = |w: &str| matches!(w, "count" | "total" | "tally" | "sum" | "number");
+    // (Or "how many …" of a number it returns: `ccos.text.occurrences`.)
     let says_it_does = |w: &str| {
         let mut own: BTreeSet<String> = names.clone();
         own.extend(analyze(&m.description));
+        let desc = m.description.to_lowercase();
         lexicon::knows(&own, w)
+            || (matches!(output_type(m), Some("integer" | "number"))
+                && (desc.contains("how many") || desc.contains("number of")))
     };
     // ... and a verb of deleting only by one whose name or operation (its
     // description's first word) is that: "line endings removed" in a

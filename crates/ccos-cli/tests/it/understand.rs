@@ -3447,6 +3447,13 @@ fn a_part_of_a_file_is_found_first() {
         &[],
         json!(2),
     );
+    // "How many times …" of a number it returns says it counts.
+    right(
+        home.path(),
+        "count occurrences of \"the\" in \"the cat and the hat\"",
+        &[],
+        json!(2),
+    );
     assert_eq!(
         std::fs::read_to_string(work.join("notes.txt")).unwrap(),
         "one two three\nfour five\n"
