@@ -543,34 +543,16 @@ impl Planner {
                 trace.chosen = None;
                 chosen = None;
             }
-            // "count the lines of notes.txt and then count *its* words":
-            // the words of the line count, written out, are no answer.
+            // Checks of the choice against the steps before it: "count the
+            // lines of notes.txt and then count *its* words" (the line
+            // count written out is no text to read), "add 5 to *the
+            // largest file in docs*" (a record is no number), "Find hotels
+            // in Denver, then *reserve*" (a lone verb served by a
+            // capability that does not take the earlier result).
             if let Some(c) = chosen.as_ref()
                 && let Some(reason) = text_of_a_number(c, &steps)
-            {
-                trace.skipped.push(Skipped {
-                    capability_id: c.manifest.id.clone(),
-                    reason,
-                });
-                trace.chosen = None;
-                chosen = None;
-            }
-            // "add 5 to *the largest file in docs*": a record is no
-            // number to add to.
-            if let Some(c) = chosen.as_ref()
-                && let Some(reason) = number_of_a_non_number(c, &steps)
-            {
-                trace.skipped.push(Skipped {
-                    capability_id: c.manifest.id.clone(),
-                    reason,
-                });
-                trace.chosen = None;
-                chosen = None;
-            }
-            // "Find hotels in Denver, then *reserve*": a lone verb served
-            // by a capability that does not take the earlier result.
-            if let Some(c) = chosen.as_ref()
-                && let Some(reason) = lone_verb_acting_elsewhere(before, s, c)
+                    .or_else(|| number_of_a_non_number(c, &steps))
+                    .or_else(|| lone_verb_acting_elsewhere(before, s, c))
             {
                 trace.skipped.push(Skipped {
                     capability_id: c.manifest.id.clone(),
@@ -1573,12 +1555,16 @@ impl Planner {
         // What the steps reading a file first do ("read file", "lines"),
         // and what the file holds, computed once for the checks below.
         let read_words = read_step_words(&b);
-        let mut vocab = vocabulary_with_fields(m, &params);
+        // (Without the files' own names: what accounts for the request's
+        // verb, [`unaccounted_word`].)
+        let mut verb_vocab = vocabulary_with_fields(m, &params);
+        verb_vocab.extend(read_step_words_of(&b, false));
+        let mut vocab = verb_vocab.clone();
         vocab.extend(read_words.iter().cloned());
         if let Some(why) = unknown_kind_named(s, m, &vocab) {
             return Fit::Refused(why);
         }
-        if let Some(why) = unaccounted_word(s, m, &b, &judged, &params, &vocab) {
+        if let Some(why) = unaccounted_word(s, m, &b, &judged, &params, (&vocab, &verb_vocab)) {
             return Fit::Refused(why);
         }
         if let Some(why) = word_after_a_number(s, m, &params, &read_words) {
@@ -3786,6 +3772,15 @@ fn read_step_words_of(b: &crate::understand::bind::Binding, with_names: bool) ->
                 .filter(|st| !(as_text && lexicon::held_noun_stems_all().contains(st))),
         );
     }
+    out.extend(member_words(b));
+    out
+}
+
+/// What a file read as a list is made of (its lines, numbers, records,
+/// entries, words): the words naming the members the capability works on.
+fn member_words(b: &crate::understand::bind::Binding) -> Vec<String> {
+    use ccos_marketplace::search::analyze;
+    let mut out = vec![];
     for how in b.read_as.values() {
         out.extend(analyze(match how {
             crate::understand::bind::ReadAs::Lines => "lines line",
@@ -4270,7 +4265,7 @@ fn unaccounted_word(
     b: &crate::understand::bind::Binding,
     text: &str,
     params: &[crate::understand::bind::Param],
-    vocab: &BTreeSet<String>,
+    (vocab, verb_vocab): (&BTreeSet<String>, &BTreeSet<String>),
 ) -> Option<String> {
     use ccos_marketplace::search::analyze;
     let filler = filler_stems();
@@ -4279,8 +4274,7 @@ fn unaccounted_word(
     // What accounts for the request's own verb: the capability's words and
     // values it takes, never a file's name ("double the largest number in
     // *double.txt*" dropped the doubling: attack trial).
-    let mut verb_vocab = vocabulary_with_fields(m, params);
-    verb_vocab.extend(read_step_words_of(b, false));
+    let mut verb_vocab = verb_vocab.clone();
     let pattern = crate::understand::bind::named_pattern(text).map(|(kind, _)| kind);
     // The values bound (an enum word, "excellent" for a condition) and
     // what the steps read first do (read a file, split it into lines).
@@ -4345,14 +4339,11 @@ fn unaccounted_word(
             .any(|st| lexicon::synonym_stems(st).iter().any(|x| names.contains(x)))
     };
     // The members of a file read as a list: what the capability works on.
-    let members: BTreeSet<String> = if b.read_as.is_empty() && b.words_first.is_empty() {
-        BTreeSet::new()
-    } else {
-        read_step_words_of(b, false)
-            .into_iter()
-            .filter(|st| !analyze("read file").contains(st))
-            .collect()
-    };
+    let reading = analyze("read file");
+    let members: BTreeSet<String> = member_words(b)
+        .into_iter()
+        .filter(|st| !reading.contains(st))
+        .collect();
     // The request's own verb ("count the empty lines") is the operation:
     // the capability must do it.
     // So is an unknown first word before a determiner: the imperative
